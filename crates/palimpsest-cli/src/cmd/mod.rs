@@ -1,0 +1,4 @@
+//! One module per subcommand; each has `Args` (clap) and `run`.
+
+pub mod sessions;
+pub mod show;

@@ -1,0 +1,148 @@
+//! `palimpsest show PATH [--session ID] [--view all|agent|user] [--json]`: one session's
+//! messages with their visibility, as the app's timeline shows them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use palimpsest_core::api;
+use palimpsest_core::model::{Message, Part, View};
+use serde::Serialize;
+
+/// Arguments of `show`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    session: Option<String>,
+    /// Which messages: all stored, what the model sees, or what the user sees.
+    #[arg(long, value_enum, default_value = "all")]
+    view: ViewArg,
+    /// Print JSON: {"session": {...}, "messages": [...]}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ViewArg {
+    All,
+    Agent,
+    User,
+}
+
+impl From<ViewArg> for View {
+    fn from(v: ViewArg) -> Self {
+        match v {
+            ViewArg::All => View::All,
+            ViewArg::Agent => View::Agent,
+            ViewArg::User => View::User,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Shown<'a> {
+    session: &'a palimpsest_core::model::SessionMeta,
+    messages: Vec<&'a Message>,
+}
+
+/// Run `show`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot show {}", a.path.display()))?;
+    let view = View::from(a.view);
+    let messages: Vec<&Message> = session.view(view).collect();
+    if a.json {
+        crate::output::json(&Shown {
+            session: &session.meta,
+            messages,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} ({}) — {}",
+        session.meta.name,
+        session.meta.id,
+        session.meta.format.as_str()
+    )?;
+    for m in messages {
+        let eyes = format!(
+            "{}{}",
+            if m.agent_visible { "M" } else { "-" },
+            if m.user_visible { "U" } else { "-" }
+        );
+        writeln!(
+            out,
+            "[{:>5}] {eyes} {:<9} {:<14} {}",
+            m.index,
+            role(m),
+            kind(m),
+            preview(m)
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn role(m: &Message) -> String {
+    serde_json::to_value(m.role)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn kind(m: &Message) -> String {
+    serde_json::to_value(m.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn preview(m: &Message) -> String {
+    if let Some(e) = &m.error {
+        return format!("ERROR {e}");
+    }
+    let parts: Vec<String> = m
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Text { text } => one_line(text, 80),
+            Part::Thinking { text, redacted } => {
+                if *redacted {
+                    "(redacted thinking)".into()
+                } else {
+                    format!("(thinking) {}", one_line(text, 40))
+                }
+            }
+            Part::ToolCall {
+                name, arguments, ..
+            } => format!("{name} {}", one_line(&arguments.to_string(), 60)),
+            Part::ToolResult { text, is_error, .. } => format!(
+                "{}→ {} ({} B)",
+                if *is_error { "ERR " } else { "" },
+                one_line(text, 50),
+                text.len()
+            ),
+            Part::Image { mime, size } => format!("[image {mime} {size} B]"),
+            Part::Other { original_type, .. } => format!("[{original_type}]"),
+        })
+        .collect();
+    parts.join(" | ")
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if flat.chars().count() > max {
+        let cut: String = flat.chars().take(max).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}

@@ -1,0 +1,46 @@
+//! `palimpsest`: the command-line face of Palimpsest. Thin by design: parse arguments, call
+//! `palimpsest_core::api`, print text or the same JSON the app receives. Each subcommand lives in
+//! `cmd/<name>.rs`.
+//!
+//! Exit codes: 0 success, 1 findings (`lint`), 2 usage or input error. A closed pipe exits 0.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod output;
+
+/// Inspect the sessions of LLM coding agents: visibility, compaction cuts, replay, tokens.
+#[derive(Parser)]
+#[command(name = "palimpsest", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the sessions in a file or folder.
+    Sessions(cmd::sessions::Args),
+    /// Show the messages of one session, with visibility.
+    Show(cmd::show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sessions(a) => cmd::sessions::run(a),
+        Command::Show(a) => cmd::show::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if output::is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("palimpsest: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

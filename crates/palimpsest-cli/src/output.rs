@@ -1,0 +1,24 @@
+//! Printing helpers shared by the subcommands: JSON to stdout, and broken-pipe detection so
+//! `palimpsest show … | head` exits quietly.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+/// Print `value` as pretty JSON followed by a newline.
+pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// True when the error chain holds a broken pipe (the reader went away).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    })
+}

@@ -1,0 +1,443 @@
+//! The session model every format maps into: sessions, messages, parts and visibility.
+//!
+//! Readers in `sources/` build these types; everything downstream (`compaction`, `replay`,
+//! `tokens`, `analysis`, the CLI and the app) works on them alone. Nothing here knows which
+//! format a message came from beyond [`SessionMeta::format`]: a format quirk that leaks past
+//! its reader is a bug in that reader.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The family of files a session was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceFormat {
+    /// goose `sessions.db` (SQLite).
+    Goose,
+    /// goose legacy `<id>.jsonl` (first line metadata, then messages).
+    GooseLegacy,
+    /// Claude Code `~/.claude/projects/<cwd>/<session>.jsonl`.
+    ClaudeCode,
+    /// Codex `rollout-*.jsonl`.
+    Codex,
+    /// OpenWorker's `coworker` harness: `coworker.db` + `conversations/<sid>.jsonl`.
+    Coworker,
+    /// A plain OpenAI / Anthropic message log (array, `{"messages"}` or JSONL).
+    MessageLog,
+}
+
+impl SourceFormat {
+    /// The stable name used in JSON and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Goose => "goose",
+            Self::GooseLegacy => "goose-legacy",
+            Self::ClaudeCode => "claude-code",
+            Self::Codex => "codex",
+            Self::Coworker => "coworker",
+            Self::MessageLog => "message-log",
+        }
+    }
+}
+
+/// Who wrote a message, as the provider API would see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// System or developer instructions.
+    System,
+    /// The user (in goose and Anthropic shapes, tool results ride in user messages too).
+    User,
+    /// The model.
+    Assistant,
+    /// OpenAI's `tool` role: one tool result per message.
+    Tool,
+}
+
+/// What a message is for, beyond its role. Compaction machinery writes the non-ordinary kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    /// A turn of the conversation.
+    #[default]
+    Ordinary,
+    /// A compaction summary standing in for the dropped span.
+    Summary,
+    /// The note after a summary telling the model to carry on (goose's continuation text).
+    Continuation,
+    /// A copy of a user message re-appended after a compaction.
+    PreservedCopy,
+    /// UI-only notices: "Compaction complete", `/compact` echoes, harness notices.
+    Notification,
+    /// A summary of one tool call and its result (goose tool-pair summarization).
+    ToolSummary,
+}
+
+/// One piece of a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Part {
+    /// Plain text.
+    Text {
+        /// The text as stored.
+        text: String,
+    },
+    /// Model reasoning. `redacted` parts carry no readable text (only its length is known).
+    Thinking {
+        /// The reasoning text; empty when redacted.
+        text: String,
+        /// True for redacted / encrypted reasoning.
+        #[serde(default)]
+        redacted: bool,
+    },
+    /// A tool call made by the model.
+    ToolCall {
+        /// The call id the result pairs with.
+        id: String,
+        /// Tool name as the model used it (goose's `ext__tool` prefix kept).
+        name: String,
+        /// Arguments as JSON (strings that hold JSON are parsed by the reader).
+        arguments: Value,
+    },
+    /// The result of a tool call.
+    ToolResult {
+        /// The id of the call this answers.
+        call_id: String,
+        /// The text the model received (text items joined with newlines).
+        text: String,
+        /// True when the tool or the harness reported a failure.
+        is_error: bool,
+        /// The stored value, untouched, for the raw view.
+        raw: Value,
+    },
+    /// An image; the bytes are never kept, only what views need.
+    Image {
+        /// MIME type, e.g. `image/png`.
+        mime: String,
+        /// Size of the stored data in bytes (base64 length for inline data).
+        size: usize,
+    },
+    /// Anything the reader does not model: kept with its original tag, never dropped.
+    Other {
+        /// The original type tag (`summarizationRequested`, `systemNotification`, ...).
+        original_type: String,
+        /// The stored JSON.
+        raw: Value,
+    },
+}
+
+impl Part {
+    /// The `type` tag this part serialises with.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Part::Text { .. } => "text",
+            Part::Thinking { .. } => "thinking",
+            Part::ToolCall { .. } => "tool_call",
+            Part::ToolResult { .. } => "tool_result",
+            Part::Image { .. } => "image",
+            Part::Other { .. } => "other",
+        }
+    }
+}
+
+/// A path a message refers to: a spill file, a transcript of compacted turns, a child session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Link {
+    /// What the path is.
+    pub kind: LinkKind,
+    /// The path exactly as the source wrote it (untrusted text).
+    pub path: String,
+}
+
+/// The kinds of [`Link`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum LinkKind {
+    /// Full text of a capped tool result.
+    SpillFile,
+    /// Verbatim transcript of the turns a compaction replaced.
+    Transcript,
+    /// A child session (subagent, compactor run).
+    Subagent,
+}
+
+/// One stored message, in stored order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Message {
+    /// 0-based position in stored order (the order the agent would reload it in).
+    pub index: usize,
+    /// The source's message id, when it has one.
+    pub id: Option<String>,
+    /// Provider role.
+    pub role: Role,
+    /// What the message is for.
+    pub kind: MessageKind,
+    /// Creation time, Unix milliseconds, when known.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub created: Option<i64>,
+    /// The content.
+    pub parts: Vec<Part>,
+    /// Sent to the model on the next request.
+    pub agent_visible: bool,
+    /// Shown to the user by the agent's own UI.
+    pub user_visible: bool,
+    /// Set when the stored row could not be read: says why, naming file and row or line.
+    /// The row's raw text is then kept as an `other` part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Paths the message refers to (spill files, transcripts, child sessions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<Link>,
+    /// Format-specific details that are not content the model saw (sidecar keys, usage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+}
+
+impl Message {
+    /// A visible, ordinary message with the given parts (used by readers and tests).
+    pub fn new(index: usize, role: Role, parts: Vec<Part>) -> Self {
+        Self {
+            index,
+            id: None,
+            role,
+            kind: MessageKind::Ordinary,
+            created: None,
+            parts,
+            agent_visible: true,
+            user_visible: true,
+            error: None,
+            links: Vec::new(),
+            details: None,
+        }
+    }
+
+    /// True when any part is a tool result.
+    pub fn has_tool_result(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::ToolResult { .. }))
+    }
+
+    /// True when any part is a tool call.
+    pub fn has_tool_call(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::ToolCall { .. }))
+    }
+
+    /// goose's `has_text_only`: at least one text part and no tool call or result.
+    pub fn has_text_only(&self) -> bool {
+        self.parts.iter().any(|p| matches!(p, Part::Text { .. }))
+            && !self.has_tool_call()
+            && !self.has_tool_result()
+    }
+
+    /// The text parts joined with newlines.
+    pub fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+}
+
+/// Which view of a session to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// Every stored message, visible or not.
+    #[default]
+    All,
+    /// Exactly what the model receives on the next request.
+    Agent,
+    /// What the agent's own UI shows the user.
+    User,
+}
+
+impl View {
+    /// True when `m` belongs in this view.
+    pub fn includes(self, m: &Message) -> bool {
+        match self {
+            View::All => true,
+            View::Agent => m.agent_visible,
+            View::User => m.user_visible,
+        }
+    }
+}
+
+/// Token usage the source itself recorded (as opposed to our own counts).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RecordedUsage {
+    /// Input tokens of the last request (≈ current context), when recorded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub input_tokens: Option<u64>,
+    /// Output tokens of the last request.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub output_tokens: Option<u64>,
+    /// Total of the last request.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub total_tokens: Option<u64>,
+    /// Cache reads of the last request.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub cache_read_tokens: Option<u64>,
+    /// Cache writes of the last request.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub cache_write_tokens: Option<u64>,
+    /// Sum over all requests of the session, when recorded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub accumulated_total_tokens: Option<u64>,
+}
+
+/// What listing a session tells, without reading its messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SessionMeta {
+    /// The session id as the source names it.
+    pub id: String,
+    /// The format it was read from.
+    pub format: SourceFormat,
+    /// The file the session lives in (the DB for SQLite sources).
+    pub path: String,
+    /// Display name (falls back to the description, then the id).
+    pub name: String,
+    /// The agent's working directory, when recorded.
+    pub working_dir: Option<String>,
+    /// Creation time, Unix milliseconds.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub created: Option<i64>,
+    /// Last update, Unix milliseconds.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub updated: Option<i64>,
+    /// The model, when recorded.
+    pub model: Option<String>,
+    /// The model's context window in tokens, when recorded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub context_limit: Option<u64>,
+    /// Usage as the source recorded it.
+    pub usage: Option<RecordedUsage>,
+    /// Number of stored messages (rows or message lines).
+    pub message_count: usize,
+    /// Number of compactions, as far as listing can tell cheaply.
+    pub compaction_count: usize,
+    /// The parent session for subagents and compactor runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+}
+
+/// How a compaction was started, when the source says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// The threshold was crossed.
+    Auto,
+    /// The user asked (`/compact`).
+    Manual,
+    /// The provider rejected a request as too long and the agent compacted to recover.
+    Recovery,
+    /// Old tool results were cleared (Claude microcompact) or a trim without summary.
+    Micro,
+}
+
+/// A compaction as the source recorded it (boundary lines, notices, `compacted` items).
+/// Formats that leave no record (goose) get theirs from `compaction`'s detection instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CompactionRecord {
+    /// Index of the first message after the cut (the boundary marker or the summary).
+    pub cut_index: usize,
+    /// How it started, when recorded.
+    pub trigger: Option<Trigger>,
+    /// Context tokens before, when recorded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub pre_tokens: Option<u64>,
+    /// Context tokens after, when recorded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub post_tokens: Option<u64>,
+    /// The message holding the summary, when there is one.
+    pub summary_index: Option<usize>,
+    /// Indices of messages kept verbatim across the cut, when the record says.
+    #[serde(default)]
+    pub kept: Vec<usize>,
+    /// The record as stored.
+    pub raw: Option<Value>,
+}
+
+/// A whole session: its listing data, its messages and the compactions its source recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Session {
+    /// Listing data (message_count here equals `messages.len()`).
+    pub meta: SessionMeta,
+    /// Every stored message, in stored order, visible or not.
+    pub messages: Vec<Message>,
+    /// Compactions the source recorded explicitly.
+    #[serde(default)]
+    pub compactions: Vec<CompactionRecord>,
+}
+
+impl Session {
+    /// The messages of one view, in order.
+    pub fn view(&self, view: View) -> impl Iterator<Item = &Message> {
+        self.messages.iter().filter(move |m| view.includes(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_serialises_with_the_contract_tags() {
+        let call = Part::ToolCall {
+            id: "c1".into(),
+            name: "shell".into(),
+            arguments: serde_json::json!({"cmd": "ls"}),
+        };
+        let v = serde_json::to_value(&call).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"type": "tool_call", "id": "c1", "name": "shell", "arguments": {"cmd": "ls"}}),
+            "the CLI JSON contract names tool calls `tool_call` with id, name, arguments"
+        );
+        assert_eq!(
+            call.type_name(),
+            "tool_call",
+            "type_name must match the serde tag"
+        );
+    }
+
+    #[test]
+    fn has_text_only_excludes_tool_traffic() {
+        let text = Message::new(0, Role::User, vec![Part::Text { text: "hi".into() }]);
+        let mut mixed = text.clone();
+        mixed.parts.push(Part::ToolResult {
+            call_id: "c".into(),
+            text: String::new(),
+            is_error: false,
+            raw: Value::Null,
+        });
+        assert!(
+            text.has_text_only(),
+            "a text-only user message qualifies for preservation"
+        );
+        assert!(
+            !mixed.has_text_only(),
+            "any tool result disqualifies it (goose's predicate)"
+        );
+    }
+}

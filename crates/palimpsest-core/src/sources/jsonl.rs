@@ -1,0 +1,114 @@
+//! Streaming JSON-lines reading shared by the line-oriented readers.
+//!
+//! Reads one line at a time (a 2 GB file never sits in memory whole), numbers lines from 1, and
+//! applies the tolerance rules every reader wants: blank lines are skipped; a final line without
+//! a newline that does not parse is a line still being written and is silently left out; any
+//! other line that does not parse is handed to the caller as an error naming file and line.
+//! What a line *means* is left to each reader.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// One non-blank line of a JSONL file.
+#[derive(Debug)]
+pub struct Line {
+    /// 1-based line number.
+    pub number: usize,
+    /// The parsed value, or the error (naming file and line) with the raw text kept.
+    pub value: std::result::Result<Value, BadLine>,
+}
+
+/// A line that did not parse.
+#[derive(Debug)]
+pub struct BadLine {
+    /// The error, naming file and line.
+    pub error: Error,
+    /// The raw text, lossily decoded, cut at 64 KiB so an error row stays small.
+    pub raw: String,
+}
+
+/// Call `f` for every non-blank line of `path`, in order. Stops early when `f` returns false.
+pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::new();
+    let mut number = 0;
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let complete = buf.last() == Some(&b'\n');
+        let text = buf.trim_ascii();
+        if text.is_empty() {
+            continue;
+        }
+        let value = match serde_json::from_slice::<Value>(text) {
+            Ok(v) => Ok(v),
+            // A file being written ends mid-line: wait for the rest rather than report it.
+            Err(_) if !complete => return Ok(()),
+            Err(e) => {
+                let cut = text.len().min(64 * 1024);
+                Err(BadLine {
+                    error: Error::Line {
+                        path: path.to_owned(),
+                        line: number,
+                        message: format!("not valid JSON: {e}"),
+                    },
+                    raw: String::from_utf8_lossy(&text[..cut]).into_owned(),
+                })
+            }
+        };
+        if !f(Line { number, value }) {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn truncated_last_line_is_waited_for_and_bad_middle_line_reported() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        write!(f, "{{\"a\":1}}\n\nnot json\n{{\"b\":2}}\n{{\"c\":").unwrap();
+        let mut seen = Vec::new();
+        for_each_line(f.path(), |l| {
+            seen.push((l.number, l.value.is_ok()));
+            true
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            vec![(1, true), (3, false), (4, true)],
+            "blank line 2 skipped, line 3 reported bad, the unfinished line 5 left out"
+        );
+    }
+
+    #[test]
+    fn bad_line_error_names_file_and_line() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{{oops").unwrap();
+        let mut msg = String::new();
+        for_each_line(f.path(), |l| {
+            msg = l.value.unwrap_err().error.to_string();
+            true
+        })
+        .unwrap();
+        let want = format!("{}:1: not valid JSON", f.path().display());
+        assert!(
+            msg.starts_with(&want),
+            "error must name file and line, got {msg}"
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! Format readers behind one trait, and the dispatch that finds which reader owns a path.
+//!
+//! Each submodule reads one family of files into [`crate::model`] types and nothing else: no
+//! analysis, no token counting. A reader *claims* a file or a whole folder by sniffing it
+//! ([`Probe`]); [`open`] walks what it is given, lets the readers claim what they recognise and
+//! collects the ones that failed as problems, so one bad file never hides the others.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::model::{Session, SessionMeta, SourceFormat};
+
+pub mod claude;
+pub mod codex;
+pub mod coworker;
+pub mod goose;
+pub mod jsonl;
+pub mod message_log;
+
+/// A file or folder that holds sessions of one format.
+pub trait SessionSource: Send + Sync {
+    /// The format this source reads.
+    fn format(&self) -> SourceFormat;
+    /// The file or folder it was opened on.
+    fn path(&self) -> &Path;
+    /// The sessions it holds, cheaply: must not parse every message.
+    fn list(&self) -> Result<Vec<SessionMeta>>;
+    /// One whole session.
+    fn load(&self, id: &str) -> Result<Session>;
+}
+
+/// What the dispatcher knows about a path before any reader opens it.
+#[derive(Debug)]
+pub struct Probe<'a> {
+    /// The path.
+    pub path: &'a Path,
+    /// True for a folder.
+    pub is_dir: bool,
+    /// The first bytes of a file (up to 64 KiB); empty for folders.
+    pub head: &'a [u8],
+}
+
+impl Probe<'_> {
+    /// The file name, lossily.
+    pub fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The extension, lower-cased.
+    pub fn extension(&self) -> String {
+        self.path
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .unwrap_or_default()
+    }
+
+    /// True when the file starts with SQLite's magic header.
+    pub fn is_sqlite(&self) -> bool {
+        self.head.starts_with(b"SQLite format 3\0")
+    }
+
+    /// The first complete line of the head, when it parses as a JSON object.
+    pub fn first_json_line(&self) -> Option<serde_json::Value> {
+        self.head
+            .split(|&b| b == b'\n')
+            .map(|l| l.trim_ascii())
+            .find(|l| !l.is_empty())
+            .and_then(|l| serde_json::from_slice(l).ok())
+    }
+}
+
+/// How a reader answers a probe.
+pub type Claim = Option<Result<Box<dyn SessionSource>>>;
+
+/// The readers, in the order they are asked. Each returns `None` when the path is not its own.
+/// Folder claims come first so a state folder (coworker, goose sessions) is read as a whole.
+const READERS: &[fn(&Probe) -> Claim] = &[
+    goose::claim,
+    coworker::claim,
+    claude::claim,
+    codex::claim,
+    message_log::claim,
+];
+
+/// Everything found under one or more paths: the sources that opened and the ones that failed.
+#[derive(Default)]
+pub struct Catalog {
+    /// Sources that opened.
+    pub sources: Vec<Box<dyn SessionSource>>,
+    /// Files that looked like sessions but failed to open, each naming its file.
+    pub problems: Vec<Error>,
+}
+
+impl Catalog {
+    /// Every session of every source; sources whose listing fails are reported in `problems`.
+    pub fn list(&self) -> (Vec<SessionMeta>, Vec<Error>) {
+        let mut metas = Vec::new();
+        let mut problems = Vec::new();
+        for s in &self.sources {
+            match s.list() {
+                Ok(mut m) => metas.append(&mut m),
+                Err(e) => problems.push(e),
+            }
+        }
+        (metas, problems)
+    }
+
+    /// Load a session by id; with no id, the only session there is.
+    pub fn load(&self, root: &Path, id: Option<&str>) -> Result<Session> {
+        let (metas, mut problems) = self.list();
+        let wanted = match id {
+            Some(id) => id.to_owned(),
+            None => match metas.len() {
+                1 => metas[0].id.clone(),
+                0 => {
+                    return Err(if problems.is_empty() {
+                        Error::format(root, "holds no sessions")
+                    } else {
+                        problems.remove(0)
+                    });
+                }
+                n => {
+                    let ids: Vec<&str> = metas.iter().take(5).map(|m| m.id.as_str()).collect();
+                    return Err(Error::AmbiguousSession {
+                        path: root.to_owned(),
+                        count: n,
+                        ids: ids.join(", "),
+                    });
+                }
+            },
+        };
+        for s in &self.sources {
+            if let Ok(list) = s.list()
+                && list.iter().any(|m| m.id == wanted)
+            {
+                return s.load(&wanted);
+            }
+        }
+        Err(Error::NoSuchSession {
+            path: root.to_owned(),
+            id: wanted,
+        })
+    }
+}
+
+/// How deep [`open`] descends into folders: enough for Codex's `YYYY/MM/DD` and Claude's
+/// `projects/<cwd>/<session>/subagents`, bounded so a stray `~` cannot make it crawl the disk.
+const MAX_DEPTH: usize = 6;
+
+/// Open a file or folder: find every source in it.
+///
+/// A path that does not exist is an error; a folder whose files no reader wants is an empty
+/// catalog; a file no reader wants is [`Error::Unrecognised`].
+pub fn open(path: &Path) -> Result<Catalog> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    let mut catalog = Catalog::default();
+    if meta.is_dir() {
+        walk(path, 0, &mut catalog);
+    } else {
+        match claim_file(path)? {
+            Some(Ok(s)) => catalog.sources.push(s),
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(Error::Unrecognised {
+                    path: path.to_owned(),
+                    reason: "no reader recognised its contents".into(),
+                });
+            }
+        }
+    }
+    Ok(catalog)
+}
+
+fn walk(dir: &Path, depth: usize, catalog: &mut Catalog) {
+    let probe = Probe {
+        path: dir,
+        is_dir: true,
+        head: &[],
+    };
+    for reader in READERS {
+        match reader(&probe) {
+            Some(Ok(s)) => {
+                catalog.sources.push(s);
+                return;
+            }
+            Some(Err(e)) => {
+                catalog.problems.push(e);
+                return;
+            }
+            None => {}
+        }
+    }
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => {
+            catalog.problems.push(Error::io(dir, e));
+            return;
+        }
+    };
+    entries.sort();
+    for p in entries {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with('.') && depth > 0 || name == "node_modules" || name == "target" {
+            continue;
+        }
+        if p.is_dir() {
+            if depth < MAX_DEPTH {
+                walk(&p, depth + 1, catalog);
+            }
+        } else {
+            match claim_file(&p) {
+                Ok(Some(Ok(s))) => catalog.sources.push(s),
+                Ok(Some(Err(e))) | Err(e) => catalog.problems.push(e),
+                Ok(None) => {}
+            }
+        }
+    }
+}
+
+fn claim_file(path: &Path) -> Result<Claim> {
+    use std::io::Read;
+    let mut head = vec![0u8; 64 * 1024];
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut filled = 0;
+    loop {
+        let n = f
+            .read(&mut head[filled..])
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+        if filled == head.len() {
+            break;
+        }
+    }
+    head.truncate(filled);
+    let probe = Probe {
+        path,
+        is_dir: false,
+        head: &head,
+    };
+    Ok(READERS.iter().find_map(|reader| reader(&probe)))
+}
