@@ -25,8 +25,15 @@ pub trait SessionSource: Send + Sync {
     fn path(&self) -> &Path;
     /// The sessions it holds, cheaply: must not parse every message.
     fn list(&self) -> Result<Vec<SessionMeta>>;
-    /// One whole session.
+    /// One whole session. Readers fill `Session::compactions` with every compaction the
+    /// stored data shows (explicit records, or the summary/continuation rows goose leaves).
     fn load(&self, id: &str) -> Result<Session>;
+    /// The stored text of one message (the row's or line's JSON as written), for the raw view.
+    /// `index` is [`crate::model::Message::index`]. `None` when the source cannot say.
+    fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
+        let _ = (id, index);
+        Ok(None)
+    }
 }
 
 /// What the dispatcher knows about a path before any reader opens it.
