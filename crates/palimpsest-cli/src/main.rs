@@ -25,6 +25,8 @@ enum Command {
     Sessions(cmd::sessions::Args),
     /// Show the messages of one session, with visibility.
     Show(cmd::show::Args),
+    /// Follow sessions live: new sessions, messages and compactions as they land.
+    Watch(cmd::watch::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sessions(a) => cmd::sessions::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Watch(a) => cmd::watch::run(a),
     };
     match result {
         Ok(code) => code,

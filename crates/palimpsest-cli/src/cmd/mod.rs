@@ -2,3 +2,4 @@
 
 pub mod sessions;
 pub mod show;
+pub mod watch;

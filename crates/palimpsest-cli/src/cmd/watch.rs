@@ -1,0 +1,124 @@
+//! `palimpsest watch PATH [--session ID] [--json]`: print new sessions, messages and
+//! compactions as agents write them. `--json` prints one JSON object per line (a
+//! [`palimpsest_core::watch::Change`]), flushed as it happens, for harness CI to consume.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use palimpsest_core::watch::{Change, FsWatch, Tracker};
+
+/// Arguments of `watch`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// Follow one session only.
+    #[arg(long)]
+    session: Option<String>,
+    /// Print JSON lines.
+    #[arg(long)]
+    json: bool,
+    /// Stop after this many seconds (for scripts and tests); runs until interrupted otherwise.
+    #[arg(long)]
+    duration: Option<f64>,
+}
+
+/// How often to look even when no notification came (a safety net, not the main path).
+const POLL: Duration = Duration::from_secs(2);
+
+/// Run `watch`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let mut tracker = Tracker::new(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot watch {}", a.path.display()))?;
+    let fs = FsWatch::new(std::slice::from_ref(&a.path))?;
+    let deadline = a
+        .duration
+        .map(|s| std::time::Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}",
+        if a.json {
+            r#"{"event":"ready"}"#
+        } else {
+            "watching…"
+        }
+    )?;
+    out.flush()?;
+    loop {
+        let wait = match deadline {
+            Some(d) => match d.checked_duration_since(std::time::Instant::now()) {
+                Some(left) => left.min(POLL),
+                None => return Ok(ExitCode::SUCCESS),
+            },
+            None => POLL,
+        };
+        fs.wait(wait);
+        for change in tracker.refresh() {
+            if a.json {
+                serde_json::to_writer(&mut out, &change)?;
+                writeln!(out)?;
+            } else {
+                writeln!(out, "{}", describe(&change))?;
+            }
+        }
+        out.flush()?;
+    }
+}
+
+fn describe(c: &Change) -> String {
+    match c {
+        Change::SessionAdded { session } => format!("+ session {} ({})", session.id, session.name),
+        Change::Appended {
+            session_id,
+            messages,
+        } => messages
+            .iter()
+            .map(|m| {
+                format!(
+                    "{session_id} [{}] {:?} {:?}: {}",
+                    m.index,
+                    m.role,
+                    m.kind,
+                    first_line(&m.text())
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Change::Rewritten {
+            session_id,
+            from_index,
+            messages,
+        } => {
+            format!(
+                "{session_id}: rewritten from [{from_index}] ({} messages now follow)",
+                messages.len()
+            )
+        }
+        Change::VisibilityChanged {
+            session_id,
+            messages,
+        } => {
+            format!(
+                "{session_id}: visibility changed on {} messages",
+                messages.len()
+            )
+        }
+        Change::Compaction { session_id, record } => format!(
+            "{session_id}: ── cut at [{}] ({}) ──",
+            record.cut_index,
+            record
+                .trigger
+                .map(|t| format!("{t:?}").to_lowercase())
+                .unwrap_or_else(|| "unknown".into())
+        ),
+        Change::Problem { problem } => format!("! {}", problem.message),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").chars().take(100).collect()
+}
