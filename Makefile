@@ -1,0 +1,95 @@
+# Palimpsest: `make run` opens the app, `make test` runs every check CI runs.
+# Both install what is missing first (scripts/install-deps.sh), so a fresh Debian/Ubuntu needs
+# nothing else. Honours CARGO_TARGET_DIR.
+
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+CARGO ?= cargo
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+APP := $(TARGET_DIR)/debug/palimpsest-app
+# `make run ARGS=path/to/sessions.db` opens that instead of the default locations.
+ARGS ?=
+
+.PHONY: all run test deps deps-e2e ui ui-deps app fmt clippy rust-test ui-test bindings \
+	bindings-check e2e screenshot clean-ui
+
+all: app
+
+deps:
+	@bash scripts/install-deps.sh
+
+deps-e2e:
+	@bash scripts/install-deps.sh --e2e
+
+# npm ci only when the lock file changed since the last install.
+ui/node_modules/.package-lock.json: ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+	@touch $@
+
+ui-deps: ui/node_modules/.package-lock.json
+
+UI_SRC := $(shell find ui/src ui/index.html ui/vite.config.ts ui/tsconfig.json ui/package.json \
+	-type f -not -name '*.test.*' 2>/dev/null)
+
+# Rebuilt only when a UI source changed; tauri embeds ui/dist into the app binary.
+ui/dist/index.html: ui/node_modules/.package-lock.json $(UI_SRC)
+	cd ui && npm run build
+	@touch $@
+
+ui: ui/dist/index.html
+
+app: ui
+	$(CARGO) build -p palimpsest-app
+
+run: deps app
+	$(APP) $(ARGS)
+
+# ---- checks ----
+
+fmt:
+	$(CARGO) fmt --all --check
+
+clippy: ui
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+rust-test: ui
+	$(CARGO) test --workspace
+
+ui-test: ui-deps
+	cd ui && npx tsc --noEmit && npx vitest run
+
+# Regenerate ui/src/bindings from the core types (ts-rs runs as tests).
+bindings:
+	rm -f ui/src/bindings/*.ts ui/src/bindings/serde_json/*.ts
+	$(CARGO) test -p palimpsest-core --features ts export_bindings --quiet
+
+# Fail when the committed bindings differ from what the Rust types generate.
+bindings-check: bindings
+	@git diff --exit-code --stat ui/src/bindings \
+	  && test -z "$$(git status --porcelain --untracked-files=all ui/src/bindings)" \
+	  || { echo "ui/src/bindings is out of date: run 'make bindings' and commit it"; \
+	       git status --porcelain --untracked-files=all ui/src/bindings; exit 1; }
+
+# End-to-end: the real app in a real webview (WebKitWebDriver via tauri-driver) under Xvfb.
+e2e: deps-e2e app
+	xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
+	  python3 tests/e2e/run.py --app "$(APP)" --fixtures "$(CURDIR)/fixtures"
+
+test: deps-e2e ui
+	$(MAKE) fmt
+	$(MAKE) clippy
+	$(MAKE) rust-test
+	$(MAKE) ui-test
+	$(MAKE) bindings-check
+	$(MAKE) e2e
+	@echo "make test: all checks passed"
+
+# A screenshot of the app on the fixtures (docs/screenshot-timeline.png), for the README.
+screenshot: deps-e2e app
+	xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
+	  python3 tests/e2e/run.py --app "$(APP)" --fixtures "$(CURDIR)/fixtures" \
+	  --screenshot-dir docs --only screenshot
+
+clean-ui:
+	rm -rf ui/dist ui/node_modules
