@@ -13,9 +13,11 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 pub mod claude;
 pub mod codex;
 pub mod coworker;
+pub mod discovery;
 pub mod goose;
 pub mod jsonl;
 pub mod message_log;
+pub mod scan;
 
 /// A file or folder that holds sessions of one format.
 pub trait SessionSource: Send + Sync {

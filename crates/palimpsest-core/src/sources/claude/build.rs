@@ -1,0 +1,463 @@
+//! Turning Claude Code lines into API messages, one line at a time.
+//!
+//! Assistant lines that share `message.id` are one API response and become one message (usage
+//! counted once); user lines become user messages (tool results included); `system` lines become
+//! notifications. Everything else (`progress`, `file-history-snapshot`, `queue-operation`, titles,
+//! unknown types) is counted, not turned into messages. Visibility (branches, compaction) is
+//! decided afterwards by `visibility`, from the per-message [`Node`]s kept here.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::model::{Message, MessageKind, Part, Role};
+use crate::sources::jsonl::Line;
+use crate::sources::scan::millis;
+
+/// Details bigger than this (summed string bytes) are replaced by a size note; the raw view
+/// (`SessionSource::raw`) still has them. Edit results carry whole files, and a 2 GB session
+/// must not hold every one of them twice.
+const DETAIL_BUDGET: usize = 16 * 1024;
+
+/// What the text of a microcompacted tool result becomes in the model's view.
+pub const CLEARED: &str = "[Old tool result content cleared]";
+
+/// How many lines of each kind a file holds, messages or not.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct LineCounts {
+    /// Lines per top-level `type` (`system` lines as `system:<subtype>`), bad lines as `invalid`.
+    pub by_type: BTreeMap<String, usize>,
+    /// Assistant lines merged into an earlier message because they share its `message.id`.
+    pub merged_assistant_lines: usize,
+}
+
+/// Per-message facts the visibility pass needs, parallel to the message list.
+#[derive(Debug, Default)]
+pub struct Node {
+    /// The `uuid`s of the lines the message was built from.
+    pub uuids: Vec<String>,
+    /// 1-based line numbers, for the raw view.
+    pub lines: Vec<usize>,
+    /// `isSidechain` of the first line.
+    pub sidechain: bool,
+    /// `system` subtype, when a system line.
+    pub subtype: Option<String>,
+    /// `parentUuid` of the first line.
+    pub parent: Option<String>,
+    /// `logicalParentUuid` (compact boundaries).
+    pub logical_parent: Option<String>,
+    /// The line's `compactMetadata` / `microcompactMetadata`.
+    pub compact_meta: Option<Value>,
+    /// `isCompactSummary`.
+    pub compact_summary: bool,
+    /// Timestamp of the first line, Unix ms.
+    pub created: Option<i64>,
+}
+
+/// The state of a file being read.
+#[derive(Debug, Default)]
+pub struct Builder {
+    /// Messages in stored order.
+    pub messages: Vec<Message>,
+    /// Facts per message.
+    pub nodes: Vec<Node>,
+    /// `parentUuid` of every line with a `uuid` (progress lines included: they are in the chain).
+    pub parents: HashMap<String, Option<String>>,
+    /// Line counts.
+    pub counts: LineCounts,
+    /// Tool call id → subagent id, from `toolUseResult.agentId` and `agent_progress` lines.
+    pub agent_of_call: HashMap<String, String>,
+    /// Titles seen (`custom-title`, `ai-title`, `summary`), by kind.
+    pub titles: HashMap<&'static str, String>,
+    /// First `sessionId`, `cwd`, `slug`, model.
+    pub session_id: Option<String>,
+    /// The working directory.
+    pub cwd: Option<String>,
+    /// The three-word session name.
+    pub slug: Option<String>,
+    /// The last model seen.
+    pub model: Option<String>,
+    by_api_id: HashMap<String, usize>,
+}
+
+impl Builder {
+    /// Feed one line.
+    pub fn push(&mut self, line: Line) {
+        let v = match line.value {
+            Ok(v) => v,
+            Err(bad) => {
+                *self.counts.by_type.entry("invalid".into()).or_default() += 1;
+                let mut m = Message::new(
+                    self.messages.len(),
+                    Role::System,
+                    vec![Part::Other {
+                        original_type: "unparsed_line".into(),
+                        raw: Value::String(bad.raw),
+                    }],
+                );
+                m.error = Some(bad.error.to_string());
+                m.agent_visible = false;
+                m.user_visible = false;
+                self.add(m, Node::default(), line.number);
+                return;
+            }
+        };
+        let typ = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let key = match (typ.as_str(), v.get("subtype").and_then(Value::as_str)) {
+            ("system", Some(st)) => format!("system:{st}"),
+            _ => typ.clone(),
+        };
+        *self.counts.by_type.entry(key).or_default() += 1;
+        if let Some(u) = str_of(&v, "uuid") {
+            self.parents
+                .insert(u.to_owned(), str_of(&v, "parentUuid").map(str::to_owned));
+        }
+        if self.session_id.is_none() {
+            self.session_id = str_of(&v, "sessionId").map(str::to_owned);
+        }
+        if self.cwd.is_none() {
+            self.cwd = str_of(&v, "cwd").map(str::to_owned);
+        }
+        if self.slug.is_none() {
+            self.slug = str_of(&v, "slug").map(str::to_owned);
+        }
+        match typ.as_str() {
+            "user" => self.user(&v, line.number),
+            "assistant" => self.assistant(&v, line.number),
+            "system" => self.system(&v, line.number),
+            "progress" => self.progress(&v),
+            "custom-title" => self.title("custom", &v, "customTitle"),
+            "ai-title" => self.title("ai", &v, "aiTitle"),
+            "summary" => self.title("summary", &v, "summary"),
+            _ => {}
+        }
+    }
+
+    fn title(&mut self, kind: &'static str, v: &Value, key: &str) {
+        let text = str_of(v, key).or_else(|| str_of(v, "title"));
+        if let Some(t) = text {
+            self.titles.insert(kind, t.to_owned());
+        }
+    }
+
+    fn progress(&mut self, v: &Value) {
+        let data = v.get("data");
+        if data.and_then(|d| d.get("type")).and_then(Value::as_str) == Some("agent_progress")
+            && let (Some(agent), Some(call)) = (
+                data.and_then(|d| d.get("agentId")).and_then(Value::as_str),
+                str_of(v, "parentToolUseID"),
+            )
+        {
+            self.agent_of_call
+                .entry(call.to_owned())
+                .or_insert_with(|| agent.to_owned());
+        }
+    }
+
+    fn node(v: &Value, number: usize) -> Node {
+        Node {
+            uuids: str_of(v, "uuid").map(str::to_owned).into_iter().collect(),
+            lines: vec![number],
+            sidechain: v.get("isSidechain").and_then(Value::as_bool) == Some(true),
+            subtype: str_of(v, "subtype").map(str::to_owned),
+            parent: str_of(v, "parentUuid").map(str::to_owned),
+            logical_parent: str_of(v, "logicalParentUuid").map(str::to_owned),
+            compact_meta: v
+                .get("compactMetadata")
+                .or_else(|| v.get("microcompactMetadata"))
+                .cloned(),
+            compact_summary: v.get("isCompactSummary").and_then(Value::as_bool) == Some(true),
+            created: str_of(v, "timestamp").and_then(millis),
+        }
+    }
+
+    fn add(&mut self, mut m: Message, node: Node, number: usize) {
+        m.index = self.messages.len();
+        let mut node = node;
+        if node.lines.is_empty() {
+            node.lines.push(number);
+        }
+        m.created = node.created;
+        m.id = node.uuids.first().cloned();
+        self.messages.push(m);
+        self.nodes.push(node);
+    }
+
+    fn user(&mut self, v: &Value, number: usize) {
+        let content = v.get("message").and_then(|m| m.get("content"));
+        let parts = match content {
+            Some(Value::String(s)) => vec![Part::Text { text: s.clone() }],
+            Some(Value::Array(blocks)) => blocks.iter().map(user_block).collect(),
+            _ => Vec::new(),
+        };
+        let mut m = Message::new(0, Role::User, parts);
+        let node = Self::node(v, number);
+        let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true);
+        let transcript_only =
+            v.get("isVisibleInTranscriptOnly").and_then(Value::as_bool) == Some(true);
+        m.user_visible = !meta && !transcript_only;
+        let text = content.and_then(Value::as_str).unwrap_or("");
+        if node.compact_summary {
+            m.kind = MessageKind::Summary;
+        } else if is_compact_echo(text) {
+            m.kind = MessageKind::Notification;
+        }
+        let mut details = Map::new();
+        details.insert("lines".into(), json!([number]));
+        for key in ["isMeta", "sourceToolAssistantUUID", "permissionMode"] {
+            if let Some(x) = v.get(key) {
+                details.insert(key.into(), x.clone());
+            }
+        }
+        if let Some(r) = v.get("toolUseResult") {
+            if let Some(agent) = r.get("agentId").and_then(Value::as_str) {
+                for p in &m.parts {
+                    if let Part::ToolResult { call_id, .. } = p {
+                        self.agent_of_call.insert(call_id.clone(), agent.to_owned());
+                    }
+                }
+            }
+            details.insert("toolUseResult".into(), lazy(r));
+        }
+        m.details = Some(Value::Object(details));
+        self.add(m, node, number);
+    }
+
+    fn assistant(&mut self, v: &Value, number: usize) {
+        let msg = v.get("message");
+        let api_id = msg.and_then(|m| m.get("id")).and_then(Value::as_str);
+        let blocks: Vec<Part> = msg
+            .and_then(|m| m.get("content"))
+            .map(|c| match c {
+                Value::Array(a) => a.iter().map(assistant_block).collect(),
+                Value::String(s) => vec![Part::Text { text: s.clone() }],
+                _ => Vec::new(),
+            })
+            .unwrap_or_default();
+        if let Some(model) = msg.and_then(|m| m.get("model")).and_then(Value::as_str)
+            && model != "<synthetic>"
+        {
+            self.model = Some(model.to_owned());
+        }
+        if let Some(&at) = api_id.and_then(|id| self.by_api_id.get(id)) {
+            // Another content block of the same API response: one message, usage once.
+            self.counts.merged_assistant_lines += 1;
+            self.messages[at].parts.extend(blocks);
+            let node = &mut self.nodes[at];
+            node.lines.push(number);
+            node.uuids.extend(str_of(v, "uuid").map(str::to_owned));
+            if let Some(Value::Object(d)) = &mut self.messages[at].details
+                && let Some(Value::Array(lines)) = d.get_mut("lines")
+            {
+                lines.push(json!(number));
+            }
+            return;
+        }
+        let mut m = Message::new(0, Role::Assistant, blocks);
+        let mut details = Map::new();
+        details.insert("lines".into(), json!([number]));
+        if let Some(id) = api_id {
+            details.insert("message_id".into(), json!(id));
+            self.by_api_id.insert(id.to_owned(), self.messages.len());
+        }
+        for (key, from) in [("model", msg), ("usage", msg), ("requestId", Some(v))] {
+            if let Some(x) = from.and_then(|o| o.get(key)) {
+                details.insert(key.into(), x.clone());
+            }
+        }
+        for key in ["isApiErrorMessage", "error"] {
+            if let Some(x) = v.get(key) {
+                details.insert(key.into(), x.clone());
+            }
+        }
+        m.details = Some(Value::Object(details));
+        self.add(m, Self::node(v, number), number);
+    }
+
+    fn system(&mut self, v: &Value, number: usize) {
+        let subtype = str_of(v, "subtype").unwrap_or("").to_owned();
+        let mut parts = Vec::new();
+        if let Some(text) = str_of(v, "content") {
+            parts.push(Part::Text {
+                text: text.to_owned(),
+            });
+        }
+        let mut raw = v.clone();
+        if let Value::Object(o) = &mut raw {
+            for k in [
+                "content",
+                "parentUuid",
+                "isSidechain",
+                "userType",
+                "cwd",
+                "sessionId",
+            ] {
+                o.remove(k);
+            }
+            for k in ["version", "gitBranch", "slug", "uuid", "timestamp", "type"] {
+                o.remove(k);
+            }
+        }
+        parts.push(Part::Other {
+            original_type: if subtype.is_empty() {
+                "system".into()
+            } else {
+                subtype.clone()
+            },
+            raw: lazy(&raw),
+        });
+        let mut m = Message::new(0, Role::System, parts);
+        m.kind = MessageKind::Notification;
+        // System lines are the harness talking to the user; the model never receives them.
+        m.agent_visible = false;
+        m.user_visible = !matches!(
+            subtype.as_str(),
+            "turn_duration" | "stop_hook_summary" | "bridge_status"
+        ) && v.get("isMeta").and_then(Value::as_bool) != Some(true);
+        m.details = Some(json!({ "lines": [number] }));
+        self.add(m, Self::node(v, number), number);
+    }
+}
+
+/// The `/compact` command echo and its output, which Claude Code writes as user lines.
+fn is_compact_echo(text: &str) -> bool {
+    text.contains("<command-name>/compact</command-name>")
+        || (text.starts_with("<local-command-stdout>") && text.contains("Compacted"))
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn image(b: &Value) -> Part {
+    let src = b.get("source");
+    Part::Image {
+        mime: src
+            .and_then(|s| s.get("media_type"))
+            .and_then(Value::as_str)
+            .unwrap_or("image/*")
+            .to_owned(),
+        size: src
+            .and_then(|s| s.get("data"))
+            .and_then(Value::as_str)
+            .map_or(0, str::len),
+    }
+}
+
+fn other(b: &Value) -> Part {
+    Part::Other {
+        original_type: str_of(b, "type").unwrap_or("unknown").to_owned(),
+        raw: lazy(b),
+    }
+}
+
+fn user_block(b: &Value) -> Part {
+    match str_of(b, "type") {
+        Some("text") => Part::Text {
+            text: str_of(b, "text").unwrap_or("").to_owned(),
+        },
+        Some("image") => image(b),
+        Some("tool_result") => tool_result(b),
+        _ => other(b),
+    }
+}
+
+/// A `tool_result` block. When `content` is a plain string, `text` is that string verbatim and
+/// `raw` omits it (no second copy); array content is kept in `raw` as stored.
+fn tool_result(b: &Value) -> Part {
+    let content = b.get("content");
+    let text = match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|i| match str_of(i, "type") {
+                Some("text") => str_of(i, "text").map(str::to_owned),
+                Some(t) => Some(format!("[{t}]")),
+                None => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    };
+    let mut raw = b.clone();
+    if let (Value::Object(o), Some(Value::String(_))) = (&mut raw, content) {
+        o.remove("content");
+    } else if let Value::Object(o) = &mut raw
+        && let Some(c) = o.get_mut("content")
+    {
+        *c = lazy(c);
+    }
+    Part::ToolResult {
+        call_id: str_of(b, "tool_use_id").unwrap_or("").to_owned(),
+        text,
+        is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
+        raw,
+    }
+}
+
+fn assistant_block(b: &Value) -> Part {
+    match str_of(b, "type") {
+        Some("text") => Part::Text {
+            text: str_of(b, "text").unwrap_or("").to_owned(),
+        },
+        Some("thinking") => Part::Thinking {
+            text: str_of(b, "thinking").unwrap_or("").to_owned(),
+            redacted: false,
+        },
+        Some("redacted_thinking") => Part::Thinking {
+            text: String::new(),
+            redacted: true,
+        },
+        Some("tool_use") => Part::ToolCall {
+            id: str_of(b, "id").unwrap_or("").to_owned(),
+            name: str_of(b, "name").unwrap_or("").to_owned(),
+            arguments: b.get("input").cloned().unwrap_or(Value::Null),
+        },
+        Some("image") => image(b),
+        _ => other(b),
+    }
+}
+
+/// `v` itself when small; otherwise a note of its size (the raw view still has it whole).
+pub fn lazy(v: &Value) -> Value {
+    let size = weight(v, DETAIL_BUDGET + 1);
+    if size <= DETAIL_BUDGET {
+        v.clone()
+    } else {
+        json!({ "omitted": "too large to keep in the session; see the raw line", "approx_bytes": weight(v, usize::MAX) })
+    }
+}
+
+/// Approximate serialised size of `v`, stopping early past `cap`.
+fn weight(v: &Value, cap: usize) -> usize {
+    match v {
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => {
+            let mut n = 2;
+            for x in a {
+                n += weight(x, cap) + 1;
+                if n > cap {
+                    break;
+                }
+            }
+            n
+        }
+        Value::Object(o) => {
+            let mut n = 2;
+            for (k, x) in o {
+                n += k.len() + 4 + weight(x, cap);
+                if n > cap {
+                    break;
+                }
+            }
+            n
+        }
+        _ => 8,
+    }
+}

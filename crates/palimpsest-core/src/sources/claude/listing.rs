@@ -1,0 +1,241 @@
+//! Listing a Claude Code transcript without parsing it: the first lines give id, cwd, model and
+//! the first prompt; a byte scan of the rest (line sketches, see `sources::scan`) counts message
+//! lines, distinct API responses and compaction boundaries; the file's tail gives the last
+//! timestamp and usage. A 2 GB file is read once, in chunks, and never held in memory.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
+use crate::sources::scan::{self, Sketch, find, first_string_field, json_lines};
+
+/// What the first lines of a file say.
+#[derive(Debug, Default, Clone)]
+pub struct Head {
+    /// `sessionId` of the first line that has one.
+    pub session_id: Option<String>,
+    /// `cwd`.
+    pub cwd: Option<String>,
+    /// First timestamp, Unix ms.
+    pub created: Option<i64>,
+    /// First assistant model.
+    pub model: Option<String>,
+    /// First real prompt, shortened.
+    pub prompt: Option<String>,
+    /// `slug` (three random words).
+    pub slug: Option<String>,
+}
+
+/// Read the head of `path` (256 KiB at most).
+pub fn head(path: &Path) -> Result<Head> {
+    let bytes = scan::read_head(path, 256 * 1024)?;
+    let mut h = Head::default();
+    for v in json_lines(&bytes) {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        h.session_id = h.session_id.or_else(|| s("sessionId"));
+        h.cwd = h.cwd.or_else(|| s("cwd"));
+        h.slug = h.slug.or_else(|| s("slug"));
+        if h.created.is_none() {
+            h.created = s("timestamp").as_deref().and_then(scan::millis);
+        }
+        let msg = v.get("message");
+        match v.get("type").and_then(Value::as_str) {
+            Some("assistant") if h.model.is_none() => {
+                h.model = msg
+                    .and_then(|m| m.get("model"))
+                    .and_then(Value::as_str)
+                    .filter(|m| *m != "<synthetic>")
+                    .map(str::to_owned);
+            }
+            Some("user") if h.prompt.is_none() => {
+                let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true);
+                let text = msg.and_then(|m| m.get("content")).and_then(Value::as_str);
+                if let Some(t) = text.filter(|t| !meta && !t.starts_with('<')) {
+                    h.prompt = Some(shorten(t, 80));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(h)
+}
+
+fn shorten(t: &str, max: usize) -> String {
+    let flat: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    }
+}
+
+/// Counts from one pass of line sketches.
+#[derive(Debug, Default)]
+struct Tally {
+    messages: usize,
+    compactions: usize,
+    last_timestamp: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    summary_title: Option<String>,
+    api_ids: HashSet<String>,
+}
+
+impl Tally {
+    fn see(&mut self, s: &Sketch) {
+        if s.len == 0 {
+            return;
+        }
+        let ts = scan::last_string_field(s.tail, "timestamp")
+            .or_else(|| scan::last_string_field(s.head, "timestamp"));
+        if ts.is_some() {
+            self.last_timestamp = ts;
+        }
+        let h = s.head;
+        let has = |p: &[u8]| find(h, p).is_some();
+        if has(b"\"type\":\"progress\"")
+            || has(b"\"type\":\"file-history-snapshot\"")
+            || has(b"\"type\":\"queue-operation\"")
+        {
+            return;
+        }
+        if s.is_whole() {
+            for (pat, slot, key) in [
+                (
+                    &b"\"type\":\"custom-title\""[..],
+                    &mut self.custom_title,
+                    "customTitle",
+                ),
+                (b"\"type\":\"ai-title\"", &mut self.ai_title, "aiTitle"),
+                (b"\"type\":\"summary\"", &mut self.summary_title, "summary"),
+            ] {
+                if find(h, pat).is_some() {
+                    *slot = first_string_field(h, key).or_else(|| first_string_field(h, "title"));
+                    return;
+                }
+            }
+        }
+        if has(b"\"type\":\"system\"") {
+            self.messages += 1;
+            if has(b"\"subtype\":\"compact_boundary\"")
+                || has(b"\"subtype\":\"microcompact_boundary\"")
+            {
+                self.compactions += 1;
+            }
+            return;
+        }
+        // A user line names its type before its message; an assistant line's message (which
+        // opens with its role) comes before its type. Whichever shows first decides.
+        let user = find(h, b"\"type\":\"user\"");
+        let role = find(h, b"\"role\":\"assistant\"");
+        let assistant = match (user, role) {
+            (Some(u), Some(r)) => r < u,
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            (None, None) => s.contains(b"\"type\":\"assistant\""),
+        };
+        if user.is_some() && !assistant {
+            self.messages += 1;
+        } else if assistant {
+            // One message per API response: lines of the same response share `message.id`.
+            match first_string_field(h, "id") {
+                Some(id) if id.starts_with("msg_") => {
+                    if self.api_ids.insert(id) {
+                        self.messages += 1;
+                    }
+                }
+                _ => self.messages += 1,
+            }
+        }
+    }
+}
+
+/// The last recorded usage and its model, from the file's tail.
+fn tail_usage(path: &Path) -> Result<(Option<RecordedUsage>, Option<String>)> {
+    let tail = scan::read_tail(path, 256 * 1024)?;
+    for v in json_lines(&tail).rev() {
+        if v.get("type").and_then(Value::as_str) != Some("assistant") {
+            continue;
+        }
+        let msg = v.get("message");
+        let model = msg
+            .and_then(|m| m.get("model"))
+            .and_then(Value::as_str)
+            .filter(|m| *m != "<synthetic>")
+            .map(str::to_owned);
+        if let Some(u) = msg.and_then(|m| m.get("usage")) {
+            return Ok((Some(usage(u)), model));
+        }
+    }
+    Ok((None, None))
+}
+
+/// Claude usage as [`RecordedUsage`]: `input_tokens` is the whole prompt (fresh input plus
+/// cache reads and writes), since that is the context the request carried.
+pub fn usage(u: &Value) -> RecordedUsage {
+    let n = |k: &str| u.get(k).and_then(Value::as_u64);
+    let fresh = n("input_tokens");
+    let read = n("cache_read_input_tokens");
+    let write = n("cache_creation_input_tokens");
+    let input = fresh.map(|f| f + read.unwrap_or(0) + write.unwrap_or(0));
+    let output = n("output_tokens");
+    RecordedUsage {
+        input_tokens: input,
+        output_tokens: output,
+        total_tokens: input.map(|i| i + output.unwrap_or(0)),
+        cache_read_tokens: read,
+        cache_write_tokens: write,
+        accumulated_total_tokens: None,
+    }
+}
+
+/// The listing entry of one file. `id` and `parent_id` are given for subagent files.
+pub fn meta(
+    path: &Path,
+    head: &Head,
+    id: String,
+    parent_id: Option<String>,
+) -> Result<SessionMeta> {
+    let mut t = Tally::default();
+    scan::for_each_sketch(path, |s| t.see(s))?;
+    let (usage, last_model) = tail_usage(path)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = if parent_id.is_some() {
+        if stem.starts_with("agent-acompact") {
+            format!("compactor run {stem}")
+        } else {
+            format!(
+                "subagent {stem}: {}",
+                head.prompt.clone().unwrap_or_default()
+            )
+        }
+    } else {
+        t.custom_title
+            .or(t.ai_title)
+            .or(t.summary_title)
+            .or_else(|| head.prompt.clone())
+            .or_else(|| head.slug.clone())
+            .unwrap_or_else(|| id.clone())
+    };
+    Ok(SessionMeta {
+        id,
+        format: SourceFormat::ClaudeCode,
+        path: path.display().to_string(),
+        name,
+        working_dir: head.cwd.clone(),
+        created: head.created,
+        updated: t.last_timestamp.as_deref().and_then(scan::millis),
+        model: last_model.or_else(|| head.model.clone()),
+        context_limit: None,
+        usage,
+        message_count: t.messages,
+        compaction_count: t.compactions,
+        parent_id,
+    })
+}

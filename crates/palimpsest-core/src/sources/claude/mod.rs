@@ -1,0 +1,352 @@
+//! Claude Code transcripts: `~/.claude/projects/<encoded-cwd>/<session>.jsonl`.
+//!
+//! A main file is one session; its `<session>/subagents/agent-*.jsonl` files are child sessions
+//! (`parent_id` set, id `<session>/agent-<id>`), linked from the Task call that started them
+//! (a [`LinkKind::Subagent`] link on that message) and, for the compactor's own run
+//! (`agent-acompact-*`), from the compaction boundary it produced. A project folder (a main
+//! file next to its session folder) is claimed whole, so subagent files are not listed twice; a
+//! subagent file opened on its own is a child session of the id its lines name.
+//!
+//! Line → message rules live in `build`, visibility in `visibility`, cheap listing in
+//! `listing`. Tolerance: a truncated last line is skipped, a malformed line is an error row.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::{Claim, Probe, SessionSource, jsonl, scan};
+use crate::error::{Error, Result};
+use crate::model::{Link, LinkKind, Session, SessionMeta, SourceFormat};
+
+pub mod build;
+pub mod listing;
+pub mod visibility;
+
+pub use build::LineCounts;
+
+/// True when the first bytes of a file look like a Claude Code transcript.
+pub fn looks_like(head: &[u8]) -> bool {
+    scan::find(head, b"\"parentUuid\":").is_some()
+        && scan::find(head, b"\"sessionId\":\"").is_some()
+        && scan::find(head, b"\"payload\":").is_none()
+}
+
+fn is_jsonl(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+}
+
+/// Claims a Claude Code `.jsonl` file, or a project folder holding a session next to its
+/// `<session>/` folder (so its subagents are read as children, not as separate sessions).
+pub fn claim(probe: &Probe) -> Claim {
+    if probe.is_dir {
+        let files = project_files(probe.path)?;
+        return Some(Ok(Box::new(ClaudeSource::new(probe.path, files))));
+    }
+    if !is_jsonl(probe.path) || !looks_like(probe.head) {
+        return None;
+    }
+    Some(Ok(Box::new(ClaudeSource::new(
+        probe.path,
+        vec![probe.path.to_owned()],
+    ))))
+}
+
+/// The Claude transcripts of a project folder, when at least one has its session folder beside it.
+fn project_files(dir: &Path) -> Option<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_jsonl(p) && p.is_file())
+        .collect();
+    files.sort();
+    if !files.iter().any(|f| f.with_extension("").is_dir()) {
+        return None;
+    }
+    files.retain(|f| scan::read_head(f, 64 * 1024).is_ok_and(|h| looks_like(&h)));
+    if files.iter().any(|f| f.with_extension("").is_dir()) {
+        Some(files)
+    } else {
+        None
+    }
+}
+
+/// One session file known to a source.
+#[derive(Debug, Clone)]
+struct Entry {
+    id: String,
+    path: PathBuf,
+    parent: Option<String>,
+    head: listing::Head,
+}
+
+/// A loaded file with what the session model has no room for.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The session.
+    pub session: Session,
+    /// Line counts by type (progress, snapshots, queue operations...).
+    pub counts: LineCounts,
+    /// For each message, the 1-based lines it was built from.
+    pub lines: Vec<Vec<usize>>,
+}
+
+/// Sessions of Claude Code files (one file, or a project folder).
+pub struct ClaudeSource {
+    path: PathBuf,
+    files: Vec<PathBuf>,
+    entries: Mutex<Option<Vec<Entry>>>,
+    lines: Mutex<HashMap<String, Vec<Vec<usize>>>>,
+}
+
+impl ClaudeSource {
+    /// A source over the given main (or standalone subagent) files.
+    pub fn new(path: &Path, files: Vec<PathBuf>) -> Self {
+        Self {
+            path: path.to_owned(),
+            files,
+            entries: Mutex::new(None),
+            lines: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn entries(&self) -> Result<Vec<Entry>> {
+        let mut guard = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = guard.as_ref() {
+            return Ok(e.clone());
+        }
+        let mut out = Vec::new();
+        for f in &self.files {
+            let head = listing::head(f)?;
+            let stem = stem_of(f);
+            let sid = head.session_id.clone().unwrap_or_else(|| stem.clone());
+            let in_subagents = f
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "subagents");
+            if in_subagents && stem.starts_with("agent-") {
+                out.push(Entry {
+                    id: format!("{sid}/{stem}"),
+                    path: f.clone(),
+                    parent: Some(sid),
+                    head,
+                });
+                continue;
+            }
+            out.push(Entry {
+                id: sid.clone(),
+                path: f.clone(),
+                parent: None,
+                head,
+            });
+            for child in subagent_files(f) {
+                let child_head = listing::head(&child)?;
+                out.push(Entry {
+                    id: format!("{sid}/{}", stem_of(&child)),
+                    path: child,
+                    parent: Some(sid.clone()),
+                    head: child_head,
+                });
+            }
+        }
+        *guard = Some(out.clone());
+        Ok(out)
+    }
+
+    fn entry(&self, id: &str) -> Result<Entry> {
+        self.entries()?
+            .into_iter()
+            .find(|e| e.id == id)
+            .ok_or_else(|| Error::NoSuchSession {
+                path: self.path.clone(),
+                id: id.to_owned(),
+            })
+    }
+
+    /// Load one session with its line counts and line map.
+    pub fn load_full(&self, id: &str) -> Result<Loaded> {
+        let e = self.entry(id)?;
+        let loaded = load_file(&e.path, &e.id, e.parent.clone())?;
+        self.lines
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.to_owned(), loaded.lines.clone());
+        Ok(loaded)
+    }
+}
+
+fn stem_of(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `<dir>/<stem>/subagents/agent-*.jsonl` of a main file, sorted.
+fn subagent_files(main: &Path) -> Vec<PathBuf> {
+    let dir = main.with_extension("").join("subagents");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| is_jsonl(p) && stem_of(p).starts_with("agent-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+impl SessionSource for ClaudeSource {
+    fn format(&self) -> SourceFormat {
+        SourceFormat::ClaudeCode
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn list(&self) -> Result<Vec<SessionMeta>> {
+        self.entries()?
+            .into_iter()
+            .map(|e| listing::meta(&e.path, &e.head, e.id, e.parent))
+            .collect()
+    }
+
+    fn load(&self, id: &str) -> Result<Session> {
+        Ok(self.load_full(id)?.session)
+    }
+
+    fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
+        let cached = self
+            .lines
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .and_then(|l| l.get(index).cloned());
+        let lines = match cached {
+            Some(l) => Some(l),
+            None => self.load_full(id)?.lines.get(index).cloned(),
+        };
+        match lines {
+            Some(l) => Ok(Some(scan::read_lines(&self.entry(id)?.path, &l)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Read one Claude Code file into a session. `parent` is set for subagent files.
+pub fn load_file(path: &Path, id: &str, parent: Option<String>) -> Result<Loaded> {
+    let mut b = build::Builder::default();
+    jsonl::for_each_line(path, |line| {
+        b.push(line);
+        true
+    })?;
+    let compactions = visibility::apply(&mut b, parent.is_none());
+    if parent.is_none() {
+        link_subagents(path, &mut b, &compactions);
+    }
+    let head = listing::head(path)?;
+    let mut usage_total = 0u64;
+    let mut last_usage = None;
+    for m in &b.messages {
+        if let Some(u) = m.details.as_ref().and_then(|d| d.get("usage")) {
+            let r = listing::usage(u);
+            usage_total += r.total_tokens.unwrap_or(0);
+            last_usage = Some(r);
+        }
+    }
+    let usage = last_usage.map(|mut u| {
+        u.accumulated_total_tokens = Some(usage_total);
+        u
+    });
+    let meta_name = b
+        .titles
+        .get("custom")
+        .or_else(|| b.titles.get("ai"))
+        .or_else(|| b.titles.get("summary"))
+        .cloned()
+        .or(head.prompt)
+        .or_else(|| b.slug.clone())
+        .unwrap_or_else(|| id.to_owned());
+    let lines = b.nodes.iter().map(|n| n.lines.clone()).collect();
+    let meta = SessionMeta {
+        id: id.to_owned(),
+        format: SourceFormat::ClaudeCode,
+        path: path.display().to_string(),
+        name: meta_name,
+        working_dir: b.cwd.clone(),
+        created: b.messages.iter().find_map(|m| m.created),
+        updated: b.messages.iter().rev().find_map(|m| m.created),
+        model: b.model.clone(),
+        context_limit: None,
+        usage,
+        message_count: b.messages.len(),
+        compaction_count: compactions.len(),
+        parent_id: parent,
+    };
+    Ok(Loaded {
+        session: Session {
+            meta,
+            messages: b.messages,
+            compactions,
+        },
+        counts: b.counts,
+        lines,
+    })
+}
+
+/// Link Task calls to their subagent files, and compactor runs to their compactions.
+fn link_subagents(
+    path: &Path,
+    b: &mut build::Builder,
+    compactions: &[crate::model::CompactionRecord],
+) {
+    let dir = path.with_extension("").join("subagents");
+    for m in &mut b.messages {
+        let mut links = Vec::new();
+        for p in &m.parts {
+            if let crate::model::Part::ToolCall { id, .. } = p
+                && let Some(agent) = b.agent_of_call.get(id)
+            {
+                let f = dir.join(format!("agent-{agent}.jsonl"));
+                if f.is_file() {
+                    links.push(Link {
+                        kind: LinkKind::Subagent,
+                        path: f.display().to_string(),
+                    });
+                }
+            }
+        }
+        m.links.extend(links);
+    }
+    // A compactor run ends before its boundary is written: link each run to the first
+    // full compaction at or after the run's last line.
+    let full: Vec<usize> = compactions
+        .iter()
+        .filter(|c| c.trigger != Some(crate::model::Trigger::Micro))
+        .map(|c| c.cut_index)
+        .collect();
+    for f in subagent_files(path) {
+        if !stem_of(&f).starts_with("agent-acompact") {
+            continue;
+        }
+        let ended = scan::read_tail(&f, 64 * 1024)
+            .ok()
+            .and_then(|t| scan::last_string_field(&t, "timestamp"))
+            .as_deref()
+            .and_then(scan::millis);
+        let target = full
+            .iter()
+            .copied()
+            .find(|&i| match (ended, b.messages[i].created) {
+                (Some(e), Some(c)) => c >= e,
+                _ => false,
+            })
+            .or_else(|| (full.len() == 1).then(|| full[0]));
+        if let Some(i) = target {
+            b.messages[i].links.push(Link {
+                kind: LinkKind::Subagent,
+                path: f.display().to_string(),
+            });
+        }
+    }
+}

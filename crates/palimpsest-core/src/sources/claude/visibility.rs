@@ -1,0 +1,260 @@
+//! Who sees what in a Claude Code session: active branch, compaction cuts, microcompaction.
+//!
+//! Runs once all lines are read (`build` made the messages). The rules:
+//! - **Branches.** The active chain is walked back through `parentUuid` (progress lines
+//!   included, they sit in the chain) from the last non-sidechain user/assistant line of each
+//!   segment between compact boundaries; an earlier segment starts from the boundary's
+//!   `logicalParentUuid` when that line exists (it may dangle: a soft link). Parallel tool calls
+//!   put their results off the walked chain, so a tool result also counts as active when every
+//!   call it answers is on it. Other messages are a rewound sibling branch: `agent_visible` and
+//!   `user_visible` false, `details.branch = "inactive"`.
+//! - **Compaction.** Everything before the last `compact_boundary` is invisible to the model,
+//!   except a `preservedSegment` (kept verbatim); the summary and what follows are visible.
+//! - **Microcompaction.** The message stays; each listed tool result keeps its stored value in
+//!   `raw` while its `text` becomes [`CLEARED`], which is what the model receives, and
+//!   `details.microcompacted` lists the cleared call ids.
+//! - Inline sidechain lines (old CLIs) in a main file are a subagent's, not the model's.
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use super::build::{Builder, CLEARED, Node};
+use crate::model::{CompactionRecord, Message, Part, Trigger};
+
+/// Apply the rules above to the messages; returns the compactions recorded in the file.
+/// `main` is false for a subagent file, whose lines are all sidechain lines.
+pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
+    // Subagent files have no rewinds, and their first lines point into the main file (the
+    // compactor's copies), so a chain walk there would misread them as abandoned branches.
+    if main {
+        mark_branches(b);
+    }
+    let mut records = Vec::new();
+    let boundaries: Vec<usize> = b
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.subtype.as_deref() == Some("compact_boundary"))
+        .map(|(i, _)| i)
+        .collect();
+    for &at in &boundaries {
+        records.push(full_record(b, at));
+    }
+    if let Some(&last) = boundaries.last() {
+        let kept: HashSet<usize> = records
+            .last()
+            .map(|r| r.kept.iter().copied().collect())
+            .unwrap_or_default();
+        for m in &mut b.messages[..last] {
+            if !kept.contains(&m.index) {
+                m.agent_visible = false;
+            }
+        }
+    }
+    let micro: Vec<usize> = b
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.subtype.as_deref() == Some("microcompact_boundary"))
+        .map(|(i, _)| i)
+        .collect();
+    for at in micro {
+        records.push(micro_record(b, at));
+    }
+    records.sort_by_key(|r| r.cut_index);
+    records
+}
+
+fn set_detail(m: &mut Message, key: &str, value: Value) {
+    match &mut m.details {
+        Some(Value::Object(o)) => {
+            o.insert(key.into(), value);
+        }
+        _ => m.details = Some(json!({ key: value })),
+    }
+}
+
+fn is_conversation(m: &Message) -> bool {
+    matches!(
+        m.role,
+        crate::model::Role::User | crate::model::Role::Assistant
+    ) && m.error.is_none()
+}
+
+fn mark_branches(b: &mut Builder) {
+    let mut on: HashSet<&str> = HashSet::new();
+    let walk = |from: &str, on: &mut HashSet<String>| {
+        let mut cur = Some(from.to_owned());
+        while let Some(u) = cur {
+            if !on.insert(u.clone()) {
+                break;
+            }
+            cur = b.parents.get(&u).cloned().flatten();
+        }
+    };
+    let mut chain: HashSet<String> = HashSet::new();
+    // Segments end at each boundary and at the end of the file.
+    let mut ends: Vec<(usize, Option<String>)> = b
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.subtype.as_deref() == Some("compact_boundary"))
+        .map(|(i, n)| (i, n.logical_parent.clone()))
+        .collect();
+    ends.push((b.messages.len(), None));
+    let mut start = 0;
+    for (end, logical) in ends {
+        let leaf = logical.filter(|l| b.parents.contains_key(l)).or_else(|| {
+            (start..end)
+                .rev()
+                .find(|&i| is_conversation(&b.messages[i]) && !b.nodes[i].sidechain)
+                .and_then(|i| b.nodes[i].uuids.last().cloned())
+        });
+        if let Some(leaf) = leaf {
+            walk(&leaf, &mut chain);
+        }
+        start = end;
+    }
+    on.extend(chain.iter().map(String::as_str));
+    let is_on = |n: &Node| n.uuids.iter().any(|u| on.contains(u.as_str()));
+    let calls_on: HashSet<String> = b
+        .messages
+        .iter()
+        .zip(&b.nodes)
+        .filter(|(_, n)| is_on(n))
+        .flat_map(|(m, _)| {
+            m.parts.iter().filter_map(|p| match p {
+                Part::ToolCall { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+        })
+        .collect();
+    let mut off = Vec::new();
+    for (i, (m, n)) in b.messages.iter().zip(&b.nodes).enumerate() {
+        if !is_conversation(m) || is_on(n) || n.uuids.is_empty() {
+            continue;
+        }
+        if n.sidechain {
+            off.push((i, "sidechain"));
+            continue;
+        }
+        let answers_active = m.has_tool_result()
+            && m.parts.iter().all(|p| match p {
+                Part::ToolResult { call_id, .. } => calls_on.contains(call_id),
+                _ => true,
+            });
+        if !answers_active {
+            off.push((i, "branch"));
+        }
+    }
+    for (i, why) in off {
+        let m = &mut b.messages[i];
+        m.agent_visible = false;
+        m.user_visible = false;
+        if why == "sidechain" {
+            set_detail(m, "sidechain", json!(true));
+        } else {
+            set_detail(m, "branch", json!("inactive"));
+        }
+    }
+}
+
+fn meta_u64(meta: Option<&Value>, key: &str) -> Option<u64> {
+    meta.and_then(|m| m.get(key)).and_then(Value::as_u64)
+}
+
+fn trigger(meta: Option<&Value>) -> Option<Trigger> {
+    match meta.and_then(|m| m.get("trigger")).and_then(Value::as_str) {
+        Some("auto" | "automatic") => Some(Trigger::Auto),
+        Some("manual") => Some(Trigger::Manual),
+        _ => None,
+    }
+}
+
+fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
+    let node = &b.nodes[at];
+    let meta = node.compact_meta.clone();
+    let uuid = node.uuids.first().cloned();
+    let logical = node.logical_parent.clone();
+    let summary_index = (at + 1..b.messages.len())
+        .find(|&i| b.nodes[i].compact_summary && b.nodes[i].parent == uuid)
+        .or_else(|| (at + 1..b.messages.len()).find(|&i| b.nodes[i].compact_summary));
+    let mut kept = Vec::new();
+    if let Some(seg) = meta.as_ref().and_then(|m| m.get("preservedSegment")) {
+        let pos = |key: &str| {
+            seg.get(key).and_then(Value::as_str).and_then(|u| {
+                b.nodes[..at]
+                    .iter()
+                    .position(|n| n.uuids.iter().any(|x| x == u))
+            })
+        };
+        if let (Some(head), Some(tail)) = (pos("headUuid"), pos("tailUuid")) {
+            kept = (head.min(tail)..=head.max(tail))
+                .filter(|&i| is_conversation(&b.messages[i]) && b.messages[i].agent_visible)
+                .collect();
+        }
+    }
+    let found = logical.as_ref().is_some_and(|l| b.parents.contains_key(l));
+    set_detail(
+        &mut b.messages[at],
+        "logical_parent",
+        json!({ "uuid": logical, "found": found }),
+    );
+    CompactionRecord {
+        cut_index: at,
+        trigger: trigger(meta.as_ref()),
+        pre_tokens: meta_u64(meta.as_ref(), "preTokens"),
+        post_tokens: meta_u64(meta.as_ref(), "postTokens"),
+        summary_index,
+        kept,
+        raw: meta,
+    }
+}
+
+fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
+    let meta = b.nodes[at].compact_meta.clone();
+    let ids: HashSet<String> = meta
+        .as_ref()
+        .and_then(|m| m.get("compactedToolIds"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    for m in &mut b.messages[..at] {
+        let mut cleared = Vec::new();
+        for p in &mut m.parts {
+            if let Part::ToolResult {
+                call_id, text, raw, ..
+            } = p
+                && ids.contains(call_id.as_str())
+            {
+                // `raw` dropped a plain-string content as a duplicate of `text`: put it back.
+                let stored = std::mem::replace(text, CLEARED.to_owned());
+                if let Value::Object(o) = raw
+                    && !o.contains_key("content")
+                {
+                    o.insert("content".into(), Value::String(stored));
+                }
+                cleared.push(json!(call_id));
+            }
+        }
+        if !cleared.is_empty() {
+            set_detail(m, "microcompacted", Value::Array(cleared));
+        }
+    }
+    let pre = meta_u64(meta.as_ref(), "preTokens");
+    let saved = meta_u64(meta.as_ref(), "tokensSaved");
+    CompactionRecord {
+        cut_index: at,
+        trigger: Some(Trigger::Micro),
+        pre_tokens: pre,
+        post_tokens: pre.zip(saved).map(|(p, s)| p.saturating_sub(s)),
+        summary_index: None,
+        kept: Vec::new(),
+        raw: meta,
+    }
+}

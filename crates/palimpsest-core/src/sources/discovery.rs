@@ -1,0 +1,183 @@
+//! Where each agent family keeps its sessions by default, and how many are there.
+//!
+//! [`discover`] takes the home folder and the environment as arguments (tests pass their own),
+//! lists every family's default location whether or not it exists, then the folders the user
+//! added. Counting stays cheap: Claude Code and Codex sessions are counted by file name
+//! (one `.jsonl` per session), database-backed families through their reader's listing, which
+//! reads the database's rows and no message. Message logs have no default location.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::SourceFormat;
+
+/// One place sessions may live.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Location {
+    /// The family: `goose`, `claude-code`, `codex`, `coworker`, `message-log` (or `unknown`
+    /// for an added folder nothing recognised).
+    pub family: String,
+    /// The folder.
+    pub path: String,
+    /// True when the folder exists.
+    pub exists: bool,
+    /// Sessions found there (0 when it does not exist).
+    pub session_count: usize,
+}
+
+/// The default location of each family that has one, in a fixed order. `env` looks up an
+/// environment variable (empty values count as unset).
+pub fn default_locations(
+    home: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<(&'static str, PathBuf)> {
+    let var = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let mut out = Vec::new();
+    let goose = var("GOOSE_PATH_ROOT")
+        .map(|r| r.join("data").join("sessions"))
+        .or_else(|| var("XDG_DATA_HOME").map(|x| x.join("goose").join("sessions")))
+        .or_else(|| home.map(|h| h.join(".local/share/goose/sessions")));
+    out.extend(goose.map(|p| ("goose", p)));
+    out.extend(home.map(|h| ("claude-code", h.join(".claude").join("projects"))));
+    let codex = var("CODEX_HOME")
+        .map(|c| c.join("sessions"))
+        .or_else(|| home.map(|h| h.join(".codex").join("sessions")));
+    out.extend(codex.map(|p| ("codex", p)));
+    let coworker = var("COWORKER_STATE_DIR").or_else(|| home.map(|h| h.join(".config/coworker")));
+    out.extend(coworker.map(|p| ("coworker", p)));
+    out
+}
+
+/// Every default location plus the `added` folders, with session counts.
+pub fn discover(
+    home: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+    added: &[PathBuf],
+) -> Vec<Location> {
+    let mut out: Vec<Location> = default_locations(home, env)
+        .into_iter()
+        .map(|(family, path)| {
+            let exists = path.is_dir();
+            let session_count = if !exists {
+                0
+            } else {
+                match family {
+                    "claude-code" => {
+                        count_files(&path, 1, &|p| p.extension().is_some_and(|e| e == "jsonl"))
+                    }
+                    "codex" => count_files(&path, 3, &|p| {
+                        p.extension().is_some_and(|e| e == "jsonl")
+                            && p.file_name()
+                                .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"))
+                    }),
+                    _ => count_listed(&path).1,
+                }
+            };
+            Location {
+                family: family.to_owned(),
+                path: path.display().to_string(),
+                exists,
+                session_count,
+            }
+        })
+        .collect();
+    for p in added {
+        let exists = p.exists();
+        let (family, session_count) = if exists {
+            count_listed(p)
+        } else {
+            ("unknown".to_owned(), 0)
+        };
+        out.push(Location {
+            family,
+            path: p.display().to_string(),
+            exists,
+            session_count,
+        });
+    }
+    out
+}
+
+/// Files matching `want` exactly `depth` folders below `dir` (0 = in `dir` itself).
+fn count_files(dir: &Path, depth: usize, want: &dyn Fn(&Path) -> bool) -> usize {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    rd.filter_map(|e| e.ok().map(|e| e.path()))
+        .map(|p| match (depth, p.is_dir()) {
+            (0, false) => usize::from(want(&p)),
+            (0, true) => 0,
+            (_, true) => count_files(&p, depth - 1, want),
+            (_, false) => 0,
+        })
+        .sum()
+}
+
+/// The family of what the readers find at `path` (the most common one) and its session count.
+fn count_listed(path: &Path) -> (String, usize) {
+    let Ok(catalog) = crate::sources::open(path) else {
+        return ("unknown".to_owned(), 0);
+    };
+    let mut by_family: Vec<(&'static str, usize)> = Vec::new();
+    for s in &catalog.sources {
+        let family = family_of(s.format());
+        let n = s.list().map(|l| l.len()).unwrap_or(0);
+        match by_family.iter_mut().find(|(f, _)| *f == family) {
+            Some((_, c)) => *c += n,
+            None => by_family.push((family, n)),
+        }
+    }
+    let total = by_family.iter().map(|(_, n)| n).sum();
+    let family = by_family
+        .iter()
+        .max_by_key(|(_, n)| *n)
+        .map_or("unknown", |(f, _)| f);
+    (family.to_owned(), total)
+}
+
+/// The family a format belongs to (goose's legacy files are goose's).
+pub fn family_of(f: SourceFormat) -> &'static str {
+    match f {
+        SourceFormat::Goose | SourceFormat::GooseLegacy => "goose",
+        other => other.as_str(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_overrides_win_over_home() {
+        let env = |k: &str| match k {
+            "GOOSE_PATH_ROOT" => Some("/g".to_owned()),
+            "CODEX_HOME" => Some("/c".to_owned()),
+            "COWORKER_STATE_DIR" => Some(String::new()),
+            _ => None,
+        };
+        let got = default_locations(Some(Path::new("/h")), &env);
+        let want: Vec<(&str, PathBuf)> = vec![
+            ("goose", "/g/data/sessions".into()),
+            ("claude-code", "/h/.claude/projects".into()),
+            ("codex", "/c/sessions".into()),
+            ("coworker", "/h/.config/coworker".into()),
+        ];
+        assert_eq!(
+            got, want,
+            "GOOSE_PATH_ROOT and CODEX_HOME override; an empty COWORKER_STATE_DIR counts as unset"
+        );
+    }
+
+    #[test]
+    fn xdg_data_home_places_goose() {
+        let env = |k: &str| (k == "XDG_DATA_HOME").then(|| "/x".to_owned());
+        let got = default_locations(None, &env);
+        assert_eq!(
+            got,
+            vec![("goose", PathBuf::from("/x/goose/sessions"))],
+            "without a home only the XDG-derived goose folder is known"
+        );
+    }
+}
