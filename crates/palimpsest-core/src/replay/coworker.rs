@@ -1,0 +1,356 @@
+//! OpenWorker's `coworker` compaction as a policy over the session model (coworker-format
+//! §2–§4): the trigger, `pick_boundary`, the preserved user messages, the mechanical working
+//! state, and the compacted block (rendered by the reader's `sources::coworker::block`, so the
+//! text is built in one place). The tool-result cap lives in [`super::cap`].
+//!
+//! Sizes follow the harness: estimates are `len(json.dumps(msg)) // 4` ([`super::pyjson`]) over
+//! each message as coworker stores it (the raw line when the caller has it, else the OpenAI
+//! chat shape rebuilt from the model); clips count code points.
+
+use serde_json::{Map, Value, json};
+
+use crate::model::{Message, MessageKind, Part, Role};
+use crate::sources::coworker::block::{BlockStyle, CompactionState, compacted_block};
+
+/// coworker's knobs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// `compaction_threshold_pct` (0.8).
+    pub threshold: f64,
+    /// The model's context window (128 000 when unknown).
+    pub window: u64,
+    /// `compaction_cap_tokens` (250 000).
+    pub cap: u64,
+    /// MAIN-0821 rules: 600-char clips, newest 40 user messages, no transcript line.
+    pub legacy: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            threshold: 0.8,
+            window: 128_000,
+            cap: 250_000,
+            legacy: false,
+        }
+    }
+}
+
+impl Settings {
+    /// `min(int(threshold × window), cap)`.
+    pub fn trigger(&self) -> u64 {
+        ((self.threshold * self.window as f64) as u64).min(self.cap)
+    }
+    /// Tokens kept verbatim after the boundary: `int(0.25 × trigger)`.
+    pub fn keep_tokens(&self) -> u64 {
+        (0.25 * self.trigger() as f64) as u64
+    }
+    /// The preserved-user-message budget: `max(2000, min(20000, int(0.08 × trigger)))`.
+    pub fn user_budget(&self) -> u64 {
+        ((0.08 * self.trigger() as f64) as u64).clamp(2_000, 20_000)
+    }
+}
+
+/// The sidecar keys coworker strips before a provider call.
+const SIDECARS: &[&str] = &[
+    "source",
+    "_activity",
+    "timing",
+    "_display",
+    "ts",
+    "reasoning",
+    "usage",
+    "finish_reason",
+    "max_output_tokens",
+    "reasoning_effort",
+    "served_by",
+    "replay",
+];
+
+/// A message as coworker stores it: the raw line when known, else the chat shape rebuilt.
+pub fn stored_value(m: &Message, raw: Option<&Value>) -> Value {
+    if let Some(r) = raw {
+        return r.clone();
+    }
+    let role = match (m.role, m.kind) {
+        (_, MessageKind::Notification) => "notice",
+        (Role::System, _) => "system",
+        (Role::User, _) if m.has_tool_result() => "tool",
+        (Role::User, _) => "user",
+        (Role::Assistant, _) => "assistant",
+        (Role::Tool, _) => "tool",
+    };
+    let mut o = Map::new();
+    o.insert("role".into(), json!(role));
+    if role == "tool" {
+        let (id, text) = m
+            .parts
+            .iter()
+            .find_map(|p| match p {
+                Part::ToolResult { call_id, text, .. } => Some((call_id.clone(), text.clone())),
+                _ => None,
+            })
+            .unwrap_or_default();
+        o.insert("tool_call_id".into(), json!(id));
+        o.insert("content".into(), json!(text));
+        return Value::Object(o);
+    }
+    o.insert("content".into(), json!(m.text()));
+    let calls: Vec<Value> = m
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::ToolCall {
+                id,
+                name,
+                arguments,
+            } => Some(json!({"id": id, "type": "function", "function": {
+                "name": name, "arguments": super::pyjson::dumps(arguments)}})),
+            _ => None,
+        })
+        .collect();
+    if !calls.is_empty() {
+        o.insert("tool_calls".into(), Value::Array(calls));
+    }
+    Value::Object(o)
+}
+
+/// The same message with the sidecar keys stripped, as sent (`None` for notices: never sent).
+pub fn outbound_value(stored: &Value) -> Option<Value> {
+    let mut o = stored.as_object()?.clone();
+    if o.get("role").and_then(Value::as_str) == Some("notice") {
+        return None;
+    }
+    for k in SIDECARS {
+        o.remove(*k);
+    }
+    Some(Value::Object(o))
+}
+
+/// Which role `pick_boundary` sees at an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// A user message (not a tool result).
+    User,
+    /// An assistant message.
+    Assistant,
+    /// System, tool results, notices.
+    Other,
+}
+
+/// coworker's `pick_boundary` over `slots[..end]`, with `prefix[i]` = sum of the stored JSON
+/// lengths of `[0, i)`. Returns the boundary, or `None` when it would not move past `start` (the
+/// first index after a system message) or past `prior`.
+pub fn pick_boundary(
+    slots: &[Slot],
+    prefix: &[u64],
+    start: usize,
+    end: usize,
+    prior: usize,
+    keep_tokens: u64,
+) -> Option<usize> {
+    let fits = |i: usize| (prefix[end] - prefix[i]) / 4 <= keep_tokens;
+    // Suffix estimates shrink as i grows: the first fitting index, by bisection.
+    let (mut lo, mut hi) = (start, end);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if fits(mid) { hi = mid } else { lo = mid + 1 }
+    }
+    let first_fit = lo;
+    let users = || (start..end).filter(|&i| slots[i] == Slot::User);
+    let pick = if let Some(u) = (first_fit..end).find(|&i| slots[i] == Slot::User) {
+        Some(u)
+    } else if let Some(newest) = users().last() {
+        let turn = newest + 1..end;
+        turn.clone()
+            .find(|&i| i >= first_fit && slots[i] == Slot::Assistant)
+            .or_else(|| turn.rev().find(|&i| slots[i] == Slot::Assistant))
+            .or(Some(newest))
+    } else {
+        (first_fit.max(start)..end).find(|&i| slots[i] == Slot::Assistant)
+    };
+    pick.filter(|&b| b > start && b > prior)
+}
+
+/// Whitespace-normalise like Python's `" ".join(s.split())`.
+pub fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn clip(s: &str, max_chars: usize) -> String {
+    if s.chars().count() > max_chars {
+        let mut c: String = s.chars().take(max_chars.saturating_sub(1)).collect();
+        c.push('…');
+        c
+    } else {
+        s.to_owned()
+    }
+}
+
+/// `fit_user_messages`: the prior list plus the span's messages → (kept, newly dropped).
+pub fn fit_user_messages(all: &[String], settings: &Settings) -> (Vec<String>, u64) {
+    let all: Vec<&String> = all.iter().filter(|s| !s.is_empty()).collect();
+    if settings.legacy {
+        let keep_from = all.len().saturating_sub(40);
+        let kept = all[keep_from..].iter().map(|s| clip(s, 600)).collect();
+        return (kept, keep_from as u64);
+    }
+    let Some((first, rest)) = all.split_first() else {
+        return (Vec::new(), 0);
+    };
+    let budget = settings.user_budget();
+    let mut kept_rev: Vec<String> = Vec::new();
+    let mut used = 0u64;
+    for (n, u) in rest.iter().rev().enumerate() {
+        let cost = (u.chars().count() as u64 / 4).max(1);
+        if n == 0 {
+            used += cost.min(budget);
+            kept_rev.push(clip(u, budget as usize * 4));
+            continue;
+        }
+        if used + cost > budget {
+            break;
+        }
+        used += cost;
+        kept_rev.push((*u).clone());
+    }
+    let dropped = (rest.len() - kept_rev.len()) as u64;
+    let mut kept = vec![clip(first, 16_000)];
+    kept.extend(kept_rev.into_iter().rev());
+    (kept, dropped)
+}
+
+/// The user messages of a span, normalised, empty ones skipped.
+pub fn span_user_texts<'a>(span: impl IntoIterator<Item = &'a Message>) -> Vec<String> {
+    span.into_iter()
+        .filter(|m| m.role == Role::User && m.kind == MessageKind::Ordinary && !m.has_tool_result())
+        .map(|m| normalise(&m.text()))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The mechanical working-state block of a span (empty when nothing matched).
+pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) -> String {
+    let results: std::collections::HashMap<&str, &str> = span
+        .clone()
+        .into_iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::ToolResult { call_id, text, .. } => Some((call_id.as_str(), text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let (mut written, mut shells, mut artifacts, mut tools) = (vec![], vec![], vec![], vec![]);
+    for p in span.into_iter().flat_map(|m| &m.parts) {
+        let Part::ToolCall {
+            id,
+            name,
+            arguments,
+        } = p
+        else {
+            continue;
+        };
+        let arg = |k: &str| arguments.get(k).and_then(Value::as_str).map(str::to_owned);
+        let lower = name.to_lowercase();
+        if !tools.contains(name) {
+            tools.push(name.clone());
+        }
+        if ["write", "edit", "append", "save", "create", "patch"]
+            .iter()
+            .any(|w| lower.contains(w))
+            && let Some(path) = arg("path").or_else(|| arg("file_path"))
+        {
+            written.push(path);
+        }
+        if name == "run_shell"
+            && let Some(cmd) = arg("command")
+        {
+            let status = results
+                .get(id.as_str())
+                .map_or(String::new(), |r| shell_status(r));
+            shells.push(format!("{}{status}", clip_plain(&normalise(&cmd), 160)));
+        }
+        if ["artifact", "publish", "deploy"]
+            .iter()
+            .any(|w| lower.contains(w))
+            && let Some(a) = arg("url").or_else(|| arg("path")).or_else(|| arg("title"))
+        {
+            artifacts.push(a);
+        }
+    }
+    let mut sections = Vec::new();
+    let mut list = |title: &str, items: Vec<String>, n: usize| {
+        let mut seen: Vec<String> = Vec::new();
+        for i in items.into_iter().rev() {
+            if !seen.contains(&i) && seen.len() < n {
+                seen.push(i);
+            }
+        }
+        if !seen.is_empty() {
+            let lines: Vec<String> = seen.iter().map(|s| format!("- {s}")).collect();
+            sections.push(format!("{title}\n{}", lines.join("\n")));
+        }
+    };
+    list("Files written/edited (most recent first):", written, 20);
+    let recent = shells.split_off(shells.len().saturating_sub(10));
+    if !recent.is_empty() {
+        let lines: Vec<String> = recent.iter().map(|s| format!("- {s}")).collect();
+        sections.push(format!("Recent shell commands:\n{}", lines.join("\n")));
+    }
+    let mut list2 = |title: &str, items: Vec<String>| {
+        let mut seen: Vec<String> = Vec::new();
+        for i in items.into_iter().rev() {
+            if !seen.contains(&i) && seen.len() < 10 {
+                seen.push(i);
+            }
+        }
+        if !seen.is_empty() {
+            let lines: Vec<String> = seen.iter().map(|s| format!("- {s}")).collect();
+            sections.push(format!("{title}\n{}", lines.join("\n")));
+        }
+    };
+    list2("Artifacts produced:", artifacts);
+    if sections.is_empty() && tools.is_empty() {
+        return String::new();
+    }
+    tools.sort();
+    sections.push(format!(
+        "Tools used in the summarized span: {}",
+        tools.join(", ")
+    ));
+    format!(
+        "## Working state (extracted mechanically from tool records)\n{}",
+        sections.join("\n")
+    )
+}
+
+fn clip_plain(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+fn shell_status(result: &str) -> String {
+    match serde_json::from_str::<Value>(result) {
+        Ok(v) if v.get("error").is_some() => "  [error]".into(),
+        Ok(v) => match v.get("exit_code").and_then(Value::as_i64) {
+            Some(0) | None => "  [ok]".into(),
+            Some(n) => format!("  [exit {n}]"),
+        },
+        Err(_) => String::new(),
+    }
+}
+
+/// The compacted block for a new state, rendered by the reader's renderer.
+pub fn block(state: &CompactionState, legacy: bool) -> String {
+    compacted_block(
+        state,
+        if legacy {
+            BlockStyle::Legacy
+        } else {
+            BlockStyle::Current
+        },
+    )
+}
+
+#[cfg(test)]
+#[path = "coworker_tests.rs"]
+mod tests;

@@ -1,0 +1,103 @@
+//! Unit tests of coworker's formulas, boundary and preserved user messages.
+
+use super::*;
+use crate::replay::pyjson;
+
+#[test]
+fn worked_examples_of_trigger_keep_and_budget() {
+    for (window, trigger, keep, budget) in [
+        (128_000, 102_400, 25_600, 8_192),
+        (200_000, 160_000, 40_000, 12_800),
+        (1_000_000, 250_000, 62_500, 20_000),
+    ] {
+        let s = Settings {
+            window,
+            ..Settings::default()
+        };
+        assert_eq!(
+            (s.trigger(), s.keep_tokens(), s.user_budget()),
+            (trigger, keep, budget),
+            "coworker-format §4 worked example for a {window}-token window"
+        );
+    }
+}
+
+#[test]
+fn boundary_is_the_earliest_user_whose_suffix_fits() {
+    use Slot::{Assistant as A, Other as O, User as U};
+    let slots = [U, A, O, A, U, A, O, A, U, A];
+    let lens = [40u64; 10];
+    let mut prefix = vec![0];
+    for l in lens {
+        prefix.push(prefix.last().unwrap() + l);
+    }
+    // keep 40 tokens = 160 chars = the last 4 messages: index 6 fits, first user after it is 8.
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 0, 10, 0, 40),
+        Some(8),
+        "user at 8"
+    );
+    // keep 5 tokens: nothing fits from a user; the newest turn's assistant at 9 does.
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 0, 10, 0, 10),
+        Some(9),
+        "assistant in the turn"
+    );
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 0, 10, 8, 40),
+        None,
+        "never at the prior boundary"
+    );
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 0, 10, 0, 1000),
+        None,
+        "index 0 is not a cut"
+    );
+}
+
+#[test]
+fn user_messages_pin_the_first_and_fill_backwards() {
+    let s = Settings::default(); // budget 8 192 tokens
+    let mut all = vec!["first ask".to_owned()];
+    all.extend((0..10).map(|i| format!("{i}{}", "y".repeat(4 * 2_000 - 1))));
+    let (kept, dropped) = fit_user_messages(&all, &s);
+    assert_eq!(
+        kept.len(),
+        5,
+        "the pinned first plus the newest four at 2 000 tokens each"
+    );
+    assert_eq!(kept[0], "first ask", "the first message is pinned");
+    assert!(
+        kept[1].starts_with('6') && kept[4].starts_with('9'),
+        "newest kept, in order"
+    );
+    assert_eq!(dropped, 6, "six messages omitted");
+    let legacy = Settings {
+        legacy: true,
+        ..Settings::default()
+    };
+    let (kept, dropped) = fit_user_messages(&all, &legacy);
+    assert_eq!((kept.len(), dropped), (11, 0), "legacy keeps the newest 40");
+    assert_eq!(
+        kept[1].chars().count(),
+        600,
+        "each clipped to 600 characters with the ellipsis"
+    );
+}
+
+#[test]
+fn estimate_uses_the_stored_chat_shape() {
+    let m = crate::replay::testkit::calls(1, &[("c1", "cat store.py")]);
+    let v = stored_value(&m, None);
+    assert_eq!(
+        pyjson::dumps(&v),
+        r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "developer__shell", "arguments": "{\"command\": \"cat store.py\"}"}}]}"#,
+        "OpenAI chat shape with arguments as a json.dumps string"
+    );
+    let raw = serde_json::json!({"role": "user", "content": "hi", "ts": 1.5});
+    assert_eq!(
+        outbound_value(&stored_value(&m, Some(&raw))),
+        Some(serde_json::json!({"role": "user", "content": "hi"})),
+        "the raw line wins, and sidecars are stripped before sending"
+    );
+}

@@ -1,0 +1,160 @@
+//! Replay compaction offline: run a session's history through a compaction policy at settings
+//! other than the ones it ran with, and see what the model would have been left with.
+//!
+//! The policies work on the session model alone, so they apply to any format:
+//! - [`goose`]: summarise everything but a kept tail (the keep-tail rule with its backward walk,
+//!   and upstream's behaviour exactly at K = 0);
+//! - [`coworker`]: OpenWorker's boundary, compacted block and tool-result cap.
+//!
+//! [`simulate`] runs a whole recorded session forward under a policy; [`sweep`] does that over a
+//! grid of settings. Token counts come from a counting function passed in ([`Counter`]), so the
+//! caller chooses between [`chars_over_four`] and real BPE. Detecting where a session *did*
+//! compact is `compaction`'s job; drawing the sweep is `charts::heatmap`'s.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Message, MessageKind, Part, Role};
+
+pub mod cap;
+pub mod coworker;
+pub mod files;
+pub mod generate;
+pub mod goose;
+pub mod options;
+pub mod pairing;
+pub mod pyjson;
+pub mod simulate;
+pub mod sweep;
+
+/// A token-counting function over one message. Pass `&chars_over_four` or a BPE counter.
+pub type Counter<'a> = &'a (dyn Fn(&Message) -> u64 + Sync);
+
+/// The default count: characters of everything the model reads in a message, over four,
+/// rounded up. Crude, but monotone and cheap; swap in BPE for real numbers.
+pub fn chars_over_four(m: &Message) -> u64 {
+    let chars: usize = m.parts.iter().map(part_chars).sum();
+    (chars as u64).div_ceil(4)
+}
+
+/// A real BPE count: the same text [`chars_over_four`] reads, through `encoding`.
+pub fn bpe_count(encoding: crate::tokens::bpe::Encoding, m: &Message) -> u64 {
+    m.parts
+        .iter()
+        .map(|p| match p {
+            Part::Text { text } | Part::Thinking { text, .. } => encoding.count(text),
+            Part::ToolCall {
+                name, arguments, ..
+            } => encoding.count(name) + encoding.count(&arguments.to_string()),
+            Part::ToolResult { text, .. } => encoding.count(text),
+            Part::Image { .. } | Part::Other { .. } => 0,
+        })
+        .sum()
+}
+
+fn part_chars(p: &Part) -> usize {
+    match p {
+        Part::Text { text } => text.chars().count(),
+        Part::Thinking { text, .. } => text.chars().count(),
+        Part::ToolCall {
+            name, arguments, ..
+        } => name.chars().count() + arguments.to_string().chars().count(),
+        Part::ToolResult { text, .. } => text.chars().count(),
+        Part::Image { .. } | Part::Other { .. } => 0,
+    }
+}
+
+/// Where the summary text of a replayed compaction comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "source")]
+pub enum SummarySource {
+    /// A placeholder standing for a summary of this many tokens (its size is what matters).
+    Placeholder {
+        /// The size the summary is taken to have.
+        tokens: u64,
+    },
+    /// The summary the session really recorded at this point.
+    Recorded {
+        /// Its text.
+        text: String,
+    },
+}
+
+/// The key under [`Message::details`] that gives a placeholder's token size, so counting honours
+/// the size chosen rather than the placeholder's few characters.
+pub const PLACEHOLDER_TOKENS_KEY: &str = "placeholder_tokens";
+
+impl SummarySource {
+    /// The summary text (a short marker for placeholders).
+    pub fn text(&self) -> String {
+        match self {
+            SummarySource::Placeholder { tokens } => {
+                format!("<summary placeholder: {tokens} tokens>")
+            }
+            SummarySource::Recorded { text } => text.clone(),
+        }
+    }
+
+    /// `details` to attach to the summary message, marking a placeholder's size.
+    pub fn details(&self) -> Option<serde_json::Value> {
+        match self {
+            SummarySource::Placeholder { tokens } => {
+                Some(serde_json::json!({ PLACEHOLDER_TOKENS_KEY: tokens }))
+            }
+            SummarySource::Recorded { .. } => None,
+        }
+    }
+}
+
+/// Count a message, honouring a placeholder summary's chosen size.
+pub fn count(m: &Message, counter: Counter<'_>) -> u64 {
+    m.details
+        .as_ref()
+        .and_then(|d| d.get(PLACEHOLDER_TOKENS_KEY))
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or_else(|| counter(m))
+}
+
+/// One message of a replayed context, as the CLI and app show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplayedMessage {
+    /// Provider role.
+    pub role: Role,
+    /// Summary, continuation, preserved copy, or an ordinary message kept verbatim.
+    pub kind: MessageKind,
+    /// Index of the stored message this is (or copies); `None` for messages the policy wrote.
+    pub source_index: Option<usize>,
+    /// The content.
+    pub parts: Vec<Part>,
+}
+
+impl ReplayedMessage {
+    /// A verbatim copy of a stored message.
+    pub fn kept(m: &Message) -> Self {
+        Self {
+            role: m.role,
+            kind: m.kind,
+            source_index: Some(m.index),
+            parts: m.parts.clone(),
+        }
+    }
+
+    /// A message the policy wrote.
+    pub fn written(role: Role, kind: MessageKind, text: String) -> Self {
+        Self {
+            role,
+            kind,
+            source_index: None,
+            parts: vec![Part::Text { text }],
+        }
+    }
+}
+
+/// Messages that are the stream of a conversation rather than compaction machinery: a replay
+/// runs these forward and writes its own summaries, continuations and copies.
+pub fn is_original(m: &Message) -> bool {
+    matches!(m.kind, MessageKind::Ordinary)
+}
+
+#[cfg(test)]
+pub(crate) mod testkit;

@@ -1,0 +1,314 @@
+//! The replay operations the CLI and the app share: options as the front ends pass them, and
+//! the three operations on a loaded session (compact once, simulate, sweep). Defaults come from
+//! the session (its context limit, its continuation wording) and then from the policies' own.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::simulate::{Policy, Prepared, SimParams, Simulation, simulate};
+use super::sweep::{Axis, Metric, SweepGrid, sweep};
+use super::{Counter, ReplayedMessage, SummarySource, coworker as cw, goose, pairing};
+use crate::model::{MessageKind, Role, Session};
+use crate::sources::coworker::block::CompactionState;
+
+/// Context limit when the session does not say (goose's and coworker's default).
+pub const DEFAULT_CONTEXT: u64 = 128_000;
+/// Placeholder summary size when none is given.
+pub const DEFAULT_SUMMARY_TOKENS: u64 = 2_000;
+/// coworker's legacy summary size.
+pub const LEGACY_SUMMARY_TOKENS: u64 = 3_000;
+
+/// Which policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyName {
+    /// goose summarise-and-keep-tail.
+    #[default]
+    Goose,
+    /// coworker boundary and compacted block.
+    Coworker,
+}
+
+/// Every knob of a replay, as the front ends pass them (`None` = the default).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplayOptions {
+    /// The policy.
+    pub policy: PolicyName,
+    /// goose keep-tail K.
+    pub keep_tail: usize,
+    /// goose: slice the tail without the walk.
+    pub naive: bool,
+    /// goose: a `/compact` (nothing preserved).
+    pub manual: bool,
+    /// Context window / limit in tokens (else the session's, else 128 000).
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub context_window: Option<u64>,
+    /// Threshold fraction (0.8).
+    pub threshold: Option<f64>,
+    /// coworker trigger cap (250 000).
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub trigger_cap: Option<u64>,
+    /// Tool-result cap on arrival, bytes (coworker: 10 000; goose: off); 0 = off.
+    pub tool_result_cap: Option<usize>,
+    /// Placeholder summary size in tokens.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub summary_tokens: Option<u64>,
+    /// coworker legacy rules.
+    pub legacy: bool,
+}
+
+impl ReplayOptions {
+    fn window(&self, s: &Session) -> u64 {
+        self.context_window
+            .or(s.meta.context_limit)
+            .unwrap_or(DEFAULT_CONTEXT)
+    }
+
+    fn rule(&self) -> goose::Rule {
+        goose::Rule {
+            keep_tail: self.keep_tail,
+            naive: self.naive,
+            manual: self.manual,
+        }
+    }
+
+    fn settings(&self, s: &Session) -> cw::Settings {
+        cw::Settings {
+            threshold: self.threshold.unwrap_or(0.8),
+            window: self.window(s),
+            cap: self.trigger_cap.unwrap_or(250_000),
+            legacy: self.legacy,
+        }
+    }
+
+    /// The tool-result cap in force.
+    pub fn cap_bytes(&self) -> usize {
+        self.tool_result_cap.unwrap_or(match self.policy {
+            PolicyName::Goose => 0,
+            PolicyName::Coworker => super::cap::DEFAULT_MAX_BYTES,
+        })
+    }
+
+    fn summary_tokens(&self) -> u64 {
+        self.summary_tokens.unwrap_or(if self.legacy {
+            LEGACY_SUMMARY_TOKENS
+        } else {
+            DEFAULT_SUMMARY_TOKENS
+        })
+    }
+
+    /// The simulation parameters for a session.
+    pub fn sim_params(&self, s: &Session, detail: bool) -> SimParams {
+        let policy = match self.policy {
+            PolicyName::Goose => Policy::Goose {
+                rule: self.rule(),
+                wording: goose::Wording::for_session(s),
+                threshold: self.threshold.unwrap_or(0.8),
+                context_limit: self.window(s),
+            },
+            PolicyName::Coworker => Policy::Coworker(self.settings(s)),
+        };
+        SimParams {
+            policy,
+            summary_tokens: self.summary_tokens(),
+            detail,
+        }
+    }
+}
+
+/// The result of compacting a history once (`palimpsest replay` without `--simulate`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplayView {
+    /// What the model sees afterwards.
+    pub visible: Vec<ReplayedMessage>,
+    /// Stored index of the first message after the cut (one past the history when nothing is
+    /// kept verbatim).
+    pub cut_index: usize,
+    /// Where the cut was asked for, before goose's backward walk (same terms).
+    pub requested_cut_index: usize,
+    /// Stored indices kept verbatim.
+    pub kept_tail: Vec<usize>,
+    /// goose: a preserved copy of the user's ask was appended.
+    pub preserved_appended: bool,
+    /// Tool results in `visible` whose call is not in it.
+    pub orphans: usize,
+}
+
+/// Compact the session's history once, as it stands. `raw` = stored lines (coworker sizing).
+pub fn replay_once(
+    s: &Session,
+    o: &ReplayOptions,
+    raw: Option<&[Option<Value>]>,
+    counter: Counter<'_>,
+) -> ReplayView {
+    let summary = SummarySource::Placeholder {
+        tokens: o.summary_tokens(),
+    };
+    match o.policy {
+        PolicyName::Goose => {
+            let c = goose::compact(
+                &s.messages,
+                o.rule(),
+                goose::Wording::for_session(s),
+                &summary,
+            );
+            let past = c.history.last().map_or(0, |&i| i + 1);
+            let at = |p: usize| c.history.get(p).copied().unwrap_or(past);
+            ReplayView {
+                cut_index: at(c.plan.cut),
+                requested_cut_index: at(c.plan.requested_cut),
+                visible: c.visible,
+                kept_tail: c.kept_tail,
+                preserved_appended: c.preserved_appended,
+                orphans: c.orphans,
+            }
+        }
+        PolicyName::Coworker => coworker_once(s, o, raw, counter),
+    }
+}
+
+fn coworker_once(
+    s: &Session,
+    o: &ReplayOptions,
+    raw: Option<&[Option<Value>]>,
+    counter: Counter<'_>,
+) -> ReplayView {
+    let settings = o.settings(s);
+    let prep = Prepared::new(s, counter, raw);
+    let n = prep.len();
+    let mut prefix = vec![0u64; n + 1];
+    for (i, e) in prep.entries.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + e.canon_len;
+    }
+    let slots: Vec<cw::Slot> = (0..n)
+        .map(|i| {
+            let m = prep.message(i);
+            match m.role {
+                _ if m.kind == MessageKind::Notification => cw::Slot::Other,
+                Role::User if !m.has_tool_result() => cw::Slot::User,
+                Role::Assistant => cw::Slot::Assistant,
+                _ => cw::Slot::Other,
+            }
+        })
+        .collect();
+    // The prior boundary: the latest recorded block sits right before it.
+    let prior_state = s
+        .messages
+        .iter()
+        .rev()
+        .filter(|m| m.kind == MessageKind::Summary)
+        .find_map(|m| m.details.as_ref());
+    let prior_source = prior_state
+        .and_then(|d| d.get("boundary_index"))
+        .and_then(Value::as_u64);
+    let prior = prior_source.map_or(0, |b| {
+        let b = b as usize;
+        prep.entries
+            .iter()
+            .position(|e| e.source as usize >= b)
+            .unwrap_or(n)
+    });
+    let past = s.messages.len();
+    let Some(b) = cw::pick_boundary(&slots, &prefix, 0, n, prior, settings.keep_tokens()) else {
+        return ReplayView {
+            visible: s
+                .view(crate::model::View::Agent)
+                .map(ReplayedMessage::kept)
+                .collect(),
+            cut_index: past,
+            requested_cut_index: past,
+            kept_tail: Vec::new(),
+            preserved_appended: false,
+            orphans: 0,
+        };
+    };
+    let span: Vec<_> = (prior..b).map(|p| prep.message(p)).collect();
+    let prior_users = latest_state(s)
+        .map(|st| st.user_messages)
+        .unwrap_or_default();
+    let mut users = prior_users;
+    users.extend(cw::span_user_texts(span.iter().copied()));
+    let (kept_users, dropped) = cw::fit_user_messages(&users, &settings);
+    let cut_source = prep.entries[b].source as usize;
+    let state = CompactionState {
+        boundary_index: cut_source,
+        summary_text: SummarySource::Placeholder {
+            tokens: o.summary_tokens(),
+        }
+        .text(),
+        working_state: cw::working_state(span.iter().copied()),
+        user_messages: kept_users,
+        user_messages_dropped: latest_state(s).map_or(0, |st| st.user_messages_dropped) + dropped,
+        transcript_path: if o.legacy {
+            String::new()
+        } else {
+            format!(
+                "tool-output/{}",
+                crate::sources::coworker::block::transcript_file_name(cut_source)
+            )
+        },
+        has_transcript_key: !o.legacy,
+        ..CompactionState::default()
+    };
+    let mut visible: Vec<ReplayedMessage> = s
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::System && m.agent_visible)
+        .map(ReplayedMessage::kept)
+        .collect();
+    visible.push(ReplayedMessage::written(
+        Role::User,
+        MessageKind::Summary,
+        cw::block(&state, o.legacy),
+    ));
+    let kept: Vec<usize> = (b..n)
+        .filter(|&p| prep.message(p).kind != MessageKind::Notification)
+        .map(|p| prep.entries[p].source as usize)
+        .collect();
+    visible.extend(kept.iter().map(|&i| ReplayedMessage::kept(&s.messages[i])));
+    let orphans = pairing::orphan_results(visible.iter().map(|m| m.parts.as_slice()));
+    ReplayView {
+        visible,
+        cut_index: cut_source,
+        requested_cut_index: cut_source,
+        kept_tail: kept,
+        preserved_appended: false,
+        orphans,
+    }
+}
+
+fn latest_state(s: &Session) -> Option<CompactionState> {
+    s.compactions
+        .iter()
+        .rev()
+        .find_map(|c| c.raw.as_ref())
+        .and_then(|r| CompactionState::from_value(r).ok().flatten())
+}
+
+/// Run the session forward under the options.
+pub fn simulation(
+    s: &Session,
+    o: &ReplayOptions,
+    raw: Option<&[Option<Value>]>,
+    counter: Counter<'_>,
+) -> Simulation {
+    let prep = Prepared::new(s, counter, raw).with_cap(o.cap_bytes(), counter);
+    simulate(&prep, &o.sim_params(s, true), counter)
+}
+
+/// Sweep `rows × cols` from the options.
+pub fn sweep_session(
+    s: &Session,
+    o: &ReplayOptions,
+    rows: Axis,
+    cols: Axis,
+    metric: Metric,
+    raw: Option<&[Option<Value>]>,
+    counter: Counter<'_>,
+) -> SweepGrid {
+    let prep = Prepared::new(s, counter, raw).with_cap(o.cap_bytes(), counter);
+    sweep(&prep, &o.sim_params(s, false), rows, cols, metric, counter)
+}

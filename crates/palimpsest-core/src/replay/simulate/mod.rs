@@ -1,0 +1,465 @@
+//! Run a recorded session forward under a policy: compactions fire where the policy's trigger
+//! would fire, tool results are capped on arrival, and after each compaction the context goes on
+//! from the policy's output.
+//!
+//! The session's own compaction machinery (summaries, continuations, preserved copies, rebuilt
+//! blocks) is dropped and its original messages are replayed in stored order; where a simulated
+//! compaction lands exactly where the session really compacted, its recorded summary is used,
+//! else a placeholder of the chosen size. A request is counted before each assistant message
+//! that follows a non-assistant one. Messages are reduced once to a compact [`Prepared`] form
+//! (token counts, roles, pairing, file reads), so a [`super::sweep`] of many settings costs a
+//! linear pass each.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Counter, cap, coworker as cw, files};
+use crate::model::{Message, MessageKind, Part, Role, Session};
+
+mod run_coworker;
+mod run_goose;
+
+/// No position (a result whose call is not in the session, a message the policy wrote).
+pub(crate) const NONE: u32 = u32::MAX;
+
+pub(crate) const ASSISTANT: u8 = 1;
+pub(crate) const USER_TEXT: u8 = 2;
+pub(crate) const USER_SLOT: u8 = 4;
+pub(crate) const TOOL_RESULT: u8 = 8;
+pub(crate) const NOTICE: u8 = 16;
+
+/// One replayed message, reduced to what the policies need.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry {
+    /// Stored index.
+    pub source: u32,
+    /// Tokens as the model would receive it (after the cap).
+    pub tokens: u64,
+    /// `len(json.dumps(stored))`, sidecars and notices included (coworker's boundary).
+    pub canon_len: u64,
+    /// The same without sidecars, 0 for notices (coworker's estimate of a request).
+    pub out_len: u64,
+    pub flags: u8,
+    /// For results: stream position of the earliest call they answer (`NONE` if absent).
+    pub call_pos: u32,
+    /// Range into [`Prepared::reads`] of the files this result delivers.
+    pub reads: (u32, u32),
+}
+
+/// A session reduced for simulation (one per tool-result cap).
+#[derive(Debug, Clone)]
+pub struct Prepared<'s> {
+    pub(crate) session: &'s Session,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) reads: Vec<u32>,
+    pub(crate) file_names: Vec<String>,
+    pub(crate) system_tokens: u64,
+    pub(crate) system_len: u64,
+    /// Recorded summaries keyed by the number of stream entries before them: (text, tokens).
+    pub(crate) recorded: HashMap<usize, (String, u64)>,
+    /// The raw stored values when the caller had them (coworker lines), by stored index.
+    raw: Option<&'s [Option<Value>]>,
+    /// The cap the entries were prepared with (0 = off).
+    pub cap_bytes: usize,
+}
+
+impl<'s> Prepared<'s> {
+    /// Reduce a session with no tool-result cap. `raw[i]` is stored message `i` as written,
+    /// when known (coworker sizes messages by their stored JSON).
+    pub fn new(
+        session: &'s Session,
+        counter: Counter<'_>,
+        raw: Option<&'s [Option<Value>]>,
+    ) -> Self {
+        let mut p = Prepared {
+            session,
+            entries: Vec::new(),
+            reads: Vec::new(),
+            file_names: Vec::new(),
+            system_tokens: 0,
+            system_len: 0,
+            recorded: HashMap::new(),
+            raw,
+            cap_bytes: 0,
+        };
+        let mut call_at: HashMap<&str, u32> = HashMap::new();
+        let mut call_file: HashMap<&str, u32> = HashMap::new();
+        let mut file_ids: HashMap<String, u32> = HashMap::new();
+        for m in &session.messages {
+            if m.kind == MessageKind::Summary {
+                let text = summary_text(m);
+                let tokens = counter(&text_message(&text));
+                p.recorded.insert(p.entries.len(), (text, tokens));
+            }
+            let notice = m.kind == MessageKind::Notification;
+            if !(super::is_original(m) || notice) {
+                continue;
+            }
+            let stored = cw::stored_value(m, p.raw_of(m.index));
+            if m.role == Role::System {
+                p.system_tokens += counter(m);
+                p.system_len +=
+                    cw::outbound_value(&stored).map_or(0, |v| super::pyjson::dumps_len(&v) as u64);
+                continue;
+            }
+            let pos = p.entries.len() as u32;
+            let mut flags = 0;
+            if notice {
+                flags |= NOTICE;
+            } else if m.role == Role::Assistant {
+                flags |= ASSISTANT;
+            } else if m.has_tool_result() || m.role == Role::Tool {
+                flags |= TOOL_RESULT;
+            } else if m.role == Role::User {
+                flags |= USER_SLOT;
+                if m.has_text_only() {
+                    flags |= USER_TEXT;
+                }
+            }
+            let mut call_pos = NONE;
+            let start = p.reads.len() as u32;
+            for part in &m.parts {
+                match part {
+                    Part::ToolCall { id, .. } => {
+                        call_at.insert(id, pos);
+                        if let Some(path) = files::read_path(part) {
+                            let next = file_ids.len() as u32;
+                            let fid = *file_ids.entry(path.clone()).or_insert_with(|| {
+                                p.file_names.push(path);
+                                next
+                            });
+                            call_file.insert(id, fid);
+                        }
+                    }
+                    Part::ToolResult { call_id, .. } => {
+                        let at = call_at.get(call_id.as_str()).copied().unwrap_or(NONE);
+                        call_pos = call_pos.min(at);
+                        if let Some(f) = call_file.get(call_id.as_str()) {
+                            p.reads.push(*f);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let (tokens, canon_len, out_len) = if notice {
+                (0, super::pyjson::dumps_len(&stored) as u64, 0)
+            } else {
+                sizes(m, &stored, counter)
+            };
+            p.entries.push(Entry {
+                source: m.index as u32,
+                tokens,
+                canon_len,
+                out_len,
+                flags,
+                call_pos,
+                reads: (start, p.reads.len() as u32),
+            });
+        }
+        p
+    }
+
+    /// The same session with tool results capped on arrival at `max_bytes` (0 = off): only
+    /// results over the cap are recounted.
+    pub fn with_cap(&self, max_bytes: usize, counter: Counter<'_>) -> Self {
+        let mut p = self.clone();
+        p.cap_bytes = max_bytes;
+        if max_bytes == 0 {
+            return p;
+        }
+        for e in p.entries.iter_mut().filter(|e| e.flags & TOOL_RESULT != 0) {
+            let m = &self.session.messages[e.source as usize];
+            if let Some(capped) = capped_message(m, max_bytes) {
+                let stored = cw::stored_value(&capped, None);
+                (e.tokens, e.canon_len, e.out_len) = sizes(&capped, &stored, counter);
+            }
+        }
+        p
+    }
+
+    fn raw_of(&self, index: usize) -> Option<&'s Value> {
+        self.raw.and_then(|r| r.get(index)).and_then(Option::as_ref)
+    }
+
+    /// The stored message behind a stream position.
+    pub(crate) fn message(&self, pos: usize) -> &'s Message {
+        &self.session.messages[self.entries[pos].source as usize]
+    }
+
+    /// Number of replayed messages.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing is replayed.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
+    let canon = super::pyjson::dumps_len(stored) as u64;
+    let out = cw::outbound_value(stored).map_or(0, |v| super::pyjson::dumps_len(&v) as u64);
+    (counter(m), canon, out)
+}
+
+/// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit.
+pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
+    let mut changed = false;
+    let mut c = m.clone();
+    for p in &mut c.parts {
+        if let Part::ToolResult { text, .. } = p
+            && let Some(b) = cap::bound(text, max_bytes)
+        {
+            *text = b;
+            changed = true;
+        }
+    }
+    changed.then_some(c)
+}
+
+fn summary_text(m: &Message) -> String {
+    // A rebuilt coworker block keeps its record: the summary proper is `summary_text`.
+    m.details
+        .as_ref()
+        .and_then(|d| d.get("summary_text"))
+        .and_then(Value::as_str)
+        .map_or_else(|| m.text(), str::to_owned)
+}
+
+pub(crate) fn text_message(text: &str) -> Message {
+    Message::new(0, Role::User, vec![Part::Text { text: text.into() }])
+}
+
+/// Which policy to simulate, with its settings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Policy {
+    /// goose: threshold over the context limit, once per user turn.
+    Goose {
+        /// The keep-tail rule.
+        rule: super::goose::Rule,
+        /// Continuation wording.
+        wording: super::goose::Wording,
+        /// Auto-compact threshold (0.8); `<= 0` or `>= 1` disables it.
+        threshold: f64,
+        /// Context limit in tokens.
+        context_limit: u64,
+    },
+    /// coworker: trigger before every model call.
+    Coworker(cw::Settings),
+}
+
+/// What a simulation is asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimParams {
+    /// The policy.
+    pub policy: Policy,
+    /// Size of placeholder summaries, in tokens.
+    pub summary_tokens: u64,
+    /// Keep per-request and per-compaction detail (the sweep only needs totals).
+    pub detail: bool,
+}
+
+/// One model request of the replay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Request {
+    /// Stored index of the assistant message the request produced.
+    pub source_index: usize,
+    /// Tokens in context for the request.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub context_tokens: u64,
+}
+
+/// What became of one file's latest read at a cut.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FileFate {
+    /// The path as the call named it.
+    pub path: String,
+    /// Stored index of the result carrying the latest read.
+    pub read_index: usize,
+    /// Still in context verbatim after the cut (else only the summary has it).
+    pub verbatim: bool,
+}
+
+/// One simulated compaction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SimCompaction {
+    /// Index into `requests` of the request it preceded (goose: the user turn's first).
+    pub request: usize,
+    /// Stored index of the last message in context when it fired.
+    pub at_index: usize,
+    /// Stored index of the first original kept verbatim (`None`: everything summarised).
+    pub cut_index: Option<usize>,
+    /// Stored indices of the originals kept verbatim, in order.
+    pub kept_tail: Vec<usize>,
+    /// goose: stored index of the preserved user message.
+    pub preserved_index: Option<usize>,
+    /// goose: a preserved copy was appended.
+    pub preserved_appended: bool,
+    /// coworker: user messages carried in the block, and those omitted so far.
+    pub user_messages: Option<(usize, u64)>,
+    /// Context tokens just before.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub tokens_before: u64,
+    /// Context tokens just after.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub tokens_after: u64,
+    /// The recorded summary was used (the session compacted here too).
+    pub recorded_summary: bool,
+    /// Tool results this cut left without their call.
+    pub orphans: usize,
+    /// Every file read so far: did its latest read survive verbatim?
+    pub files: Vec<FileFate>,
+}
+
+/// Totals over a simulation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Totals {
+    /// Model requests.
+    pub requests: usize,
+    /// Compactions fired.
+    pub compactions: usize,
+    /// Sum of context tokens over requests.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub tokens_processed: u64,
+    /// Largest context of any request.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub peak_context: u64,
+    /// Mean context right after a compaction (0 without compactions).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub mean_tokens_after: u64,
+    /// Tool results left without their call, each counted once.
+    pub orphans: usize,
+    /// Distinct files read.
+    pub files_read: usize,
+    /// Cuts after which the most recently read file was still there verbatim.
+    pub last_read_kept: usize,
+    /// Cuts at which some file had been read (the denominator of `last_read_kept`).
+    pub last_read_cuts: usize,
+}
+
+/// A whole simulated run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Simulation {
+    /// Per request (empty unless `detail`).
+    pub requests: Vec<Request>,
+    /// Per compaction (empty unless `detail`).
+    pub compactions: Vec<SimCompaction>,
+    /// Totals.
+    pub totals: Totals,
+}
+
+/// Run `prep` forward under `params`.
+pub fn simulate(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>) -> Simulation {
+    match &params.policy {
+        Policy::Goose { .. } => run_goose::run(prep, params, counter),
+        Policy::Coworker(s) => run_coworker::run(prep, params, s, counter),
+    }
+}
+
+/// Bookkeeping both runners share: requests, file reads and orphans.
+pub(crate) struct Tally {
+    pub sim: Simulation,
+    latest_read: Vec<u32>,
+    last_file: u32,
+    orphaned: Vec<bool>,
+    after_sum: u64,
+    detail: bool,
+}
+
+impl Tally {
+    pub fn new(prep: &Prepared<'_>, detail: bool) -> Self {
+        Tally {
+            sim: Simulation::default(),
+            latest_read: vec![NONE; prep.file_names.len()],
+            last_file: NONE,
+            orphaned: vec![false; prep.len()],
+            after_sum: 0,
+            detail,
+        }
+    }
+
+    /// Note entry `pos` entering the context.
+    pub fn arrive(&mut self, prep: &Prepared<'_>, pos: usize) {
+        let (a, b) = prep.entries[pos].reads;
+        for &f in &prep.reads[a as usize..b as usize] {
+            self.latest_read[f as usize] = pos as u32;
+            self.last_file = f;
+        }
+    }
+
+    pub fn request(&mut self, prep: &Prepared<'_>, pos: usize, ctx: u64) {
+        let t = &mut self.sim.totals;
+        t.requests += 1;
+        t.tokens_processed += ctx;
+        t.peak_context = t.peak_context.max(ctx);
+        if self.detail {
+            self.sim.requests.push(Request {
+                source_index: prep.entries[pos].source as usize,
+                context_tokens: ctx,
+            });
+        }
+    }
+
+    /// Account a cut keeping stream positions `floor..=last`; returns (orphans, file fates).
+    pub fn cut(
+        &mut self,
+        prep: &Prepared<'_>,
+        floor: usize,
+        last: usize,
+        after: u64,
+    ) -> (usize, Vec<FileFate>) {
+        let mut orphans = 0;
+        for pos in floor..=last.min(prep.len().saturating_sub(1)) {
+            let e = &prep.entries[pos];
+            if e.flags & TOOL_RESULT != 0
+                && (e.call_pos == NONE || (e.call_pos as usize) < floor)
+                && !self.orphaned[pos]
+            {
+                self.orphaned[pos] = true;
+                orphans += 1;
+            }
+        }
+        let t = &mut self.sim.totals;
+        t.compactions += 1;
+        t.orphans += orphans;
+        self.after_sum += after;
+        t.mean_tokens_after = self.after_sum / t.compactions as u64;
+        if self.last_file != NONE {
+            t.last_read_cuts += 1;
+            if self.latest_read[self.last_file as usize] as usize >= floor {
+                t.last_read_kept += 1;
+            }
+        }
+        let fates = if self.detail {
+            self.latest_read
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| **r != NONE)
+                .map(|(f, &r)| FileFate {
+                    path: prep.file_names[f].clone(),
+                    read_index: prep.entries[r as usize].source as usize,
+                    verbatim: r as usize >= floor,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (orphans, fates)
+    }
+
+    pub fn finish(mut self) -> Simulation {
+        self.sim.totals.files_read = self.latest_read.iter().filter(|r| **r != NONE).count();
+        self.sim
+    }
+}
+
+#[cfg(test)]
+mod tests;

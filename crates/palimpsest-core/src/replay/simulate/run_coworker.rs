@@ -1,0 +1,133 @@
+//! The coworker runner: before every model call, compact when the signal reaches the trigger
+//! (`>=`). The signal is the previous call's context within this "engine lifetime", or, right
+//! after a compaction and at the start, the harness's own estimate of the outbound request
+//! (`len(json.dumps(msg)) // 4`). The boundary is [`crate::replay::coworker::pick_boundary`];
+//! the new block is rendered from a fresh state exactly as the harness builds it.
+
+use super::{
+    ASSISTANT, NOTICE, Prepared, SimCompaction, SimParams, Simulation, Tally, USER_SLOT,
+    text_message,
+};
+use crate::replay::coworker::{self as cw, Settings, Slot};
+use crate::replay::{Counter, pyjson};
+use crate::sources::coworker::block::{CompactionState, transcript_file_name};
+
+pub(super) fn run(
+    prep: &Prepared<'_>,
+    params: &SimParams,
+    s: &Settings,
+    counter: Counter<'_>,
+) -> Simulation {
+    let n = prep.len();
+    let slots: Vec<Slot> = prep
+        .entries
+        .iter()
+        .map(|e| {
+            if e.flags & USER_SLOT != 0 {
+                Slot::User
+            } else if e.flags & ASSISTANT != 0 {
+                Slot::Assistant
+            } else {
+                Slot::Other
+            }
+        })
+        .collect();
+    let mut canon = vec![0u64; n + 1];
+    let mut out = vec![0u64; n + 1];
+    let mut toks = vec![0u64; n + 1];
+    for (i, e) in prep.entries.iter().enumerate() {
+        canon[i + 1] = canon[i] + e.canon_len;
+        out[i + 1] = out[i] + e.out_len;
+        toks[i + 1] = toks[i] + e.tokens;
+    }
+    let (trigger, keep) = (s.trigger(), s.keep_tokens());
+    let mut tally = Tally::new(prep, params.detail);
+    let mut boundary = 0usize;
+    let mut state: Option<CompactionState> = None;
+    let (mut block_tokens, mut block_len) = (0u64, 0u64);
+    let mut last_ctx: Option<u64> = None;
+    let mut prev_assistant = false;
+    for i in 0..n {
+        let e = &prep.entries[i];
+        let assistant = e.flags & ASSISTANT != 0;
+        if assistant && !prev_assistant {
+            let signal = last_ctx
+                .unwrap_or_else(|| (prep.system_len + block_len + out[i] - out[boundary]) / 4);
+            let before = prep.system_tokens + block_tokens + toks[i] - toks[boundary];
+            if signal >= trigger
+                && let Some(b) = cw::pick_boundary(&slots, &canon, 0, i, boundary, keep)
+            {
+                let span = (boundary..b).map(|p| prep.message(p));
+                let mut users = state
+                    .as_ref()
+                    .map(|st| st.user_messages.clone())
+                    .unwrap_or_default();
+                users.extend(cw::span_user_texts(span.clone()));
+                let (kept, dropped) = cw::fit_user_messages(&users, s);
+                let recorded = prep.recorded.get(&b);
+                let (summary_text, summary_tokens) = match recorded {
+                    Some((t, k)) => (t.clone(), *k),
+                    None => (String::new(), params.summary_tokens),
+                };
+                let st = CompactionState {
+                    boundary_index: prep.entries[b].source as usize,
+                    summary_text,
+                    working_state: cw::working_state(span),
+                    user_messages: kept,
+                    user_messages_dropped: state.as_ref().map_or(0, |p| p.user_messages_dropped)
+                        + dropped,
+                    transcript_path: if s.legacy {
+                        String::new()
+                    } else {
+                        format!(
+                            "tool-output/{}",
+                            transcript_file_name(prep.entries[b].source as usize)
+                        )
+                    },
+                    has_transcript_key: !s.legacy,
+                    ..CompactionState::default()
+                };
+                let text = cw::block(&st, s.legacy);
+                let placeholder_extra = if recorded.is_some() {
+                    0
+                } else {
+                    summary_tokens
+                };
+                block_tokens = counter(&text_message(&text)) + placeholder_extra;
+                block_len = pyjson::dumps_len(&serde_json::json!({"role": "user", "content": text}))
+                    as u64
+                    + 4 * placeholder_extra;
+                boundary = b;
+                let after = prep.system_tokens + block_tokens + toks[i] - toks[boundary];
+                let (orphans, files) = tally.cut(prep, boundary, i.saturating_sub(1), after);
+                if params.detail {
+                    tally.sim.compactions.push(SimCompaction {
+                        request: tally.sim.requests.len(),
+                        at_index: prep.entries[i.saturating_sub(1)].source as usize,
+                        cut_index: Some(prep.entries[b].source as usize),
+                        kept_tail: (b..i)
+                            .filter(|&p| prep.entries[p].flags & NOTICE == 0)
+                            .map(|p| prep.entries[p].source as usize)
+                            .collect(),
+                        preserved_index: None,
+                        preserved_appended: false,
+                        user_messages: Some((st.user_messages.len(), st.user_messages_dropped)),
+                        tokens_before: before,
+                        tokens_after: after,
+                        recorded_summary: recorded.is_some(),
+                        orphans,
+                        files,
+                    });
+                }
+                state = Some(st);
+            }
+            // The call goes out (compacted or not); its usage is the next check's signal.
+            let ctx = prep.system_tokens + block_tokens + toks[i] - toks[boundary];
+            tally.request(prep, i, ctx);
+            last_ctx = Some(ctx);
+        }
+        prev_assistant = assistant;
+        tally.arrive(prep, i);
+    }
+    tally.finish()
+}

@@ -1,0 +1,188 @@
+//! Sweep a policy over a grid of settings: rows are keep-tail values (goose) or trigger caps
+//! (coworker), columns are tool-result caps (or trigger caps when the tool-result cap is held
+//! fixed). Each cell is a full simulation's totals; the chosen metric is what the table and the
+//! heatmap (`charts::heatmap`) show. Each column's session is prepared once (counting only the
+//! capped results again), so a cell costs one linear pass.
+
+use serde::{Deserialize, Serialize};
+
+use super::Counter;
+use super::simulate::{Policy, Prepared, SimParams, Totals, simulate};
+
+/// What a sweep cell shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    /// Mean context right after a compaction.
+    #[default]
+    TokensAfter,
+    /// Number of compactions.
+    Compactions,
+    /// Sum of context tokens over all requests.
+    TokensProcessed,
+    /// Share of cuts after which the most recently read file was still there verbatim.
+    LastReadKept,
+    /// Tool results left without their call.
+    Orphans,
+}
+
+impl Metric {
+    /// Every metric, in CLI order.
+    pub const ALL: [Metric; 5] = [
+        Metric::TokensAfter,
+        Metric::Compactions,
+        Metric::TokensProcessed,
+        Metric::LastReadKept,
+        Metric::Orphans,
+    ];
+
+    /// The CLI / JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::TokensAfter => "tokens-after",
+            Metric::Compactions => "compactions",
+            Metric::TokensProcessed => "tokens-processed",
+            Metric::LastReadKept => "last-read-kept",
+            Metric::Orphans => "orphans",
+        }
+    }
+
+    /// The metric's value for one simulation (`None` when undefined: no cut ever saw a read).
+    pub fn value(self, t: &Totals) -> Option<f64> {
+        Some(match self {
+            Metric::TokensAfter => t.mean_tokens_after as f64,
+            Metric::Compactions => t.compactions as f64,
+            Metric::TokensProcessed => t.tokens_processed as f64,
+            Metric::LastReadKept => {
+                if t.last_read_cuts == 0 {
+                    return None;
+                }
+                t.last_read_kept as f64 / t.last_read_cuts as f64
+            }
+            Metric::Orphans => t.orphans as f64,
+        })
+    }
+}
+
+/// One axis of the grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "kebab-case", tag = "axis", content = "values")]
+pub enum Axis {
+    /// goose keep-tail K.
+    KeepTail(Vec<usize>),
+    /// coworker trigger cap, tokens.
+    #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
+    TriggerCap(Vec<u64>),
+    /// Tool-result cap on arrival, bytes (0 = off).
+    ToolResultCap(Vec<usize>),
+}
+
+impl Axis {
+    /// The axis name, as the CLI flag.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Axis::KeepTail(_) => "keep-tail",
+            Axis::TriggerCap(_) => "trigger-cap",
+            Axis::ToolResultCap(_) => "tool-result-cap",
+        }
+    }
+
+    /// The values, as numbers.
+    pub fn values(&self) -> Vec<u64> {
+        match self {
+            Axis::KeepTail(v) | Axis::ToolResultCap(v) => v.iter().map(|&x| x as u64).collect(),
+            Axis::TriggerCap(v) => v.clone(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.values().len()
+    }
+
+    /// Set this axis's `k`-th value on `params`; returns the tool-result cap if this axis is it.
+    fn apply(&self, k: usize, params: &mut SimParams) -> Option<usize> {
+        match (self, &mut params.policy) {
+            (Axis::KeepTail(v), Policy::Goose { rule, .. }) => rule.keep_tail = v[k],
+            (Axis::TriggerCap(v), Policy::Coworker(s)) => s.cap = v[k],
+            (Axis::ToolResultCap(v), _) => return Some(v[k]),
+            _ => {}
+        }
+        None
+    }
+}
+
+/// A finished sweep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SweepGrid {
+    /// The metric shown.
+    pub metric: Metric,
+    /// Row axis.
+    pub rows: Axis,
+    /// Column axis.
+    pub cols: Axis,
+    /// `values[r][c]`: the metric (`null` when undefined).
+    pub values: Vec<Vec<Option<f64>>>,
+    /// `totals[r][c]`: everything the cell's simulation measured.
+    pub totals: Vec<Vec<Totals>>,
+}
+
+impl SweepGrid {
+    /// Rebuild `values` for another metric (the totals hold them all).
+    pub fn with_metric(mut self, metric: Metric) -> Self {
+        self.metric = metric;
+        self.values = self
+            .totals
+            .iter()
+            .map(|row| row.iter().map(|t| metric.value(t)).collect())
+            .collect();
+        self
+    }
+}
+
+/// Run every cell of `rows × cols` from `base` (whose `detail` is ignored). `prep` is the
+/// uncapped session; a tool-result-cap axis prepares each cap once.
+pub fn sweep(
+    prep: &Prepared<'_>,
+    base: &SimParams,
+    rows: Axis,
+    cols: Axis,
+    metric: Metric,
+    counter: Counter<'_>,
+) -> SweepGrid {
+    let mut totals = vec![Vec::with_capacity(cols.len()); rows.len()];
+    for c in 0..cols.len() {
+        let mut col_params = base.clone();
+        col_params.detail = false;
+        let cap = cols.apply(c, &mut col_params);
+        let capped;
+        let prep_c = match cap {
+            Some(bytes) if bytes != prep.cap_bytes => {
+                capped = prep.with_cap(bytes, counter);
+                &capped
+            }
+            _ => prep,
+        };
+        for (r, row) in totals.iter_mut().enumerate() {
+            let mut params = col_params.clone();
+            let row_cap = rows.apply(r, &mut params);
+            let sim = match row_cap {
+                Some(bytes) if bytes != prep_c.cap_bytes => {
+                    simulate(&prep_c.with_cap(bytes, counter), &params, counter)
+                }
+                _ => simulate(prep_c, &params, counter),
+            };
+            row.push(sim.totals);
+        }
+    }
+    SweepGrid {
+        metric,
+        rows,
+        cols,
+        values: Vec::new(),
+        totals,
+    }
+    .with_metric(metric)
+}
