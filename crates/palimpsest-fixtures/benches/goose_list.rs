@@ -1,0 +1,50 @@
+//! List-time bench for the goose reader: writes a ~1 GB schema-16 `sessions.db` (700 sessions,
+//! tool results of 12–60 KB, an auto compaction every 40 messages) in a temp dir, then times
+//! `SessionSource::list` on it. Listing must not read message content, so it should stay far
+//! below a second whatever the size.
+//!
+//! `cargo bench -p palimpsest-fixtures --bench goose_list`
+//! Env: `GOOSE_BENCH_MB` (default 1024) sets the size; `GOOSE_BENCH_DB` reuses (or keeps) a
+//! database at that path instead of a temp one.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn main() -> anyhow::Result<()> {
+    let mb: u64 = std::env::var("GOOSE_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024);
+    let tmp = tempfile::tempdir()?;
+    let db: PathBuf = std::env::var_os("GOOSE_BENCH_DB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| tmp.path().join("sessions.db"));
+    if !db.exists() {
+        let t = Instant::now();
+        palimpsest_fixtures::goose::large_db(&db, mb << 20, 700)?;
+        println!("wrote {} in {:.1?}", db.display(), t.elapsed());
+    }
+    let size = std::fs::metadata(&db)?.len();
+    let catalog = palimpsest_core::sources::open(&db)?;
+    let source = &catalog.sources[0];
+    let mut times: Vec<Duration> = Vec::new();
+    let mut listed = Vec::new();
+    for _ in 0..7 {
+        let t = Instant::now();
+        listed = source.list()?;
+        times.push(t.elapsed());
+    }
+    let first = times[0];
+    times.sort();
+    let messages: usize = listed.iter().map(|m| m.message_count).sum();
+    let compactions: usize = listed.iter().map(|m| m.compaction_count).sum();
+    println!(
+        "goose list: {:.1} MB, {} sessions, {messages} messages, {compactions} compactions: \
+         first {first:.1?}, median {:.1?}, min {:.1?} (7 runs)",
+        size as f64 / 1e6,
+        listed.len(),
+        times[3],
+        times[0],
+    );
+    Ok(())
+}

@@ -1,0 +1,14 @@
+//! `palimpsest-fixtures OUT_DIR`: (re)write every fixture under OUT_DIR (normally `fixtures/`).
+
+use std::path::PathBuf;
+
+fn main() -> anyhow::Result<()> {
+    let out = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .ok_or_else(|| anyhow::anyhow!("usage: palimpsest-fixtures OUT_DIR (e.g. fixtures/)"))?;
+    palimpsest_fixtures::goose::generate(&out)?;
+    palimpsest_fixtures::codex::generate(&out)?;
+    palimpsest_fixtures::stuck::generate(&out)?;
+    Ok(())
+}
