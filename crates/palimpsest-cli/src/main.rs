@@ -27,6 +27,8 @@ enum Command {
     Show(cmd::show::Args),
     /// Follow sessions live: new sessions, messages and compactions as they land.
     Watch(cmd::watch::Args),
+    /// Count tokens by category: final context, processed over the run, top tools and parts.
+    Tokens(cmd::tokens::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Sessions(a) => cmd::sessions::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Watch(a) => cmd::watch::run(a),
+        Command::Tokens(a) => cmd::tokens::run(a),
     };
     match result {
         Ok(code) => code,

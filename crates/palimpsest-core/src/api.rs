@@ -59,3 +59,42 @@ pub fn list_sessions(path: &Path) -> Result<SessionList> {
 pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
     sources::open(path)?.load(path, id)
 }
+
+// ---- Token accounting (`crate::tokens`) and its charts (`crate::charts`). ----
+
+/// Options of [`token_report`].
+#[derive(Debug, Clone, Default)]
+pub struct TokenOptions {
+    /// The vocabulary; `None` picks it from the session's model.
+    pub encoding: Option<crate::tokens::Encoding>,
+    /// Where the count cache lives; `None` counts without caching.
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Views: how many top tools/parts, which trigger line.
+    pub report: crate::tokens::report::ReportOptions,
+}
+
+/// Count a loaded session's tokens (reusing and filling the cache) and build the Tokens view.
+/// `progress` is called as counting advances; setting `cancel` stops it with `Error::Cancelled`.
+pub fn token_report(
+    session: &Session,
+    opts: &TokenOptions,
+    progress: &mut dyn FnMut(crate::tokens::Progress),
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Result<crate::tokens::report::TokenReport> {
+    use crate::tokens::{self, Encoding, TokenCache};
+    let encoding = opts
+        .encoding
+        .unwrap_or_else(|| Encoding::for_model(session.meta.model.as_deref()));
+    let cache = opts.cache_dir.as_deref().map(TokenCache::open).transpose()?;
+    let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
+    Ok(tokens::report::build(session, &counts, opts.report))
+}
+
+/// The Tokens view as one SVG (final-context share, processed share, context per request with
+/// compaction cuts, top tools), in the light or dark theme.
+pub fn token_charts_svg(
+    report: &crate::tokens::report::TokenReport,
+    theme: crate::charts::ThemeName,
+) -> Result<String> {
+    crate::charts::tokens_svg(report, theme)
+}

@@ -2,4 +2,5 @@
 
 pub mod sessions;
 pub mod show;
+pub mod tokens;
 pub mod watch;

@@ -1,0 +1,202 @@
+//! `palimpsest tokens PATH [--session ID] [--encoding o200k_base|cl100k_base] [--json] [--svg FILE]`:
+//! real BPE token counts by category for one session — the final context, everything processed
+//! over the run, top tools and parts, and recorded usage beside the estimate. Counts are cached
+//! in the user's cache dir; a progress bar shows on a terminal while counting.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use palimpsest_core::api::{self, TokenOptions};
+use palimpsest_core::charts::{ThemeName, thousands};
+use palimpsest_core::tokens::report::{CategoryTotals, ReportOptions, TokenReport};
+use palimpsest_core::tokens::{Category, Encoding, Progress, TokenCache};
+
+/// Arguments of `tokens`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    session: Option<String>,
+    /// The vocabulary; by default chosen from the session's model (GPT-4/3.5: cl100k_base).
+    #[arg(long, value_parser = ["o200k_base", "cl100k_base"])]
+    encoding: Option<String>,
+    /// Print JSON: {"encoding", "final_context", "processed", "recorded_usage", ...}.
+    #[arg(long)]
+    json: bool,
+    /// Also write the charts (final share, processed share, context per request, top tools) as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Chart theme.
+    #[arg(long, value_enum, default_value = "light")]
+    theme: ThemeArg,
+    /// How many top tools and parts to list.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Compaction trigger (tokens) to draw; default 80% of the context window when known.
+    #[arg(long)]
+    trigger: Option<u64>,
+    /// Where the count cache lives (default: the user's cache dir, `palimpsest/`).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Count without reading or writing the cache.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ThemeArg {
+    Light,
+    Dark,
+}
+
+/// Run `tokens`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot count tokens of {}", a.path.display()))?;
+    let cache_dir = if a.no_cache {
+        None
+    } else {
+        a.cache_dir.clone().or_else(TokenCache::default_dir)
+    };
+    let opts = TokenOptions {
+        encoding: a.encoding.as_deref().and_then(Encoding::from_name),
+        cache_dir,
+        report: ReportOptions {
+            top: a.top,
+            trigger_tokens: a.trigger,
+        },
+    };
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "counting tokens {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+        )
+        .expect("static template"),
+    );
+    let cancel = AtomicBool::new(false);
+    let mut on_progress = |p: Progress| {
+        bar.set_length(p.total_bytes);
+        bar.set_position(p.done_bytes);
+    };
+    let report = api::token_report(&session, &opts, &mut on_progress, &cancel);
+    bar.finish_and_clear();
+    let report = report.with_context(|| format!("cannot count tokens of {}", a.path.display()))?;
+
+    if let Some(file) = &a.svg {
+        let theme = match a.theme {
+            ThemeArg::Light => ThemeName::Light,
+            ThemeArg::Dark => ThemeName::Dark,
+        };
+        let svg = api::token_charts_svg(&report, theme)?;
+        std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    if a.json {
+        crate::output::json(&report)?;
+    } else {
+        print_text(&report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_text(r: &TokenReport) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "session {} — encoding {}", r.session_id, r.encoding)?;
+    table(&mut out, "final agent-visible context", &r.final_context)?;
+    table(
+        &mut out,
+        "processed over the run (sum of request contexts)",
+        &r.processed,
+    )?;
+    if let Some(u) = &r.recorded_usage {
+        match (u.recorded_context, u.difference) {
+            (Some(rec), Some(d)) => writeln!(
+                out,
+                "\nrecorded context of the last request: {}  estimate: {}  difference: {:+} ({:+.1}%)",
+                thousands(rec),
+                thousands(u.estimated_context),
+                d,
+                u.difference_share.unwrap_or(0.0) * 100.0
+            )?,
+            _ => writeln!(out, "\nthe source recorded usage without input tokens")?,
+        }
+        if let Some(p) = u.recorded_processed {
+            writeln!(
+                out,
+                "recorded over {} requests: {} (estimate {})",
+                u.requests_with_usage,
+                thousands(p),
+                thousands(r.processed.total)
+            )?;
+        }
+    }
+    if !r.top_tools.is_empty() {
+        writeln!(
+            out,
+            "\ntop tools                         tokens   calls  args     bodies   results  largest"
+        )?;
+        for t in &r.top_tools {
+            writeln!(
+                out,
+                "  {:<30} {:>9} {:>6}  {:>8} {:>8} {:>9}  #{}",
+                t.name,
+                thousands(t.total),
+                t.calls,
+                thousands(t.arguments),
+                thousands(t.bodies),
+                thousands(t.results),
+                t.largest_message_index
+            )?;
+        }
+    }
+    if !r.top_parts.is_empty() {
+        writeln!(out, "\ntop parts (message #index.part)")?;
+        for p in &r.top_parts {
+            writeln!(
+                out,
+                "  #{:<7} {:>9}  {:<20} {}{}",
+                format!("{}.{}", p.message_index, p.part_index),
+                thousands(p.tokens),
+                p.category,
+                p.tool.as_deref().unwrap_or(""),
+                if p.agent_visible {
+                    ""
+                } else {
+                    "  (no longer visible)"
+                }
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "\n{} pieces from cache, {} counted ({} bytes)",
+        r.stats.cache_hits,
+        r.stats.counted,
+        thousands(r.stats.counted_bytes)
+    )?;
+    Ok(())
+}
+
+fn table(out: &mut impl Write, title: &str, t: &CategoryTotals) -> anyhow::Result<()> {
+    writeln!(out, "\n{title}: {} tokens", thousands(t.total))?;
+    for c in Category::ALL {
+        let Some(s) = t.categories.iter().find(|s| s.name == c.as_str()) else {
+            continue;
+        };
+        if s.tokens > 0 {
+            writeln!(
+                out,
+                "  {:<24} {:>12} {:>6.1}%",
+                c.label(),
+                thousands(s.tokens),
+                s.share * 100.0
+            )?;
+        }
+    }
+    Ok(())
+}

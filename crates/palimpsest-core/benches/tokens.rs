@@ -1,0 +1,2 @@
+//! Token counting benchmark (filled in below).
+fn main() {}
