@@ -1,0 +1,556 @@
+//! OpenWorker's `coworker` harness: a state folder (`coworker.db` + `conversations/<sid>.jsonl`)
+//! or a headless `--out` folder (`messages.json`, `events.jsonl`, `tool-output/`), each claimed
+//! as a whole. The database is opened read-only and never written.
+//!
+//! Submodules: [`block`] rebuilds the compacted block from a record, [`cap`] parses the
+//! tool-result cap's marker, [`db`] reads the `sessions` table, [`build`] lays out the timeline.
+//! Token counting and compaction replay are left to `tokens` and `replay`.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Claim, Probe, SessionSource, jsonl};
+use crate::error::{Error, Result};
+use crate::model::{RecordedUsage, Role, Session, SessionMeta, SourceFormat};
+
+pub mod block;
+pub mod build;
+pub mod cap;
+pub mod db;
+
+use block::CompactionState;
+use build::{Context, Entry};
+use db::SessionRow;
+
+/// Where coworker keeps its state: `$COWORKER_STATE_DIR`, the platform default
+/// (`%APPDATA%\coworker` on Windows, `~/.config/coworker` elsewhere) and, for a server started
+/// on a workspace, `<workspace>/.coworker`. `env` looks variables up (pass `std::env::var_os`).
+pub fn default_locations(
+    env: impl Fn(&str) -> Option<OsString>,
+    workspace: Option<&Path>,
+) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(d) = env("COWORKER_STATE_DIR").filter(|d| !d.is_empty()) {
+        out.push(PathBuf::from(d));
+    }
+    if cfg!(windows) {
+        if let Some(a) = env("APPDATA").filter(|d| !d.is_empty()) {
+            out.push(PathBuf::from(a).join("coworker"));
+        }
+    } else if let Some(h) = env("HOME").filter(|d| !d.is_empty()) {
+        out.push(PathBuf::from(h).join(".config").join("coworker"));
+    }
+    if let Some(w) = workspace {
+        out.push(w.join(".coworker"));
+    }
+    out.dedup();
+    out
+}
+
+/// Claim a coworker state folder, a headless `--out` folder, or one of their files.
+pub fn claim(p: &Probe) -> Claim {
+    if p.is_dir {
+        if is_state_dir(p.path) {
+            return Some(Ok(Box::new(CoworkerSource::state_dir(p.path))));
+        }
+        if is_headless(p.path) {
+            return Some(Ok(Box::new(CoworkerSource::headless(p.path))));
+        }
+        return None;
+    }
+    let parent = p.path.parent()?;
+    let name = p.file_name();
+    if name == "coworker.db" && p.is_sqlite() {
+        return Some(Ok(Box::new(CoworkerSource::state_dir(parent))));
+    }
+    if name == "messages.json" && is_headless(parent) {
+        return Some(Ok(Box::new(CoworkerSource::headless(parent))));
+    }
+    if p.extension() == "jsonl"
+        && parent.file_name().is_some_and(|n| n == "conversations")
+        && let Some(state) = parent.parent().filter(|s| s.join("coworker.db").is_file())
+    {
+        let mut s = CoworkerSource::state_dir(state);
+        s.only = p.path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        return Some(Ok(Box::new(s)));
+    }
+    None
+}
+
+fn is_state_dir(dir: &Path) -> bool {
+    let named = dir
+        .file_name()
+        .is_some_and(|n| n == ".coworker" || n == "coworker");
+    dir.join("coworker.db").is_file() || (named && dir.join("conversations").is_dir())
+}
+
+fn is_headless(dir: &Path) -> bool {
+    dir.join("messages.json").is_file()
+        && [
+            "events.jsonl",
+            "trajectory.json",
+            "model_calls.jsonl",
+            "summary.json",
+        ]
+        .iter()
+        .any(|f| dir.join(f).is_file())
+}
+
+/// A coworker state folder or headless run folder.
+pub struct CoworkerSource {
+    dir: PathBuf,
+    headless: bool,
+    /// Only this session (when one conversation file was opened).
+    only: Option<String>,
+    /// Scratch bases whose `<sid>/tool-output/` may hold spill files.
+    scratch_bases: Vec<PathBuf>,
+}
+
+impl CoworkerSource {
+    /// A state folder; spill files are looked for under the scratch bases coworker would use
+    /// (`prefs.json`'s `scratch_base`, `$COWORKER_SCRATCH_BASE`, `~/OpenWorker`).
+    pub fn state_dir(dir: &Path) -> Self {
+        let mut bases = Vec::new();
+        if let Ok(text) = std::fs::read_to_string(dir.join("prefs.json"))
+            && let Ok(v) = serde_json::from_str::<Value>(&text)
+            && let Some(b) = v.get("scratch_base").and_then(Value::as_str)
+        {
+            bases.push(dir.join(b));
+        }
+        if let Some(b) = std::env::var_os("COWORKER_SCRATCH_BASE").filter(|b| !b.is_empty()) {
+            bases.push(PathBuf::from(b));
+        }
+        if let Some(h) = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")) {
+            bases.push(PathBuf::from(h).join("OpenWorker"));
+        }
+        Self::with_scratch(dir, bases)
+    }
+
+    /// A state folder with explicit scratch bases (tests, or a copied session with its spills).
+    pub fn with_scratch(dir: &Path, scratch_bases: Vec<PathBuf>) -> Self {
+        Self {
+            dir: dir.to_owned(),
+            headless: false,
+            only: None,
+            scratch_bases,
+        }
+    }
+
+    /// A headless `openworker run --out` folder: one session, spills in `tool-output/`.
+    pub fn headless(dir: &Path) -> Self {
+        Self {
+            dir: dir.to_owned(),
+            headless: true,
+            only: None,
+            scratch_bases: Vec::new(),
+        }
+    }
+
+    fn db(&self) -> PathBuf {
+        self.dir.join("coworker.db")
+    }
+
+    fn conversation(&self, id: &str) -> PathBuf {
+        self.dir.join("conversations").join(format!("{id}.jsonl"))
+    }
+
+    fn rows(&self) -> Result<Vec<SessionRow>> {
+        if self.headless || !self.db().is_file() {
+            return Ok(Vec::new());
+        }
+        db::read_sessions(&self.db())
+    }
+
+    fn headless_id(&self) -> String {
+        self.summary()
+            .and_then(|s| {
+                s.get("session_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .unwrap_or_else(|| {
+                self.dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "headless".into())
+            })
+    }
+
+    fn summary(&self) -> Option<Value> {
+        let text = std::fs::read_to_string(self.dir.join("summary.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Every session id with its row (if any), in database order then file-name order.
+    fn ids(&self) -> Result<Vec<(String, Option<SessionRow>)>> {
+        if self.headless {
+            return Ok(vec![(self.headless_id(), None)]);
+        }
+        let mut out: Vec<(String, Option<SessionRow>)> = Vec::new();
+        for r in self.rows()? {
+            let has_messages = self.conversation(&r.id).is_file() || r.inline_messages.is_some();
+            if has_messages {
+                out.push((r.id.clone(), Some(r)));
+            }
+        }
+        let mut files: Vec<String> = std::fs::read_dir(self.dir.join("conversations"))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+                    .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        for f in files {
+            if !out.iter().any(|(id, _)| *id == f) {
+                out.push((f, None));
+            }
+        }
+        if let Some(only) = &self.only {
+            out.retain(|(id, _)| id == only);
+        }
+        Ok(out)
+    }
+
+    /// The stored messages of a session, and the file they came from.
+    fn entries(&self, id: &str, row: Option<&SessionRow>) -> Result<(PathBuf, Vec<Entry>)> {
+        if self.headless {
+            let path = self.dir.join("messages.json");
+            let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+            return Ok((path.clone(), array_entries(&path, &text)?));
+        }
+        let path = self.conversation(id);
+        if path.is_file() {
+            let mut entries = Vec::new();
+            jsonl::for_each_line(&path, |l| {
+                entries.push(Entry {
+                    line: l.number,
+                    value: l.value.map_err(|b| (b.error.to_string(), b.raw)),
+                });
+                true
+            })?;
+            return Ok((path, entries));
+        }
+        match row.and_then(|r| r.inline_messages.as_deref()) {
+            Some(text) => Ok((self.db(), array_entries(&self.db(), text)?)),
+            None => Err(Error::NoSuchSession {
+                path: self.dir.clone(),
+                id: id.to_owned(),
+            }),
+        }
+    }
+
+    fn spill_dirs(&self, id: &str) -> Vec<PathBuf> {
+        if self.headless {
+            return vec![self.dir.join("tool-output")];
+        }
+        self.scratch_bases
+            .iter()
+            .map(|b| b.join(id).join("tool-output"))
+            .collect()
+    }
+
+    fn build(&self, id: &str) -> Result<(Session, Vec<Entry>, build::Built)> {
+        let ids = self.ids()?;
+        let Some((_, row)) = ids.into_iter().find(|(i, _)| i == id) else {
+            return Err(Error::NoSuchSession {
+                path: self.dir.clone(),
+                id: id.to_owned(),
+            });
+        };
+        let (file, entries) = self.entries(id, row.as_ref())?;
+        let ctx = Context {
+            file: file.clone(),
+            spill_dirs: self.spill_dirs(id),
+            column: row.as_ref().and_then(|r| r.compaction.as_ref()),
+        };
+        let built = build::build(&entries, &ctx);
+        let first_user = built
+            .messages
+            .iter()
+            .find(|m| {
+                m.role == Role::User
+                    && m.details
+                        .as_ref()
+                        .is_none_or(|d| d.get("synthetic").is_none())
+            })
+            .map(|m| m.text());
+        let mut meta = self.meta(id, row.as_ref(), &file, first_user.as_deref());
+        meta.message_count = built.messages.len();
+        meta.compaction_count = built.compactions.len();
+        meta.created = built.messages.iter().find_map(|m| m.created);
+        if meta.updated.is_none() {
+            meta.updated = built.messages.iter().rev().find_map(|m| m.created);
+        }
+        let usage_of = |m: &crate::model::Message| m.details.as_ref()?.get("usage").cloned();
+        let last = built.messages.iter().rev().find_map(usage_of);
+        let mut usage = last.as_ref().map(last_usage).unwrap_or_default();
+        usage.accumulated_total_tokens = row
+            .as_ref()
+            .and_then(|r| r.usage.as_ref())
+            .map(column_total)
+            .or_else(|| {
+                let all: Vec<Value> = built.messages.iter().filter_map(usage_of).collect();
+                (!all.is_empty()).then(|| {
+                    all.iter()
+                        .map(|u| tokens(u, &["input", "output", "cache_read", "cache_write"]))
+                        .sum()
+                })
+            });
+        if meta.model.is_none() {
+            meta.model = last
+                .as_ref()
+                .and_then(|u| u.get("model").and_then(Value::as_str).map(str::to_owned));
+        }
+        meta.usage = (usage != RecordedUsage::default()).then_some(usage);
+        let session = Session {
+            meta,
+            messages: built.messages.clone(),
+            compactions: built.compactions.clone(),
+        };
+        Ok((session, entries, built))
+    }
+
+    fn meta(
+        &self,
+        id: &str,
+        row: Option<&SessionRow>,
+        file: &Path,
+        first_user: Option<&str>,
+    ) -> SessionMeta {
+        let summary = if self.headless { self.summary() } else { None };
+        let from_summary = |k: &str| {
+            summary
+                .as_ref()
+                .and_then(|s| s.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        SessionMeta {
+            id: id.to_owned(),
+            format: SourceFormat::Coworker,
+            path: file.to_string_lossy().into_owned(),
+            name: match row {
+                Some(r) => r.title(first_user),
+                None => from_summary("title").unwrap_or_else(|| db::snapshot_title(first_user)),
+            },
+            working_dir: row
+                .and_then(|r| r.workspace.clone())
+                .or_else(|| from_summary("workspace")),
+            created: None,
+            updated: row.and_then(|r| r.updated),
+            model: row
+                .and_then(|r| r.model.clone())
+                .or_else(|| from_summary("model")),
+            context_limit: None,
+            usage: row.and_then(|r| r.usage.as_ref()).map(|u| RecordedUsage {
+                accumulated_total_tokens: Some(column_total(u)),
+                ..Default::default()
+            }),
+            message_count: 0,
+            compaction_count: 0,
+            parent_id: None,
+        }
+    }
+}
+
+/// The last assistant's `usage` sidecar. `input` is fresh prompt tokens only (cache reads and
+/// writes are separate), so the context of that request is their sum, reported as total with
+/// the output.
+fn last_usage(u: &Value) -> RecordedUsage {
+    let get = |k: &str| u.get(k).and_then(Value::as_u64);
+    RecordedUsage {
+        input_tokens: get("input"),
+        output_tokens: get("output"),
+        total_tokens: Some(tokens(u, &["input", "output", "cache_read", "cache_write"])),
+        cache_read_tokens: get("cache_read"),
+        cache_write_tokens: get("cache_write"),
+        accumulated_total_tokens: None,
+    }
+}
+
+fn tokens(u: &Value, keys: &[&str]) -> u64 {
+    keys.iter()
+        .filter_map(|k| u.get(*k).and_then(Value::as_u64))
+        .sum()
+}
+
+/// The `usage` column folds per model: sum every model's four counters.
+fn column_total(u: &Value) -> u64 {
+    u.as_object()
+        .map(|m| {
+            m.values()
+                .map(|v| tokens(v, &["input", "output", "cache_read", "cache_write"]))
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn array_entries(path: &Path, text: &str) -> Result<Vec<Entry>> {
+    let v: Value = serde_json::from_str(text).map_err(|e| Error::Line {
+        path: path.to_owned(),
+        line: e.line(),
+        message: format!("not valid JSON: {e}"),
+    })?;
+    let items = match v {
+        Value::Array(a) => a,
+        Value::Object(mut o) => match o.remove("messages") {
+            Some(Value::Array(a)) => a,
+            _ => return Err(Error::format(path, "holds no `messages` array")),
+        },
+        _ => return Err(Error::format(path, "is not a JSON array of messages")),
+    };
+    Ok(items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| Entry {
+            line: i + 1,
+            value: Ok(v),
+        })
+        .collect())
+}
+
+/// What listing learns from one conversation file without converting its messages: the count
+/// of stored lines, the first user text, and the compaction records of `compacted` notices.
+struct Scan {
+    lines: usize,
+    first_user: Option<String>,
+    records: Vec<CompactionState>,
+}
+
+fn scan(path: &Path) -> Result<Scan> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut r = BufReader::new(file);
+    let mut s = Scan {
+        lines: 0,
+        first_user: None,
+        records: Vec::new(),
+    };
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if r.read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(path, e))?
+            == 0
+        {
+            break;
+        }
+        let complete = buf.last() == Some(&b'\n');
+        let line = buf.trim_ascii();
+        if line.is_empty() {
+            continue;
+        }
+        let wants_user = s.first_user.is_none() && contains(line, b"\"user\"");
+        let notice = contains(line, b"\"notice\"") && contains(line, b"\"compaction\"");
+        let parsed = if wants_user || notice || !complete {
+            serde_json::from_slice::<Value>(line).ok()
+        } else {
+            None
+        };
+        if !complete && parsed.is_none() && serde_json::from_slice::<Value>(line).is_err() {
+            break; // a line still being written, as the loader leaves it out
+        }
+        s.lines += 1;
+        let Some(v) = parsed else { continue };
+        match v.get("role").and_then(Value::as_str) {
+            Some("user") if s.first_user.is_none() => {
+                s.first_user = Some(super::message_log::convert::flatten_text(
+                    v.get("content").unwrap_or(&Value::Null),
+                ));
+            }
+            Some("notice") if v.get("kind").and_then(Value::as_str) == Some("compacted") => {
+                if let Some(Ok(Some(st))) = v.get("compaction").map(CompactionState::from_value) {
+                    s.records.push(st);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+impl SessionSource for CoworkerSource {
+    fn format(&self) -> SourceFormat {
+        SourceFormat::Coworker
+    }
+
+    fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    fn list(&self) -> Result<Vec<SessionMeta>> {
+        let mut out = Vec::new();
+        for (id, row) in self.ids()? {
+            let file = self.conversation(&id);
+            if self.headless || !file.is_file() {
+                // A JSON document must be parsed whole anyway: list it by loading it.
+                out.push(self.load(&id)?.meta);
+                continue;
+            }
+            let sc = scan(&file)?;
+            let mut states = sc.records;
+            if let Some(Ok(Some(col))) = row
+                .as_ref()
+                .and_then(|r| r.compaction.as_ref())
+                .map(CompactionState::from_value)
+                && !states.iter().any(|s| {
+                    s.boundary_index == col.boundary_index && s.created_at == col.created_at
+                })
+            {
+                states.push(col);
+            }
+            let applied = states
+                .iter()
+                .filter(|s| s.boundary_index > 0 && s.boundary_index < sc.lines)
+                .count();
+            let mut meta = self.meta(&id, row.as_ref(), &file, sc.first_user.as_deref());
+            meta.message_count = sc.lines + applied;
+            meta.compaction_count = states.len();
+            if meta.updated.is_none() {
+                meta.updated = std::fs::metadata(&file)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .map(|t| chrono::DateTime::<chrono::Utc>::from(t).timestamp_millis());
+            }
+            out.push(meta);
+        }
+        Ok(out)
+    }
+
+    fn load(&self, id: &str) -> Result<Session> {
+        Ok(self.build(id)?.0)
+    }
+
+    fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
+        let (_, entries, built) = self.build(id)?;
+        if let Some((_, raw)) = built.block_raw.iter().find(|(i, _)| *i == index) {
+            return Ok(Some(raw.to_string()));
+        }
+        let Some(Some(e)) = built.origin.get(index) else {
+            return Ok(None);
+        };
+        let entry = &entries[*e];
+        if self.headless || !self.conversation(id).is_file() {
+            return Ok(entry.value.as_ref().ok().map(Value::to_string));
+        }
+        nth_line(&self.conversation(id), entry.line)
+    }
+}
+
+/// The text of 1-based line `n`, as written.
+pub(crate) fn nth_line(path: &Path, n: usize) -> Result<Option<String>> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    match BufReader::new(file).lines().nth(n.saturating_sub(1)) {
+        Some(l) => Ok(Some(l.map_err(|e| Error::io(path, e))?)),
+        None => Ok(None),
+    }
+}
