@@ -3,5 +3,7 @@
 //! says what each fixture exercises. Readers and their tests live in palimpsest-core.
 
 pub mod codex;
+pub mod coworker;
 pub mod goose;
+pub mod message_log;
 pub mod stuck;
