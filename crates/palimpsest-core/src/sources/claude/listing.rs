@@ -86,7 +86,7 @@ struct Tally {
 
 impl Tally {
     fn see(&mut self, s: &Sketch) {
-        if s.len == 0 {
+        if s.len == 0 || !s.complete {
             return;
         }
         let ts = scan::last_string_field(s.tail, "timestamp")

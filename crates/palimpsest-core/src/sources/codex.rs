@@ -1,8 +1,0 @@
-//! (placeholder) reader for the `codex` format — filled by its issue.
-
-use super::{Claim, Probe};
-
-/// Claims nothing yet.
-pub fn claim(_probe: &Probe) -> Claim {
-    None
-}
