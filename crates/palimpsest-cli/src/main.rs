@@ -29,6 +29,10 @@ enum Command {
     Watch(cmd::watch::Args),
     /// Count tokens by category: final context, processed over the run, top tools and parts.
     Tokens(cmd::tokens::Args),
+    /// Post-mortem of a stuck worker: re-reads, loops, spill loops, what summaries lost.
+    Diagnose(cmd::diagnose::Args),
+    /// The spill files of a session: sizes, missing ones, who read them.
+    Spills(cmd::spills::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::Show(a) => cmd::show::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Tokens(a) => cmd::tokens::run(a),
+        Command::Diagnose(a) => cmd::diagnose::run(a),
+        Command::Spills(a) => cmd::spills::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,199 @@
+//! `palimpsest diagnose PATH [--session ID] [--json]`: the post-mortem of one session (verdict,
+//! re-reads, exploration share, loops, spill loops, summary losses), or, for a folder or
+//! database holding several sessions and no `--session`, the fleet table.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use palimpsest_core::analysis::{Diagnosis, Fleet};
+use palimpsest_core::api::{self, DiagnoseOptions};
+
+/// Arguments of `diagnose`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; without it a path holding several sessions gives the fleet table.
+    #[arg(long)]
+    session: Option<String>,
+    /// Print JSON: {"verdict", "rereads", "exploration_share", "loops", "spill_loops",
+    /// "summary_losses", …}, or the fleet {"sessions", "totals", "problems"}.
+    #[arg(long)]
+    json: bool,
+    /// An extra spill-marker pattern: a regex with a named group `path`.
+    #[arg(long, value_name = "REGEX")]
+    spill_pattern: Option<String>,
+    /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
+    #[arg(long)]
+    estimate_tokens: bool,
+}
+
+/// Run `diagnose`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let opts = DiagnoseOptions {
+        spill_pattern: a.spill_pattern.clone(),
+        estimate_tokens: a.estimate_tokens,
+        ..Default::default()
+    };
+    let fleet_wanted = a.session.is_none() && {
+        let list = api::list_sessions(&a.path)
+            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+        list.sessions.len() > 1
+    };
+    if fleet_wanted {
+        let fleet = api::diagnose_fleet(&a.path, &opts)
+            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+        if a.json {
+            crate::output::json(&fleet)?;
+        } else {
+            print_fleet(&fleet)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+    let d = api::diagnose(&session, &opts)?;
+    if a.json {
+        crate::output::json(&d)?;
+    } else {
+        print_one(&d)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_one(d: &Diagnosis) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}: {}", d.session_id, d.verdict)?;
+    let e = &d.exploration;
+    writeln!(
+        out,
+        "\ncalls {}, look-only {} ({:.0}%), writes {}{}",
+        e.calls,
+        e.look_calls,
+        d.exploration_share * 100.0,
+        e.write_calls,
+        e.seconds_per_call
+            .map(|s| format!(", {s:.1} s per call"))
+            .unwrap_or_default()
+    )?;
+    for c in &d.compactions {
+        writeln!(
+            out,
+            "compaction {} at message {}: dropped {}, summary {} chars{}",
+            c.number,
+            c.cut_index,
+            c.dropped,
+            c.summary_chars,
+            c.problem
+                .as_deref()
+                .map(|p| format!(" (not usable: {p})"))
+                .unwrap_or_default()
+        )?;
+    }
+    let rereads: Vec<_> = d.rereads.iter().filter(|f| f.rereads > 0).collect();
+    if !rereads.is_empty() {
+        writeln!(out, "\nre-reads:")?;
+        writeln!(
+            out,
+            "  {:>5} {:>7} {:>6} {:>7}  path",
+            "reads", "rereads", "after", "tokens"
+        )?;
+        for f in rereads {
+            writeln!(
+                out,
+                "  {:>5} {:>7} {:>6} {:>7}  {}  (messages {})",
+                f.reads,
+                f.rereads,
+                f.after_compaction,
+                f.tokens,
+                f.path,
+                join(&f.reread_messages)
+            )?;
+        }
+    }
+    if !d.loops.is_empty() {
+        writeln!(out, "\nloops:")?;
+        for l in &d.loops {
+            writeln!(out, "  {}  (messages {})", l.description, join(&l.messages))?;
+        }
+    }
+    for s in &d.spill_loops {
+        writeln!(
+            out,
+            "\nspill loop on {}: {} re-spills{} (messages {})",
+            s.origin,
+            s.respilled,
+            if s.ended_in_timeout {
+                ", ended in a timeout"
+            } else {
+                ""
+            },
+            join(&s.messages)
+        )?;
+    }
+    if !d.summary_losses.is_empty() {
+        writeln!(out, "\nlost by summaries:")?;
+        for l in &d.summary_losses {
+            let kind = serde_json::to_value(l.kind)?;
+            writeln!(
+                out,
+                "  compaction {} {:<12} {}  (messages {})",
+                l.compaction,
+                kind.as_str().unwrap_or_default(),
+                l.value,
+                join(&l.messages)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn print_fleet(f: &Fleet) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<24} {:<12} {:>5} {:>6} {:>7} {:>7} {:>6}  verdict",
+        "session", "format", "calls", "compac", "usable", "rereads", "rate"
+    )?;
+    for r in &f.sessions {
+        writeln!(
+            out,
+            "{:<24} {:<12} {:>5} {:>6} {:>7} {:>7} {:>5.0}%  {}",
+            r.session_id,
+            r.format,
+            r.calls,
+            r.compactions,
+            r.usable_summaries,
+            r.rereads,
+            r.reread_rate * 100.0,
+            r.verdict
+        )?;
+    }
+    let t = &f.totals;
+    writeln!(
+        out,
+        "\n{} sessions ({} stuck), {} compactions, usable summaries {}, re-read rate {:.0}% ({} of {} reads)",
+        t.sessions,
+        t.stuck_sessions,
+        t.compactions,
+        t.usable_summary_rate
+            .map(|r| format!("{:.0}%", r * 100.0))
+            .unwrap_or_else(|| "n/a".into()),
+        t.reread_rate * 100.0,
+        t.rereads,
+        t.reads
+    )?;
+    for p in &f.problems {
+        writeln!(out, "problem: {}", p.message)?;
+    }
+    Ok(())
+}
+
+fn join(v: &[usize]) -> String {
+    v.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,161 @@
+//! The compactions of a session as the diagnoses need them: where each cut landed, what it
+//! kept verbatim, its summary text, and which stored messages it dropped from the model's view.
+//!
+//! Uses [`Session::compactions`] as the readers filled it; when a reader recorded none but
+//! left summary messages (goose rows marked as summaries), a cut is taken at each summary.
+//! Detecting cuts in formats that leave no trace at all is `compaction`'s job, not this one's.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::model::{MessageKind, Role, Session};
+
+/// One compaction, numbered from 1 in session order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    /// 1-based number.
+    pub number: usize,
+    /// First message after the cut (boundary marker or summary).
+    pub cut_index: usize,
+    /// The message holding the summary, when there is one.
+    pub summary_index: Option<usize>,
+    /// Messages before the cut that stayed visible verbatim.
+    pub kept: BTreeSet<usize>,
+    /// The summary text (empty when none was written).
+    pub summary_text: String,
+    /// The source says no summary was made (coworker's trim fallback).
+    pub trimmed: bool,
+}
+
+/// The session's compactions, in cut order.
+pub fn cuts(session: &Session) -> Vec<Cut> {
+    let mut out: Vec<Cut> = if session.compactions.is_empty() {
+        session
+            .messages
+            .iter()
+            .filter(|m| m.kind == MessageKind::Summary)
+            .map(|m| Cut {
+                number: 0,
+                cut_index: m.index,
+                summary_index: Some(m.index),
+                kept: BTreeSet::new(),
+                summary_text: String::new(),
+                trimmed: false,
+            })
+            .collect()
+    } else {
+        session
+            .compactions
+            .iter()
+            .map(|c| Cut {
+                number: 0,
+                cut_index: c.cut_index,
+                summary_index: c.summary_index.or_else(|| {
+                    session
+                        .messages
+                        .get(c.cut_index..)
+                        .into_iter()
+                        .flatten()
+                        .take(3)
+                        .find(|m| m.kind == MessageKind::Summary)
+                        .map(|m| m.index)
+                }),
+                kept: c.kept.iter().copied().collect(),
+                summary_text: raw_summary(c.raw.as_ref()),
+                trimmed: c
+                    .raw
+                    .as_ref()
+                    .and_then(|r| find_key(r, "trimmed"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+            .collect()
+    };
+    out.sort_by_key(|c| c.cut_index);
+    for (i, c) in out.iter_mut().enumerate() {
+        c.number = i + 1;
+        if let Some(m) = c.summary_index.and_then(|i| session.messages.get(i)) {
+            let text = m.text();
+            if !text.trim().is_empty() {
+                c.summary_text = text;
+            }
+        }
+    }
+    out
+}
+
+/// The compaction (1-based) that dropped message `earlier` from view before message `later`:
+/// the first cut after `earlier`, at or before `later`, that did not keep it.
+pub fn dropped_between(cuts: &[Cut], earlier: usize, later: usize) -> Option<usize> {
+    cuts.iter()
+        .find(|c| c.cut_index > earlier && c.cut_index <= later && !c.kept.contains(&earlier))
+        .map(|c| c.number)
+}
+
+/// Indices of the ordinary messages cut `k` (0-based position in `cuts`) dropped: those after
+/// the previous cut and before this one, minus the kept ones.
+pub fn dropped_span(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
+    let start = if k == 0 { 0 } else { cuts[k - 1].cut_index };
+    let end = cuts[k].cut_index.min(session.messages.len());
+    (start..end)
+        .filter(|i| !cuts[k].kept.contains(i))
+        .filter(|&i| {
+            matches!(
+                session.messages[i].kind,
+                MessageKind::Ordinary | MessageKind::PreservedCopy | MessageKind::ToolSummary
+            )
+        })
+        .collect()
+}
+
+/// Indices of what the model still had of the span after cut `k`: the kept messages and the
+/// summary, continuation and preserved copies written at the cut.
+pub fn kept_after(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
+    let c = &cuts[k];
+    let mut out: Vec<usize> = c.kept.iter().copied().collect();
+    let mut after_continuation = false;
+    for m in session.messages.iter().skip(c.cut_index) {
+        let is_cut_machinery = matches!(
+            m.kind,
+            MessageKind::Summary
+                | MessageKind::Continuation
+                | MessageKind::PreservedCopy
+                | MessageKind::Notification
+        );
+        // goose re-appends the user's last text message right after the continuation; a
+        // reader that cannot tell it from a fresh message still leaves this shape.
+        let copy_shape = after_continuation && m.role == Role::User && m.has_text_only();
+        if !is_cut_machinery && !copy_shape && m.index > c.cut_index {
+            break;
+        }
+        after_continuation = m.kind == MessageKind::Continuation;
+        out.push(m.index);
+        if copy_shape {
+            break;
+        }
+    }
+    out
+}
+
+fn raw_summary(raw: Option<&Value>) -> String {
+    let Some(raw) = raw else {
+        return String::new();
+    };
+    ["summary_text", "summary", "message"]
+        .iter()
+        .find_map(|k| find_key(raw, k).and_then(Value::as_str))
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// A key at the top level or one level down (coworker notices nest the state under
+/// `compaction`).
+fn find_key<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    v.get(key).or_else(|| {
+        v.as_object()?
+            .values()
+            .filter(|x| x.is_object())
+            .find_map(|x| x.get(key))
+    })
+}

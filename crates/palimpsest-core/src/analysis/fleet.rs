@@ -1,0 +1,133 @@
+//! The fleet view: one row per session (re-reads, compactions, usable summaries, verdict) and
+//! totals across them, for a folder or database holding many sessions.
+
+use serde::{Deserialize, Serialize};
+
+use super::Diagnosis;
+use crate::model::SessionMeta;
+
+/// One session in the fleet table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FleetRow {
+    /// The session.
+    pub session_id: String,
+    /// Its format (`goose`, `coworker`, …).
+    pub format: String,
+    /// Stored messages.
+    pub messages: usize,
+    /// Tool calls.
+    pub calls: usize,
+    /// Compactions.
+    pub compactions: usize,
+    /// Compactions whose summary passes the gate.
+    pub usable_summaries: usize,
+    /// Successful file reads.
+    pub reads: usize,
+    /// Re-reads.
+    pub rereads: usize,
+    /// Re-reads after a compaction dropped the earlier read.
+    pub rereads_after_compaction: usize,
+    /// `rereads / reads` (0 without reads).
+    pub reread_rate: f64,
+    /// Share of calls that only look.
+    pub exploration_share: f64,
+    /// Spill loops.
+    pub spill_loops: usize,
+    /// The verdict line.
+    pub verdict: String,
+    /// The verdict names a problem (not "no sign of a stuck worker").
+    pub stuck: bool,
+}
+
+/// Totals across the fleet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FleetTotals {
+    /// Sessions diagnosed.
+    pub sessions: usize,
+    /// Sessions whose verdict names a problem.
+    pub stuck_sessions: usize,
+    /// Compactions.
+    pub compactions: usize,
+    /// Usable summaries.
+    pub usable_summaries: usize,
+    /// `usable_summaries / compactions`, when there were compactions.
+    pub usable_summary_rate: Option<f64>,
+    /// Reads.
+    pub reads: usize,
+    /// Re-reads.
+    pub rereads: usize,
+    /// `rereads / reads` (0 without reads).
+    pub reread_rate: f64,
+}
+
+/// The fleet: rows, totals, and sessions that failed to load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Fleet {
+    /// One row per session, most re-reads first.
+    pub sessions: Vec<FleetRow>,
+    /// Totals.
+    pub totals: FleetTotals,
+    /// Sessions or files that failed, each naming its file.
+    pub problems: Vec<crate::api::Problem>,
+}
+
+/// Make a fleet row.
+pub fn row(meta: &SessionMeta, d: &Diagnosis) -> FleetRow {
+    let reads: usize = d.rereads.iter().map(|f| f.reads).sum();
+    let rereads: usize = d.rereads.iter().map(|f| f.rereads).sum();
+    FleetRow {
+        session_id: meta.id.clone(),
+        format: meta.format.as_str().to_owned(),
+        messages: meta.message_count,
+        calls: d.exploration.calls,
+        compactions: d.compactions.len(),
+        usable_summaries: d.compactions.iter().filter(|c| c.usable).count(),
+        reads,
+        rereads,
+        rereads_after_compaction: d.rereads.iter().map(|f| f.after_compaction).sum(),
+        reread_rate: if reads == 0 {
+            0.0
+        } else {
+            rereads as f64 / reads as f64
+        },
+        exploration_share: d.exploration_share,
+        spill_loops: d.spill_loops.len(),
+        verdict: d.verdict.clone(),
+        stuck: !d.findings.is_empty(),
+    }
+}
+
+/// Sort the rows and sum them.
+pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::api::Problem>) -> Fleet {
+    rows.sort_by(|a, b| {
+        b.rereads
+            .cmp(&a.rereads)
+            .then(a.session_id.cmp(&b.session_id))
+    });
+    let sum = |f: fn(&FleetRow) -> usize| rows.iter().map(f).sum::<usize>();
+    let compactions = sum(|r| r.compactions);
+    let usable = sum(|r| r.usable_summaries);
+    let reads = sum(|r| r.reads);
+    let rereads = sum(|r| r.rereads);
+    Fleet {
+        totals: FleetTotals {
+            sessions: rows.len(),
+            stuck_sessions: rows.iter().filter(|r| r.stuck).count(),
+            compactions,
+            usable_summaries: usable,
+            usable_summary_rate: (compactions > 0).then(|| usable as f64 / compactions as f64),
+            reads,
+            rereads,
+            reread_rate: if reads == 0 {
+                0.0
+            } else {
+                rereads as f64 / reads as f64
+            },
+        },
+        sessions: rows,
+        problems,
+    }
+}

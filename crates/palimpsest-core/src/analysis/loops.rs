@@ -1,0 +1,224 @@
+//! Signs of a worker going round in circles: the same call repeated (same tool and arguments,
+//! three times or more), streaks of failing calls, long stretches without a single write, and
+//! calls that timed out.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::calls::Call;
+use super::reads::CallClass;
+
+/// The same call this many times is a loop.
+pub const REPEAT_MIN: usize = 3;
+/// This many failing calls in a row is a streak.
+pub const ERROR_STREAK_MIN: usize = 3;
+/// This many calls in a row without a write is a stretch worth flagging.
+pub const NO_WRITE_MIN: usize = 20;
+
+/// What kind of loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum LoopKind {
+    /// The same tool with the same arguments, again and again.
+    RepeatedCall,
+    /// Consecutive calls that all failed.
+    ErrorStreak,
+    /// Many consecutive calls with no write.
+    NoWriteStretch,
+    /// A call whose result says it timed out.
+    Timeout,
+}
+
+/// One loop finding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Loop {
+    /// The kind.
+    pub kind: LoopKind,
+    /// One line saying what happened.
+    pub description: String,
+    /// How many calls.
+    pub count: usize,
+    /// Message indices of the calls involved.
+    pub messages: Vec<usize>,
+    /// The tool, for repeated calls and timeouts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The arguments, for repeated calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+}
+
+static TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(timed out|time(?:d)?out (?:after|exceeded|expired|reached)|deadline exceeded|exceeded (?:the )?(?:time ?limit|timeout)|killed after \d+ ?s)",
+    )
+    .expect("static regex")
+});
+
+/// True when a result reads as a timeout. Only the ends of the text are searched: a long
+/// result is file content, and a source file mentioning `timed out` is not a timeout.
+pub fn is_timeout(text: &str) -> bool {
+    let head: String = text.chars().take(400).collect();
+    let tail: String = {
+        let n = text.chars().count();
+        text.chars().skip(n.saturating_sub(400)).collect()
+    };
+    TIMEOUT.is_match(&head) || TIMEOUT.is_match(&tail)
+}
+
+/// Find loops. `classes[i]` classifies `calls[i]`.
+pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
+    let mut out = Vec::new();
+
+    // Repeated calls, keyed by tool and key-sorted arguments.
+    let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for (i, c) in calls.iter().enumerate() {
+        let key = (c.name.to_owned(), canonical(c.arguments).to_string());
+        groups.entry(key).or_default().push(i);
+    }
+    let mut repeated: Vec<&Vec<usize>> =
+        groups.values().filter(|v| v.len() >= REPEAT_MIN).collect();
+    repeated.sort_by_key(|v| v[0]);
+    for v in repeated {
+        let c = &calls[v[0]];
+        out.push(Loop {
+            kind: LoopKind::RepeatedCall,
+            description: format!(
+                "{} {} called {} times",
+                c.name,
+                short_args(c.arguments),
+                v.len()
+            ),
+            count: v.len(),
+            messages: v.iter().map(|&i| calls[i].call_index).collect(),
+            tool: Some(c.name.to_owned()),
+            arguments: Some(c.arguments.clone()),
+        });
+    }
+
+    // Error streaks over answered calls.
+    let mut streak: Vec<usize> = Vec::new();
+    let flush = |streak: &mut Vec<usize>, out: &mut Vec<Loop>| {
+        if streak.len() >= ERROR_STREAK_MIN {
+            out.push(Loop {
+                kind: LoopKind::ErrorStreak,
+                description: format!("{} failing calls in a row", streak.len()),
+                count: streak.len(),
+                messages: std::mem::take(streak),
+                tool: None,
+                arguments: None,
+            });
+        }
+        streak.clear();
+    };
+    for c in calls.iter().filter(|c| c.result.is_some()) {
+        if c.is_error {
+            streak.push(c.call_index);
+        } else {
+            flush(&mut streak, &mut out);
+        }
+    }
+    flush(&mut streak, &mut out);
+
+    // Stretches without a write.
+    let mut stretch: Vec<usize> = Vec::new();
+    for (c, class) in calls.iter().zip(classes) {
+        if class.writes() {
+            push_stretch(&mut stretch, &mut out);
+        } else {
+            stretch.push(c.call_index);
+        }
+    }
+    push_stretch(&mut stretch, &mut out);
+
+    // Timeouts.
+    for c in calls {
+        if let Some(r) = c.result
+            && is_timeout(r)
+        {
+            out.push(Loop {
+                kind: LoopKind::Timeout,
+                description: format!("{} {} timed out", c.name, short_args(c.arguments)),
+                count: 1,
+                messages: vec![c.call_index],
+                tool: Some(c.name.to_owned()),
+                arguments: None,
+            });
+        }
+    }
+    out
+}
+
+fn push_stretch(stretch: &mut Vec<usize>, out: &mut Vec<Loop>) {
+    if stretch.len() >= NO_WRITE_MIN {
+        out.push(Loop {
+            kind: LoopKind::NoWriteStretch,
+            description: format!(
+                "{} calls without a write (messages {}–{})",
+                stretch.len(),
+                stretch[0],
+                stretch[stretch.len() - 1]
+            ),
+            count: stretch.len(),
+            messages: std::mem::take(stretch),
+            tool: None,
+            arguments: None,
+        });
+    }
+    stretch.clear();
+}
+
+/// JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call.
+pub fn canonical(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical(&m[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Arguments as one short line for descriptions.
+pub fn short_args(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(80).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_found_at_the_ends_only() {
+        assert!(
+            is_timeout("Error: command timed out after 900 seconds"),
+            "plain timeout"
+        );
+        let file = format!(
+            "{}# handles timed out connections\n{}",
+            "x".repeat(1000),
+            "y".repeat(1000)
+        );
+        assert!(
+            !is_timeout(&file),
+            "a phrase in the middle of file content is not a timeout"
+        );
+    }
+}

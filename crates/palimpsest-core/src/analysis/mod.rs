@@ -1,0 +1,152 @@
+//! Post-mortem of a session: why a worker got stuck, with every finding pointing at the
+//! messages that prove it (message indices).
+//!
+//! - `reads`: file reads and writes recognised across tools; re-reads, and whether a compaction
+//!   had dropped the earlier read (the seeds' case) or it was still in view (pure waste).
+//! - `exploration`: share of calls that only look, and time per call.
+//! - `loops`: repeated calls, error streaks, stretches without a write, timeouts.
+//! - `spills`: truncation markers and spill loops; `confine` + `review` open spill files safely.
+//! - `losses`: what a summary lost from the span it replaced; the usable-summary gate.
+//! - `verdict`: the one-line verdict; `fleet`: the same across many sessions.
+//!
+//! Everything here works on [`Session`] alone. Token counts come from a counting function the
+//! caller passes (BPE from `tokens` when wired in; [`chars_div_4`] by default).
+
+pub mod calls;
+pub mod confine;
+pub mod cuts;
+pub mod exploration;
+pub mod fleet;
+pub mod loops;
+pub mod losses;
+pub mod paths;
+pub mod reads;
+pub mod review;
+pub mod shell;
+pub mod spills;
+pub mod verdict;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::model::Session;
+
+pub use exploration::Exploration;
+pub use fleet::{Fleet, FleetRow, FleetTotals};
+pub use loops::{Loop, LoopKind};
+pub use losses::{LossKind, SummaryLoss};
+pub use reads::{FileReads, Reread};
+pub use review::{SpillEntry, SpillReview, SpillStatus, review_spills};
+pub use spills::{SpillKind, SpillLoop, SpillStep};
+
+/// Rough token count: characters / 4, rounded up. The default until a BPE counter is passed.
+pub fn chars_div_4(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
+
+/// How to diagnose.
+pub struct Options<'a> {
+    /// Counts the tokens of a text (re-read cost).
+    pub count_tokens: &'a dyn Fn(&str) -> usize,
+    /// A user pattern for spill markers (named group `path`), beside the built-in ones.
+    pub spill_pattern: Option<&'a Regex>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            count_tokens: &chars_div_4,
+            spill_pattern: None,
+        }
+    }
+}
+
+/// One compaction as the post-mortem sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CompactionInfo {
+    /// 1-based number.
+    pub number: usize,
+    /// First message after the cut.
+    pub cut_index: usize,
+    /// The summary message, when there is one.
+    pub summary_index: Option<usize>,
+    /// Characters of the summary.
+    pub summary_chars: usize,
+    /// The summary passes the gate (non-empty, at least 400 characters, not a trim).
+    pub usable: bool,
+    /// Why it does not, when it does not.
+    pub problem: Option<String>,
+    /// Messages this compaction dropped from the model's view.
+    pub dropped: usize,
+}
+
+/// The post-mortem of one session: the `diagnose` JSON contract.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Diagnosis {
+    /// One line: the most telling finding.
+    pub verdict: String,
+    /// Per file: reads, re-reads, re-reads after compaction, tokens.
+    pub rereads: Vec<FileReads>,
+    /// Share of calls that only look (0–1).
+    pub exploration_share: f64,
+    /// Repeated calls, error streaks, stretches without a write, timeouts.
+    pub loops: Vec<Loop>,
+    /// Reads of spill files that spilled again, repeated.
+    pub spill_loops: Vec<SpillLoop>,
+    /// Items in a dropped span that neither the summary nor the kept tail carries.
+    pub summary_losses: Vec<SummaryLoss>,
+    /// The session.
+    pub session_id: String,
+    /// Every finding as a clause, most telling first (the verdict shows the first three).
+    pub findings: Vec<String>,
+    /// Each re-read, with the read it repeats.
+    pub reread_events: Vec<Reread>,
+    /// Exploration in detail (counts, time per call).
+    pub exploration: Exploration,
+    /// The compactions, with the usable-summary gate.
+    pub compactions: Vec<CompactionInfo>,
+}
+
+/// Diagnose one session.
+pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
+    let wd = session.meta.working_dir.as_deref();
+    let calls = calls::calls(session);
+    let classes: Vec<reads::CallClass> = calls.iter().map(|c| reads::classify(c, wd)).collect();
+    let cuts = cuts::cuts(session);
+    let (rereads, reread_events) = reads::rereads(&calls, &classes, &cuts, opts.count_tokens);
+    let exploration = exploration::exploration(&calls, &classes);
+    let compactions = cuts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let problem = losses::summary_problem(&c.summary_text, c.trimmed);
+            CompactionInfo {
+                number: c.number,
+                cut_index: c.cut_index,
+                summary_index: c.summary_index,
+                summary_chars: c.summary_text.trim().chars().count(),
+                usable: problem.is_none(),
+                problem,
+                dropped: cuts::dropped_span(session, &cuts, k).len(),
+            }
+        })
+        .collect();
+    let mut d = Diagnosis {
+        verdict: String::new(),
+        exploration_share: exploration.share,
+        rereads,
+        loops: loops::loops(&calls, &classes),
+        spill_loops: spills::spill_loops(&calls, &classes, opts.spill_pattern),
+        summary_losses: losses::losses(session, &cuts),
+        session_id: session.meta.id.clone(),
+        findings: Vec::new(),
+        reread_events,
+        exploration,
+        compactions,
+    };
+    d.findings = verdict::findings(&d);
+    d.verdict = verdict::verdict(&d);
+    d
+}

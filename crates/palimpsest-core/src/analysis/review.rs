@@ -1,0 +1,352 @@
+//! Spill-file review: every spill file a session names (capped results, large-response notices,
+//! compaction transcripts, reader links) or keeps in its spill folder, with its size, whether it
+//! exists, the capped result beside it (head, tail, omitted bytes) and the calls that read it
+//! later. Files are opened read-only and only inside [`Confinement`]; others are reported as
+//! needing confirmation with their full path.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::calls::calls;
+use super::confine::{Confinement, Resolution, read_confined};
+use super::reads::{AccessKind, classify};
+use super::spills::{Marker, SpillKind, markers, same_file};
+use crate::model::{LinkKind, Part, Session, SourceFormat};
+
+/// Whether a spill file can be shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum SpillStatus {
+    /// Exists inside the session's folders.
+    Present,
+    /// Should be inside the session's folders but is not there.
+    Missing,
+    /// The marker says the full text was never saved.
+    NotSaved,
+    /// Outside the session's folders: the user must confirm before it is opened.
+    NeedsConfirmation,
+    /// Exists but could not be read.
+    Unreadable,
+}
+
+/// One spill file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SpillEntry {
+    /// The path as the session wrote it (`None` for "full text not saved").
+    pub path: Option<String>,
+    /// The full path it resolves to (canonical when it exists).
+    pub resolved: Option<String>,
+    /// The mechanism.
+    pub kind: SpillKind,
+    /// Present, missing, not saved, needs confirmation, unreadable.
+    pub status: SpillStatus,
+    /// Size on disk.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub size_bytes: Option<u64>,
+    /// The message naming it (`None` for a file found only in the spill folder).
+    pub message_index: Option<usize>,
+    /// The call whose result was capped.
+    pub call_index: Option<usize>,
+    /// That call's tool.
+    pub tool: Option<String>,
+    /// Full size as the marker says.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub total_bytes: Option<u64>,
+    /// Elided bytes as the marker says.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub omitted_bytes: Option<u64>,
+    /// What the model saw before the elision.
+    pub head: String,
+    /// What it saw after.
+    pub tail: String,
+    /// The spill file's text, when present and asked for.
+    pub spill_text: Option<String>,
+    /// `spill_text` was cut at the size limit.
+    pub spill_text_truncated: bool,
+    /// The file starts with the head and ends with the tail (checked when read whole).
+    pub head_tail_match: Option<bool>,
+    /// Message indices of later calls that read it.
+    pub read_by: Vec<usize>,
+}
+
+/// All spill files of a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SpillReview {
+    /// The session.
+    pub session_id: String,
+    /// Folders files may be opened from.
+    pub roots: Vec<String>,
+    /// The spill files, in message order (folder-only files last).
+    pub spills: Vec<SpillEntry>,
+    /// Count present.
+    pub present: usize,
+    /// Count missing.
+    pub missing: usize,
+    /// Count never saved.
+    pub not_saved: usize,
+    /// Count needing confirmation.
+    pub needs_confirmation: usize,
+    /// Bytes of the present files.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub total_bytes: u64,
+}
+
+/// How to review.
+#[derive(Debug, Clone, Default)]
+pub struct ReviewOptions<'a> {
+    /// Folders the user added (or confirmed) beyond the session's own.
+    pub extra_roots: Vec<PathBuf>,
+    /// A user marker pattern (named group `path`).
+    pub spill_pattern: Option<&'a Regex>,
+    /// Read up to this many bytes of each present file into `spill_text`; 0 reads none.
+    pub max_text_bytes: usize,
+    /// coworker's scratch base (`<base>/<sid>/tool-output`); `None` uses
+    /// `$COWORKER_SCRATCH_BASE`, else `~/OpenWorker`.
+    pub scratch_base: Option<PathBuf>,
+}
+
+/// The session's own folders, in the order relative paths are tried.
+pub fn session_folders(session: &Session, opts: &ReviewOptions) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(wd) = &session.meta.working_dir {
+        out.push(PathBuf::from(wd));
+    }
+    let file = Path::new(&session.meta.path);
+    let folder = if file.is_dir() {
+        Some(file)
+    } else {
+        file.parent()
+    };
+    if let Some(f) = folder {
+        out.push(f.to_owned());
+        // coworker keeps conversations/<sid>.jsonl one level below its state folder.
+        if session.meta.format == SourceFormat::Coworker
+            && f.file_name().is_some_and(|n| n == "conversations")
+            && let Some(state) = f.parent()
+        {
+            out.push(state.to_owned());
+        }
+    }
+    if session.meta.format == SourceFormat::Coworker {
+        let base = opts.scratch_base.clone().or_else(|| {
+            std::env::var_os("COWORKER_SCRATCH_BASE")
+                .map(PathBuf::from)
+                .or_else(|| std::env::home_dir().map(|h| h.join("OpenWorker")))
+        });
+        if let Some(b) = base {
+            out.push(b.join(&session.meta.id));
+        }
+    }
+    out.extend(opts.extra_roots.iter().cloned());
+    out
+}
+
+/// Review the spill files of one session.
+pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
+    let folders = session_folders(session, opts);
+    let conf = Confinement::new(folders.iter().cloned());
+    let wd = session.meta.working_dir.as_deref();
+    let calls = calls(session);
+    let by_result: HashMap<usize, usize> = calls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.result_index.map(|r| (r, i)))
+        .collect();
+    let classes: Vec<_> = calls.iter().map(|c| classify(c, wd)).collect();
+
+    let mut found: Vec<(usize, Marker)> = Vec::new();
+    for m in &session.messages {
+        for p in &m.parts {
+            let text = match p {
+                Part::ToolResult { text, .. } | Part::Text { text } => text,
+                _ => continue,
+            };
+            for mk in markers(text, opts.spill_pattern) {
+                found.push((m.index, mk));
+            }
+        }
+        for l in &m.links {
+            if l.kind == LinkKind::Subagent
+                || found
+                    .iter()
+                    .any(|(_, f)| f.path.as_deref() == Some(&l.path))
+            {
+                continue;
+            }
+            found.push((
+                m.index,
+                Marker {
+                    kind: if l.kind == LinkKind::Transcript {
+                        SpillKind::CompactionTranscript
+                    } else {
+                        SpillKind::Link
+                    },
+                    path: Some(l.path.clone()),
+                    total_bytes: None,
+                    omitted_bytes: None,
+                    head: String::new(),
+                    tail: String::new(),
+                },
+            ));
+        }
+    }
+
+    let mut spills: Vec<SpillEntry> = Vec::new();
+    for (idx, mk) in found {
+        if mk.path.is_some()
+            && spills
+                .iter()
+                .any(|s| s.path == mk.path && s.message_index == Some(idx))
+        {
+            continue;
+        }
+        let call = by_result.get(&idx).map(|&i| &calls[i]);
+        let read_by = match &mk.path {
+            Some(p) => calls
+                .iter()
+                .zip(&classes)
+                .filter(|(c, _)| c.call_index > idx)
+                .filter(|(_, cl)| {
+                    cl.accesses
+                        .iter()
+                        .any(|a| a.kind == AccessKind::Read && same_file(&a.path, p))
+                })
+                .map(|(c, _)| c.call_index)
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut e = entry(&conf, &folders, mk, opts.max_text_bytes);
+        e.message_index = Some(idx);
+        e.call_index = call.map(|c| c.call_index);
+        e.tool = call.map(|c| c.name.to_owned());
+        e.read_by = read_by;
+        spills.push(e);
+    }
+    for dir in spill_dirs(session, &folders) {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for f in files {
+            let canon = f.canonicalize().ok();
+            let known = spills
+                .iter()
+                .any(|s| s.resolved.as_ref().map(PathBuf::from) == canon);
+            if known {
+                continue;
+            }
+            let kind = if session.meta.format == SourceFormat::ClaudeCode {
+                SpillKind::ClaudeToolResults
+            } else {
+                SpillKind::CapMarker
+            };
+            let mk = Marker {
+                kind,
+                path: Some(f.to_string_lossy().into_owned()),
+                total_bytes: None,
+                omitted_bytes: None,
+                head: String::new(),
+                tail: String::new(),
+            };
+            spills.push(entry(&conf, &folders, mk, opts.max_text_bytes));
+        }
+    }
+    let count = |s: SpillStatus| spills.iter().filter(|e| e.status == s).count();
+    SpillReview {
+        session_id: session.meta.id.clone(),
+        roots: conf
+            .roots()
+            .iter()
+            .map(|r| r.to_string_lossy().into_owned())
+            .collect(),
+        present: count(SpillStatus::Present),
+        missing: count(SpillStatus::Missing),
+        not_saved: count(SpillStatus::NotSaved),
+        needs_confirmation: count(SpillStatus::NeedsConfirmation),
+        total_bytes: spills
+            .iter()
+            .filter(|e| e.status == SpillStatus::Present)
+            .filter_map(|e| e.size_bytes)
+            .sum(),
+        spills,
+    }
+}
+
+/// Folders where a format keeps spills on its own: Claude Code's `<session>/tool-results/`,
+/// coworker's `tool-output/` under the state folder or the scratch dir.
+fn spill_dirs(session: &Session, folders: &[PathBuf]) -> Vec<PathBuf> {
+    match session.meta.format {
+        SourceFormat::ClaudeCode => Path::new(&session.meta.path)
+            .parent()
+            .map(|p| vec![p.join(&session.meta.id).join("tool-results")])
+            .unwrap_or_default(),
+        SourceFormat::Coworker => folders
+            .iter()
+            .skip(1)
+            .map(|f| f.join("tool-output"))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn entry(conf: &Confinement, bases: &[PathBuf], mk: Marker, max: usize) -> SpillEntry {
+    let mut e = SpillEntry {
+        path: mk.path.clone(),
+        resolved: None,
+        kind: mk.kind,
+        status: SpillStatus::NotSaved,
+        size_bytes: None,
+        message_index: None,
+        call_index: None,
+        tool: None,
+        total_bytes: mk.total_bytes,
+        omitted_bytes: mk.omitted_bytes,
+        head: mk.head,
+        tail: mk.tail,
+        spill_text: None,
+        spill_text_truncated: false,
+        head_tail_match: None,
+        read_by: Vec::new(),
+    };
+    let Some(path) = &mk.path else { return e };
+    let res = conf.resolve(path, bases);
+    match &res {
+        Resolution::Inside(p) => {
+            e.resolved = Some(p.to_string_lossy().into_owned());
+            e.status = SpillStatus::Present;
+            e.size_bytes = std::fs::metadata(p).ok().map(|m| m.len());
+            if max > 0 {
+                match read_confined(&res, max) {
+                    Ok((text, cut)) => {
+                        if !cut && (!e.head.is_empty() || !e.tail.is_empty()) {
+                            e.head_tail_match =
+                                Some(text.starts_with(&e.head) && text.ends_with(&e.tail));
+                        }
+                        e.spill_text = Some(text);
+                        e.spill_text_truncated = cut;
+                    }
+                    Err(_) => e.status = SpillStatus::Unreadable,
+                }
+            }
+        }
+        Resolution::Missing(p) => {
+            e.resolved = Some(p.to_string_lossy().into_owned());
+            e.status = SpillStatus::Missing;
+        }
+        Resolution::Outside(p) => {
+            e.resolved = Some(p.to_string_lossy().into_owned());
+            e.status = SpillStatus::NeedsConfirmation;
+        }
+    }
+    e
+}

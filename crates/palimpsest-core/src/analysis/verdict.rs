@@ -1,0 +1,147 @@
+//! The one-line verdict: the most telling finding first, then at most two more, joined by `; `.
+//!
+//! Order of precedence follows what costs a stuck worker most: re-reading files a compaction
+//! took away (the seeds' case), spill loops, repeated calls, error streaks, timeouts, then a
+//! session that mostly looks, then long stretches without a write.
+
+use super::Diagnosis;
+use super::loops::LoopKind;
+
+/// A file re-read this many times is a worker stuck on it.
+pub const REREAD_STUCK: usize = 3;
+/// A look-only share at or above this, over enough calls, is "mostly exploring".
+pub const EXPLORING_SHARE: f64 = 0.5;
+/// Fewer calls than this say nothing about exploration.
+pub const EXPLORING_MIN_CALLS: usize = 10;
+
+/// `41234` → `41k tokens`; small counts stay exact.
+pub fn tokens(n: usize) -> String {
+    if n < 1000 {
+        format!("{n} tokens")
+    } else {
+        format!("{}k tokens", (n + 500) / 1000)
+    }
+}
+
+/// `[1]` → `compaction 1`, `[1, 2]` → `compactions 1 and 2`, `[1, 2, 3]` → `compactions 1, 2 and 3`.
+pub fn compaction_list(numbers: &[usize]) -> String {
+    let s: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match s.len() {
+        0 => String::new(),
+        1 => format!("compaction {}", s[0]),
+        n => format!("compactions {} and {}", s[..n - 1].join(", "), s[n - 1]),
+    }
+}
+
+/// Every finding as a short clause, most telling first.
+pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in d.rereads.iter().filter(|f| f.rereads >= REREAD_STUCK) {
+        let mut compactions = f.compactions.clone();
+        compactions.sort_unstable();
+        if f.after_compaction > 0 {
+            out.push(format!(
+                "stuck re-reading {} after {}: {} re-reads, {}",
+                f.path,
+                compaction_list(&compactions),
+                f.rereads,
+                tokens(f.tokens)
+            ));
+        } else {
+            out.push(format!(
+                "re-reading {} while it was still in view: {} re-reads, {}",
+                f.path,
+                f.rereads,
+                tokens(f.tokens)
+            ));
+        }
+    }
+    for s in &d.spill_loops {
+        out.push(format!(
+            "spill loop on {}: {} spill files re-read and capped again{}",
+            s.origin,
+            s.respilled,
+            if s.ended_in_timeout {
+                ", ended in a timeout"
+            } else {
+                ""
+            }
+        ));
+    }
+    // A repeated pure read is already told by the re-read clause.
+    let reread_calls: Vec<usize> = d.reread_events.iter().map(|r| r.call_index).collect();
+    for l in &d.loops {
+        match l.kind {
+            LoopKind::RepeatedCall
+                if !l.messages.iter().skip(1).all(|m| reread_calls.contains(m)) =>
+            {
+                out.push(format!("repeating {}", l.description));
+            }
+            LoopKind::ErrorStreak => out.push(l.description.clone()),
+            _ => {}
+        }
+    }
+    let timeouts = d
+        .loops
+        .iter()
+        .filter(|l| l.kind == LoopKind::Timeout)
+        .count();
+    let timeouts_in_spill_loops = d.spill_loops.iter().filter(|s| s.ended_in_timeout).count();
+    if timeouts > timeouts_in_spill_loops {
+        out.push(format!(
+            "{timeouts} call{} timed out",
+            if timeouts == 1 { "" } else { "s" }
+        ));
+    }
+    let e = &d.exploration;
+    if e.calls >= EXPLORING_MIN_CALLS && e.share >= EXPLORING_SHARE {
+        out.push(format!(
+            "mostly exploring: {:.0}% of {} calls only look",
+            e.share * 100.0,
+            e.calls
+        ));
+    }
+    if let Some(l) = d
+        .loops
+        .iter()
+        .filter(|l| l.kind == LoopKind::NoWriteStretch)
+        .max_by_key(|l| l.count)
+    {
+        out.push(format!("{} calls without a write", l.count));
+    }
+    out
+}
+
+/// The verdict line.
+pub(crate) fn verdict(d: &Diagnosis) -> String {
+    let f = findings(d);
+    if f.is_empty() {
+        let rereads: usize = d.rereads.iter().map(|r| r.rereads).sum();
+        return if d.exploration.calls == 0 {
+            "no tool calls".to_owned()
+        } else {
+            format!(
+                "no sign of a stuck worker: {} calls, {} writes, {} re-reads",
+                d.exploration.calls, d.exploration.write_calls, rereads
+            )
+        };
+    }
+    f.into_iter().take(3).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_naturally() {
+        assert_eq!(tokens(41_234), "41k tokens", "thousands are rounded to k");
+        assert_eq!(tokens(812), "812 tokens", "small counts stay exact");
+        assert_eq!(compaction_list(&[2]), "compaction 2", "singular");
+        assert_eq!(
+            compaction_list(&[1, 2, 3]),
+            "compactions 1, 2 and 3",
+            "list"
+        );
+    }
+}
