@@ -23,6 +23,12 @@ struct Cli {
 enum Command {
     /// List the sessions in a file or folder.
     Sessions(cmd::sessions::Args),
+    /// Take every compaction cut of a session apart.
+    Compactions(cmd::compactions::Args),
+    /// Check tool-call pairing at every request; exits 1 on findings.
+    Lint(cmd::lint::Args),
+    /// Show what the model saw at request N.
+    Context(cmd::context::Args),
     /// Show the messages of one session, with visibility.
     Show(cmd::show::Args),
     /// Follow sessions live: new sessions, messages and compactions as they land.
@@ -39,6 +45,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sessions(a) => cmd::sessions::run(a),
+        Command::Compactions(a) => cmd::compactions::run(a),
+        Command::Lint(a) => cmd::lint::run(a),
+        Command::Context(a) => cmd::context::run(a),
         Command::Show(a) => cmd::show::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Tokens(a) => cmd::tokens::run(a),

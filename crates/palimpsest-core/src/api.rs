@@ -305,3 +305,33 @@ pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::dis
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     crate::sources::discovery::discover(home.as_deref(), &|k| std::env::var(k).ok(), added)
 }
+
+// ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
+
+/// Every compaction of a loaded session taken apart, and its requests.
+pub fn compactions(session: &Session) -> crate::compaction::CompactionsView {
+    crate::compaction::view(session, &crate::compaction::CharEstimate)
+}
+
+/// What the model saw at request `number` (1-based; the last number is the next request, see
+/// [`crate::compaction::request_context`]); an error names the valid range.
+pub fn request_context(
+    session: &Session,
+    number: usize,
+) -> Result<crate::compaction::RequestContext> {
+    let counter = crate::compaction::CharEstimate;
+    crate::compaction::request_context(session, number, &counter).ok_or_else(|| {
+        let count = crate::compaction::Eras::new(session).request_count();
+        Error::Invalid(format!(
+            "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
+             no request {number}",
+            session.meta.path, session.meta.id
+        ))
+    })
+}
+
+/// Pairing lint of every request a loaded session made, and of its next one, for `api`.
+pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction::LintReport {
+    let eras = crate::compaction::Eras::new(session);
+    crate::compaction::lint_session(session, &eras, crate::compaction::shape_for(session, api))
+}

@@ -1,6 +1,9 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 
+pub mod compactions;
+pub mod context;
 pub mod diagnose;
+pub mod lint;
 pub mod sessions;
 pub mod show;
 pub mod spills;

@@ -1,0 +1,87 @@
+//! `palimpsest context PATH [--session ID] --request N [--json]`: what the model saw at request
+//! N — the stored indices and the messages of its context, rebuilt across compactions. Requests
+//! are numbered from 1; one past the last answered request is the request the agent would send
+//! next (`--request next` says the same).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use palimpsest_core::api;
+use palimpsest_core::compaction::Eras;
+
+/// Arguments of `context`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    session: Option<String>,
+    /// The request number (1-based), or `next`.
+    #[arg(long)]
+    request: String,
+    /// Print JSON: {"request", "answer_index", "indices", "messages", ...}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run `context`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot read {}", a.path.display()))?;
+    let number = if a.request == "next" {
+        Eras::new(&session).request_count()
+    } else {
+        a.request
+            .parse::<usize>()
+            .with_context(|| format!("--request must be a number or `next`, not `{}`", a.request))?
+    };
+    let ctx = api::request_context(&session, number)?;
+    if a.json {
+        crate::output::json(&ctx)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    let answer = ctx.answer_index.map_or_else(
+        || "next request".to_owned(),
+        |i| format!("answered by [{i}]"),
+    );
+    let cut = ctx
+        .after_cut
+        .map_or_else(String::new, |c| format!(", after cut {c}"));
+    writeln!(
+        out,
+        "request {} of {} ({answer}{cut}): {} messages, {} tokens ({})",
+        ctx.request,
+        ctx.requests,
+        ctx.indices.len(),
+        ctx.tokens_counted,
+        ctx.token_method
+    )?;
+    for m in &ctx.messages {
+        let role = serde_json::to_value(m.role)?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let kind = serde_json::to_value(m.kind)?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let parts: Vec<&str> = m.parts.iter().map(|p| p.type_name()).collect();
+        let text: String = m
+            .text()
+            .chars()
+            .take(80)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        writeln!(
+            out,
+            "[{:>5}] {role:<9} {kind:<14} {:<24} {text}",
+            m.index,
+            parts.join(",")
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

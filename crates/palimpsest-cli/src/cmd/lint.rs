@@ -1,0 +1,89 @@
+//! `palimpsest lint PATH [--session ID] [--api openai|anthropic] [--json]`: tool-pairing
+//! problems in the context of every request a session made (and of its next one), with the
+//! error the provider would return. Exits 1 when there are findings, 0 when clean.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use palimpsest_core::api;
+use palimpsest_core::compaction::Api;
+
+/// Arguments of `lint`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    session: Option<String>,
+    /// Whose rules and error texts to apply.
+    #[arg(long, value_enum, default_value = "openai")]
+    api: ApiArg,
+    /// Print JSON: {"findings": [{kind, message_index, call_id, caused_by_cut, error_text}]}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ApiArg {
+    Openai,
+    Anthropic,
+}
+
+/// Run `lint`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot read {}", a.path.display()))?;
+    let which = match a.api {
+        ApiArg::Openai => Api::Openai,
+        ApiArg::Anthropic => Api::Anthropic,
+    };
+    let report = api::lint(&session, which);
+    let code = if report.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    };
+    if a.json {
+        crate::output::json(&report)?;
+        return Ok(code);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{}: {} finding(s) over {} request(s), {} rules",
+        session.meta.id,
+        report.findings.len(),
+        report.requests,
+        which.as_str()
+    )?;
+    for f in &report.findings {
+        let kind = serde_json::to_value(f.kind)?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let cut = f
+            .caused_by_cut
+            .map_or_else(String::new, |c| format!(" caused by cut {c}"));
+        let when = match (f.first_request, f.last_request) {
+            (Some(a), Some(b)) if a == b => format!(" request {a}"),
+            (Some(a), Some(b)) => format!(" requests {a}-{b}"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "[{:>5}] {kind:<16} {}{when}{cut}",
+            f.message_index, f.call_id
+        )?;
+        if let Some(t) = &f.error_text {
+            let param = f
+                .error_param
+                .as_deref()
+                .map_or_else(String::new, |p| format!(" (param {p})"));
+            writeln!(out, "        {t}{param}")?;
+        }
+    }
+    Ok(code)
+}

@@ -1,1 +1,0 @@
-//! (placeholder) — filled by the issue that owns `compaction`.

@@ -1,0 +1,240 @@
+//! The anatomy of each compaction, derived from the model alone: where the cut is, what was
+//! dropped, what came back verbatim (the kept tail, in place or re-appended), the summary and its
+//! health, the preserved user message and whether the model now sees it twice, token counts
+//! before and after, and which earlier summaries a summary folded in (chained compactions).
+//!
+//! Readers record only the cut, trigger, recorded tokens and the summary's index
+//! ([`CompactionRecord`]); everything here follows from visibility over time
+//! ([`super::context::Eras`]) so no format quirk leaks in. One exception, named: coworker keeps
+//! the summary's text in its state dict (`raw.summary_text`), apart from the block around it,
+//! and that is what its gate judges.
+
+use serde::{Deserialize, Serialize};
+
+use super::context::Eras;
+use super::health::{self, HealthIssue, HealthProfile, SummaryHealth};
+use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Session, Trigger};
+
+/// Counts the tokens of one message. The tokens module plugs its real counter in here; until
+/// then [`CharEstimate`] stands in and says so in [`CompactionAnatomy::token_method`].
+pub trait TokenCounter {
+    /// A label for the method, shown next to the numbers.
+    fn method(&self) -> &str;
+    /// Tokens of one message as the model receives it.
+    fn count(&self, m: &Message) -> u64;
+}
+
+/// Characters / 4 over text, tool arguments and results: an estimate, labelled as one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CharEstimate;
+
+impl TokenCounter for CharEstimate {
+    fn method(&self) -> &str {
+        "estimate (chars/4)"
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        let chars: usize = m
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Text { text } | Part::Thinking { text, .. } => text.chars().count(),
+                Part::ToolCall {
+                    name, arguments, ..
+                } => name.len() + arguments.to_string().chars().count(),
+                Part::ToolResult { text, .. } => text.chars().count(),
+                Part::Image { .. } | Part::Other { .. } => 0,
+            })
+            .sum();
+        chars.div_ceil(4) as u64
+    }
+}
+
+/// One compaction, taken apart. Indices are stored indices ([`Message::index`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CompactionAnatomy {
+    /// Position in `Session::compactions`.
+    pub ordinal: usize,
+    /// The boundary or summary: the first message of the compacted view.
+    pub cut_index: usize,
+    /// How it started, when recorded.
+    pub trigger: Option<Trigger>,
+    /// Context tokens before, as the source recorded them.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub pre_tokens: Option<u64>,
+    /// Context tokens after, as the source recorded them.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub post_tokens: Option<u64>,
+    /// Our count of the context just before the cut ([`Self::token_method`]).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub pre_tokens_counted: u64,
+    /// Our count of the compacted context (cut block plus what was kept).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub post_tokens_counted: u64,
+    /// How `*_counted` were obtained.
+    pub token_method: String,
+    /// The summary message.
+    pub summary_index: Option<usize>,
+    /// Length of the summary text in characters.
+    pub summary_chars: Option<usize>,
+    /// Problems with the summary (empty = healthy).
+    pub health: Vec<HealthIssue>,
+    /// The whole health check: sections found, size against the budget.
+    pub summary_health: Option<SummaryHealth>,
+    /// The note telling the model to carry on, when there is one.
+    pub continuation_index: Option<usize>,
+    /// Messages the model still sees verbatim across the cut: kept in place, or re-appended
+    /// copies after the summary. Empty when nothing was kept (upstream goose).
+    pub kept_tail: Vec<usize>,
+    /// For each re-appended copy in `kept_tail`, the original it repeats (same order).
+    pub kept_copies_of: Vec<usize>,
+    /// First and last message the model saw before the cut and not after it.
+    pub dropped: Option<(usize, usize)>,
+    /// How many messages were dropped.
+    pub dropped_count: usize,
+    /// The re-appended copy of the last user message, when there is one.
+    pub preserved_index: Option<usize>,
+    /// The message it copies.
+    pub preserved_source: Option<usize>,
+    /// True when the model sees that text twice (the kept tail already carries it).
+    pub preserved_duplicate: bool,
+    /// Earlier summaries this compaction dropped, and so folded into its own summary.
+    pub chained_summaries: Vec<usize>,
+    /// Messages in the context just before the cut.
+    pub context_before: usize,
+    /// Messages in the compacted context.
+    pub context_after: usize,
+    /// One past the last message of the cut block (summary, notes, copies).
+    pub block_end: usize,
+}
+
+/// Take every compaction of `session` apart.
+pub fn anatomy(
+    session: &Session,
+    eras: &Eras,
+    counter: &dyn TokenCounter,
+    profile: &HealthProfile,
+) -> Vec<CompactionAnatomy> {
+    let mut order: Vec<usize> = (0..session.compactions.len()).collect();
+    order.sort_by_key(|&i| session.compactions[i].cut_index);
+    order
+        .into_iter()
+        .map(|i| one(session, eras, i, counter, profile))
+        .collect()
+}
+
+fn one(
+    session: &Session,
+    eras: &Eras,
+    ordinal: usize,
+    counter: &dyn TokenCounter,
+    profile: &HealthProfile,
+) -> CompactionAnatomy {
+    let rec: &CompactionRecord = &session.compactions[ordinal];
+    let msgs = &session.messages;
+    let cut = rec.cut_index.min(msgs.len());
+    let before = eras.context_at(cut);
+    let blk = eras.block(ordinal);
+    let dropped = &blk.dropped;
+    let after_all = eras.context_at(blk.end.max(cut));
+    let in_place: Vec<usize> = before
+        .iter()
+        .copied()
+        .filter(|p| after_all.contains(p))
+        .collect();
+    let (summary, continuation, preserved) = (blk.summary, blk.continuation, blk.preserved);
+    let copies = &blk.copies;
+    let block_end = blk.end;
+    let preserved_source = preserved.and_then(|p| {
+        copies.iter().find(|c| c.0 == p).map(|c| c.1).or_else(|| {
+            let text = msgs[p].text();
+            (0..cut).rev().find(|&d| {
+                msgs[d].role == Role::User && msgs[d].has_text_only() && msgs[d].text() == text
+            })
+        })
+    });
+
+    // In place (coworker, Claude's preserved segment: the readers' `kept` already shaped the
+    // eras) or re-appended after the summary. A reader's `kept` may also name the preserved
+    // copy (goose); that copy is reported as `preserved_index`, not as tail.
+    let mut kept_tail: Vec<usize> = in_place.iter().map(|&p| msgs[p].index).collect();
+    kept_tail.extend(copies.iter().map(|c| msgs[c.0].index));
+    let after = after_all;
+    let preserved_duplicate = preserved.is_some_and(|p| {
+        let text = msgs[p].text();
+        after.iter().any(|&q| {
+            q != p
+                && msgs[q].role == Role::User
+                && msgs[q].has_text_only()
+                && msgs[q].text() == text
+        })
+    });
+
+    let summary_text = rec
+        .raw
+        .as_ref()
+        .and_then(|r| r.get("summary_text"))
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .or_else(|| summary.map(|s| msgs[s].text()));
+    let summary_health = summary_text.as_ref().map(|t| health::check(t, profile));
+    let mut health_issues = Vec::new();
+    match (summary, &summary_health) {
+        (Some(s), Some(h))
+            if h.chars == 0
+                && msgs[s]
+                    .parts
+                    .iter()
+                    .any(|p| matches!(p, Part::Other { .. })) =>
+        {
+            health_issues.push(HealthIssue::Opaque {
+                message: "the summary is opaque (encrypted server-side); nothing to judge".into(),
+            });
+        }
+        (_, Some(h)) => health_issues.extend(h.issues.iter().cloned()),
+        (None, None) if rec.trigger != Some(Trigger::Micro) => {
+            health_issues.push(HealthIssue::Missing {
+                message: "no summary message: the dropped span is gone without one".into(),
+            });
+        }
+        _ => {}
+    }
+
+    let idx = |p: usize| msgs[p].index;
+    let count = |ps: &[usize]| ps.iter().map(|&p| counter.count(&msgs[p])).sum::<u64>();
+    CompactionAnatomy {
+        ordinal,
+        cut_index: rec.cut_index,
+        trigger: rec.trigger,
+        pre_tokens: rec.pre_tokens,
+        post_tokens: rec.post_tokens,
+        pre_tokens_counted: count(&before),
+        post_tokens_counted: count(&after),
+        token_method: counter.method().to_owned(),
+        summary_index: summary.map(idx),
+        summary_chars: summary_health.as_ref().map(|h| h.chars),
+        health: health_issues,
+        summary_health,
+        continuation_index: continuation.map(idx),
+        kept_tail,
+        kept_copies_of: copies.iter().map(|c| idx(c.1)).collect(),
+        dropped: dropped
+            .first()
+            .zip(dropped.last())
+            .map(|(&a, &b)| (idx(a), idx(b))),
+        dropped_count: dropped.len(),
+        preserved_index: preserved.map(idx),
+        preserved_source: preserved_source.map(idx),
+        preserved_duplicate,
+        chained_summaries: dropped
+            .iter()
+            .copied()
+            .filter(|&p| msgs[p].kind == MessageKind::Summary)
+            .map(idx)
+            .collect(),
+        context_before: before.len(),
+        context_after: after.len(),
+        block_end,
+    }
+}

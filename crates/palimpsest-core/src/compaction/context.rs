@@ -1,0 +1,380 @@
+//! "What the model saw at request N": when each stored message was part of the model's context.
+//!
+//! Readers leave two things: every message's *final* visibility (`agent_visible`) and one
+//! [`CompactionRecord`] per compaction. That is enough to rebuild the context of every earlier
+//! request, because compaction only ever hides what came before its cut and only ever adds
+//! messages at its cut:
+//!
+//! - a message visible at the end was visible from its own position on;
+//! - a hidden message was visible from its own position up to the first later compaction that
+//!   dropped it (one whose `kept` list does not name it), so a message hidden by a *later*
+//!   compaction is still in the context of every request before that cut;
+//! - a hidden message no compaction explains (a `/compact` echo, a UI notice, the boundary
+//!   line itself) was never in the model's context.
+//!
+//! A request is the call whose answer is an ordinary assistant message; consecutive assistant
+//! messages are one answer (Claude Code stores one content block per line). Its context is every
+//! message stored before the answer that was visible at that point. The request after the last
+//! message (the one the agent would send next) is numbered `requests().len() + 1`.
+//!
+//! Known limit: goose's tool-pair summaries hide two messages without a compaction record; this
+//! module cannot date that hiding, so such a pair reads as never visible unless a later
+//! compaction drops it (then it reads as visible until that cut).
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{MessageKind, Role, Session, Trigger};
+
+/// When one message was in the model's context: for every request point `t` (the position of
+/// the answer) with `from < t <= until`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    from: usize,
+    until: usize,
+    /// Position in `Session::compactions` of the compaction that dropped it.
+    dropped_by: Option<usize>,
+}
+
+/// The messages a compaction wrote at its cut, in stored positions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CutBlock {
+    /// The summary.
+    pub summary: Option<usize>,
+    /// The continuation note.
+    pub continuation: Option<usize>,
+    /// The re-appended copy of the last user message.
+    pub preserved: Option<usize>,
+    /// Re-appended verbatim copies: `(copy, original)`.
+    pub copies: Vec<(usize, usize)>,
+    /// Positions (before the cut) this compaction dropped from the context.
+    pub dropped: Vec<usize>,
+    /// One past the block's last message.
+    pub end: usize,
+}
+
+/// Visibility over time for one session, computed once from the readers' flags and records.
+#[derive(Debug, Clone)]
+pub struct Eras {
+    spans: Vec<Option<Span>>,
+    /// One block per entry of `Session::compactions` (same order).
+    blocks: Vec<CutBlock>,
+    /// Answer positions of the requests, in order.
+    answers: Vec<usize>,
+    /// `(cut_index, position in Session::compactions)`, sorted by cut.
+    cuts: Vec<(usize, usize)>,
+    len: usize,
+}
+
+/// One request the model answered (or the next one), as the ribbon lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RequestInfo {
+    /// 1-based request number; the last entry of [`Eras::requests`] is the next request.
+    pub number: usize,
+    /// The stored index of the assistant message that answered it; `None` for the next request.
+    pub answer_index: Option<usize>,
+    /// How many messages its context held.
+    pub context_len: usize,
+    /// The cut of the latest compaction applied before it, if any.
+    pub after_cut: Option<usize>,
+}
+
+impl Eras {
+    /// Rebuild visibility over time from final flags and compaction records.
+    pub fn new(session: &Session) -> Self {
+        let msgs = &session.messages;
+        let mut cuts: Vec<(usize, usize)> = session
+            .compactions
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.cut_index, i))
+            .collect();
+        cuts.sort();
+        // A boundary line that is not itself the summary is bookkeeping, never model input.
+        let boundaries: Vec<usize> = session
+            .compactions
+            .iter()
+            .filter(|c| c.summary_index != Some(c.cut_index))
+            .map(|c| c.cut_index)
+            .collect();
+        let spans: Vec<Option<Span>> = msgs
+            .iter()
+            .enumerate()
+            .map(|(pos, m)| {
+                if m.agent_visible {
+                    return Some(Span {
+                        from: pos,
+                        until: usize::MAX,
+                        dropped_by: None,
+                    });
+                }
+                if m.kind == MessageKind::Notification || boundaries.contains(&pos) {
+                    return None;
+                }
+                // A microcompaction clears results in place; it hides no message.
+                let (cut, ci) = *cuts.iter().find(|(cut, ci)| {
+                    let c = &session.compactions[*ci];
+                    *cut > pos && c.trigger != Some(Trigger::Micro) && !c.kept.contains(&m.index)
+                })?;
+                Some(Span {
+                    from: pos,
+                    until: cut,
+                    dropped_by: Some(ci),
+                })
+            })
+            .collect();
+        let blocks: Vec<CutBlock> = (0..session.compactions.len())
+            .map(|ci| block(session, &spans, ci))
+            .collect();
+        let copies: Vec<usize> = blocks
+            .iter()
+            .flat_map(|b| b.copies.iter().map(|c| c.0))
+            .collect();
+        let mut answers = Vec::new();
+        let mut prev_answer = false;
+        for (pos, m) in msgs.iter().enumerate() {
+            // Copies a compaction re-appended answer nothing: their request happened before.
+            if m.kind == MessageKind::Notification || copies.contains(&pos) {
+                continue;
+            }
+            let answer = m.role == Role::Assistant && m.kind == MessageKind::Ordinary;
+            if answer && !prev_answer {
+                answers.push(pos);
+            }
+            prev_answer = answer;
+        }
+        Eras {
+            spans,
+            blocks,
+            answers,
+            cuts,
+            len: msgs.len(),
+        }
+    }
+
+    /// The block compaction `ci` (position in `Session::compactions`) wrote at its cut.
+    pub fn block(&self, ci: usize) -> &CutBlock {
+        &self.blocks[ci]
+    }
+
+    /// True when the message at `pos` was in the context of the request answered at `t`.
+    pub fn visible_at(&self, pos: usize, t: usize) -> bool {
+        self.spans
+            .get(pos)
+            .copied()
+            .flatten()
+            .is_some_and(|s| s.from < t && t <= s.until)
+    }
+
+    /// Positions of the messages in the context of the request answered at position `t`
+    /// (`t = messages.len()` is the next request).
+    pub fn context_at(&self, t: usize) -> Vec<usize> {
+        (0..t.min(self.len))
+            .filter(|&p| self.visible_at(p, t))
+            .collect()
+    }
+
+    /// Position in `Session::compactions` of the compaction that dropped message `pos`.
+    pub fn dropped_by(&self, pos: usize) -> Option<usize> {
+        self.spans.get(pos).copied().flatten()?.dropped_by
+    }
+
+    /// True when the message was ever in the model's context.
+    pub fn ever_visible(&self, pos: usize) -> bool {
+        self.spans.get(pos).is_some_and(Option::is_some)
+    }
+
+    /// The answer positions of the requests, in order (the next request is not included).
+    pub fn answers(&self) -> &[usize] {
+        &self.answers
+    }
+
+    /// The request point `t` of request `number` (1-based; `answers().len() + 1` = next).
+    pub fn request_point(&self, number: usize) -> Option<usize> {
+        match number {
+            0 => None,
+            n if n <= self.answers.len() => Some(self.answers[n - 1]),
+            n if n == self.answers.len() + 1 => Some(self.len),
+            _ => None,
+        }
+    }
+
+    /// How many requests there are, counting the next one.
+    pub fn request_count(&self) -> usize {
+        self.answers.len() + 1
+    }
+
+    /// `(cut_index, position in Session::compactions)` of every compaction, by cut.
+    pub fn cuts(&self) -> &[(usize, usize)] {
+        &self.cuts
+    }
+
+    /// The number of messages.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True for an empty session.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every request with its context size, in one sweep (O(messages + requests)).
+    pub fn requests(&self) -> Vec<RequestInfo> {
+        // Visible count at t = #(from < t) - #(until < t), both monotone in t.
+        let mut starts = vec![0usize; self.len + 2];
+        let mut ends = vec![0usize; self.len + 2];
+        for s in self.spans.iter().flatten() {
+            starts[(s.from + 1).min(self.len + 1)] += 1;
+            if s.until < self.len {
+                ends[s.until + 1] += 1;
+            }
+        }
+        let mut points: Vec<(Option<usize>, usize)> =
+            self.answers.iter().map(|&a| (Some(a), a)).collect();
+        points.push((None, self.len));
+        let (mut t, mut started, mut ended) = (0usize, 0usize, 0usize);
+        points
+            .into_iter()
+            .enumerate()
+            .map(|(i, (answer, point))| {
+                while t < point {
+                    t += 1;
+                    started += starts[t];
+                    ended += ends[t];
+                }
+                RequestInfo {
+                    number: i + 1,
+                    answer_index: answer,
+                    context_len: started - ended,
+                    after_cut: self
+                        .cuts
+                        .iter()
+                        .rev()
+                        .find(|(cut, _)| *cut < point)
+                        .map(|(cut, _)| *cut),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Walk the messages a compaction wrote at its cut: boundary, summary, continuation, verbatim
+/// copies of dropped messages (a kept tail re-appended), the preserved user message. The block
+/// ends at the first message that is none of these (new conversation).
+fn block(session: &Session, spans: &[Option<Span>], ci: usize) -> CutBlock {
+    let msgs = &session.messages;
+    let rec = &session.compactions[ci];
+    let cut = rec.cut_index.min(msgs.len());
+    let mut b = CutBlock {
+        summary: rec.summary_index.filter(|&s| s < msgs.len()),
+        dropped: spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some_and(|s| s.dropped_by == Some(ci)))
+            .map(|(p, _)| p)
+            .collect(),
+        end: cut,
+        ..CutBlock::default()
+    };
+    if rec.trigger == Some(Trigger::Micro) {
+        return b;
+    }
+    let same = |a: &crate::model::Message, o: &crate::model::Message| {
+        a.role == o.role && a.parts == o.parts
+    };
+    for p in cut..msgs.len() {
+        let m = &msgs[p];
+        let bookkeeping =
+            Some(p) == b.summary || m.kind == MessageKind::Notification || spans[p].is_none();
+        if !bookkeeping {
+            if m.kind == MessageKind::Summary && b.summary.is_none() {
+                b.summary = Some(p);
+            } else if m.kind == MessageKind::Continuation && b.continuation.is_none() {
+                b.continuation = Some(p);
+            } else if m.kind == MessageKind::PreservedCopy && b.preserved.is_none() {
+                b.preserved = Some(p);
+            } else if let Some(&orig) = b
+                .dropped
+                .iter()
+                .find(|&&d| same(&msgs[d], m) && !b.copies.iter().any(|c| c.1 == d))
+            {
+                b.copies.push((p, orig));
+            } else {
+                break;
+            }
+        }
+        b.end = p + 1;
+    }
+    // Without a PreservedCopy kind: a final text-only user copy that does not continue the run
+    // of tail originals is goose's preserved message, not part of the tail.
+    if b.preserved.is_none()
+        && let Some(&(p, orig)) = b.copies.last()
+    {
+        let m = &msgs[p];
+        let breaks_run = b.copies.len() == 1 || b.copies.first().is_some_and(|&(_, o)| orig < o);
+        if m.role == Role::User && m.has_text_only() && breaks_run {
+            b.preserved = Some(p);
+            b.copies.pop();
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compaction::testkit::{compacted_seed_five, seed_five_session};
+
+    #[test]
+    fn requests_are_the_assistant_answers_plus_the_next_one() {
+        let s = seed_five_session();
+        let e = Eras::new(&s);
+        assert_eq!(
+            e.answers(),
+            &[1, 3],
+            "two assistant tool calls answer two requests"
+        );
+        assert_eq!(e.context_at(1), vec![0], "request 1 saw the ask only");
+        assert_eq!(
+            e.context_at(3),
+            vec![0, 1, 2],
+            "request 2 saw ask, call, result"
+        );
+        assert_eq!(
+            e.context_at(5),
+            vec![0, 1, 2, 3, 4],
+            "next request sees all five"
+        );
+    }
+
+    #[test]
+    fn messages_hidden_by_a_later_cut_were_visible_before_it() {
+        let s = compacted_seed_five();
+        let e = Eras::new(&s);
+        assert_eq!(
+            e.context_at(3),
+            vec![0, 1, 2],
+            "before the cut at 5 the originals were still the model's context"
+        );
+        assert_eq!(
+            e.context_at(s.messages.len()),
+            vec![5, 6, 7],
+            "after it: summary, continuation, preserved copy (upstream goose)"
+        );
+        assert_eq!(
+            e.dropped_by(2),
+            Some(0),
+            "the cat result was dropped by compaction 0"
+        );
+        let reqs = e.requests();
+        assert_eq!(reqs.len(), 3, "two answered requests and the next one");
+        assert_eq!(reqs[1].context_len, 3, "request 2 held three messages");
+        assert_eq!(reqs[2].context_len, 3, "the next request holds three");
+        assert_eq!(
+            reqs[2].after_cut,
+            Some(5),
+            "the next request follows the cut at 5"
+        );
+    }
+}
