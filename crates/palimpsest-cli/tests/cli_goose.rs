@@ -9,7 +9,11 @@ fn fixtures() -> String {
 }
 
 fn run_json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("palimpsest").unwrap().args(args).output().unwrap();
+    let out = Command::cargo_bin("palimpsest")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "palimpsest {args:?} failed: {}",
@@ -24,7 +28,14 @@ fn sessions_lists_the_goose_folder_as_json() {
     let list = v.as_array().expect("a JSON array of sessions");
     assert_eq!(list.len(), 7, "seven goose fixture sessions");
     for s in list {
-        for key in ["id", "format", "name", "message_count", "compaction_count", "path"] {
+        for key in [
+            "id",
+            "format",
+            "name",
+            "message_count",
+            "compaction_count",
+            "path",
+        ] {
             assert!(s.get(key).is_some(), "every session has `{key}`: {s}");
         }
         assert_eq!(s["format"], "goose", "read from sessions.db: {s}");
@@ -33,7 +44,10 @@ fn sessions_lists_the_goose_folder_as_json() {
             "path names the database: {s}"
         );
     }
-    let compacted = list.iter().find(|s| s["id"] == "goose-compacted").expect("listed");
+    let compacted = list
+        .iter()
+        .find(|s| s["id"] == "goose-compacted")
+        .expect("listed");
     assert_eq!(
         (&compacted["message_count"], &compacted["compaction_count"]),
         (&Value::from(10), &Value::from(1)),
@@ -44,27 +58,73 @@ fn sessions_lists_the_goose_folder_as_json() {
 #[test]
 fn show_agent_view_of_seed_five_has_the_contract_keys() {
     let db = format!("{}/sessions.db", fixtures());
-    let v = run_json(&["show", &db, "--session", "seed-five", "--view", "agent", "--json"]);
+    let v = run_json(&[
+        "show",
+        &db,
+        "--session",
+        "seed-five",
+        "--view",
+        "agent",
+        "--json",
+    ]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["session", "messages"], "top-level keys of the show contract");
+    assert_eq!(
+        keys,
+        ["session", "messages"],
+        "top-level keys of the show contract"
+    );
     assert_eq!(v["session"]["id"], "seed-five", "the session asked for");
     let messages = v["messages"].as_array().unwrap();
-    assert_eq!(messages.len(), 5, "all five seed messages are agent-visible");
+    assert_eq!(
+        messages.len(),
+        5,
+        "all five seed messages are agent-visible"
+    );
     for m in messages {
-        for key in ["index", "id", "role", "kind", "agent_visible", "user_visible", "parts"] {
+        for key in [
+            "index",
+            "id",
+            "role",
+            "kind",
+            "agent_visible",
+            "user_visible",
+            "parts",
+        ] {
             assert!(m.get(key).is_some(), "message has `{key}`: {m}");
         }
-        assert!(m["parts"][0].get("type").is_some(), "parts are tagged by `type`: {m}");
+        assert!(
+            m["parts"][0].get("type").is_some(),
+            "parts are tagged by `type`: {m}"
+        );
     }
-    let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();
-    assert_eq!(roles, ["user", "assistant", "user", "assistant", "user"], "roles in order");
-    let types: Vec<&str> = messages.iter().map(|m| m["parts"][0]["type"].as_str().unwrap()).collect();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "user", "assistant", "user"],
+        "roles in order"
+    );
+    let types: Vec<&str> = messages
+        .iter()
+        .map(|m| m["parts"][0]["type"].as_str().unwrap())
+        .collect();
     assert_eq!(
         types,
-        ["text", "tool_call", "tool_result", "tool_call", "tool_result"],
+        [
+            "text",
+            "tool_call",
+            "tool_result",
+            "tool_call",
+            "tool_result"
+        ],
         "part types in order"
     );
-    assert_eq!(messages[1]["parts"][0]["name"], "shell", "tool name as the seed has it");
+    assert_eq!(
+        messages[1]["parts"][0]["name"], "shell",
+        "tool name as the seed has it"
+    );
     assert_eq!(
         messages[4]["parts"][0]["text"],
         "1 failed: test_retry - AssertionError: expected 3 attempts, got 1",
@@ -75,7 +135,15 @@ fn show_agent_view_of_seed_five_has_the_contract_keys() {
 #[test]
 fn show_agent_view_of_the_compacted_session_starts_at_the_summary() {
     let db = format!("{}/sessions.db", fixtures());
-    let v = run_json(&["show", &db, "--session", "goose-compacted", "--view", "agent", "--json"]);
+    let v = run_json(&[
+        "show",
+        &db,
+        "--session",
+        "goose-compacted",
+        "--view",
+        "agent",
+        "--json",
+    ]);
     let kinds: Vec<&str> = v["messages"]
         .as_array()
         .unwrap()
@@ -84,7 +152,13 @@ fn show_agent_view_of_the_compacted_session_starts_at_the_summary() {
         .collect();
     assert_eq!(
         kinds,
-        ["summary", "continuation", "preserved_copy", "ordinary", "ordinary"],
+        [
+            "summary",
+            "continuation",
+            "preserved_copy",
+            "ordinary",
+            "ordinary"
+        ],
         "what the model sees after the compaction"
     );
 }
@@ -108,7 +182,12 @@ fn errors_go_to_stderr_with_a_non_zero_exit() {
     );
     let missing = Command::cargo_bin("palimpsest")
         .unwrap()
-        .args(["show", &format!("{}/sessions.db", fixtures()), "--session", "nope"])
+        .args([
+            "show",
+            &format!("{}/sessions.db", fixtures()),
+            "--session",
+            "nope",
+        ])
         .output()
         .unwrap();
     assert!(!missing.status.success(), "an unknown session fails");

@@ -54,7 +54,10 @@ fn call(m: &Message) -> (&str, &str, &serde_json::Value) {
             name,
             arguments,
         } => (id, name, arguments),
-        other => panic!("message {} should open with a tool call, got {other:?}", m.index),
+        other => panic!(
+            "message {} should open with a tool call, got {other:?}",
+            m.index
+        ),
     }
 }
 
@@ -66,12 +69,14 @@ fn result(m: &Message) -> (&str, &str, bool) {
             is_error,
             ..
         } => (call_id, text, *is_error),
-        other => panic!("message {} should open with a tool result, got {other:?}", m.index),
+        other => panic!(
+            "message {} should open with a tool result, got {other:?}",
+            m.index
+        ),
     }
 }
 
-const STORE_PY: &str =
-    "def fetch_rows(conn, q):\n    cur = conn.cursor()\n    cur.execute(q)\n    return cur.fetchall()\n";
+const STORE_PY: &str = "def fetch_rows(conn, q):\n    cur = conn.cursor()\n    cur.execute(q)\n    return cur.fetchall()\n";
 const FAIL: &str = "1 failed: test_retry - AssertionError: expected 3 attempts, got 1";
 
 #[test]
@@ -90,20 +95,36 @@ fn seed_five_reads_identically_in_every_shape() {
             "{shape}: the seed's five messages, all visible to both"
         );
         let m = &s.messages;
-        assert_eq!(m[0].text(), "add a retry to fetch_rows in store.py", "{shape}: the ask");
+        assert_eq!(
+            m[0].text(),
+            "add a retry to fetch_rows in store.py",
+            "{shape}: the ask"
+        );
         assert_eq!(
             call(&m[1]),
             ("call_1", "shell", &json!({"cmd": "cat store.py"})),
             "{shape}: tool name is exactly `shell`"
         );
-        assert_eq!(result(&m[2]), ("call_1", STORE_PY, false), "{shape}: the file");
+        assert_eq!(
+            result(&m[2]),
+            ("call_1", STORE_PY, false),
+            "{shape}: the file"
+        );
         assert_eq!(
             call(&m[3]),
             ("call_2", "shell", &json!({"cmd": "pytest -q"})),
             "{shape}: pytest call"
         );
-        assert_eq!(result(&m[4]), ("call_2", FAIL, false), "{shape}: the failure");
-        assert_eq!(m[0].created, Some(1_771_900_000_000), "{shape}: seconds → ms");
+        assert_eq!(
+            result(&m[4]),
+            ("call_2", FAIL, false),
+            "{shape}: the failure"
+        );
+        assert_eq!(
+            m[0].created,
+            Some(1_771_900_000_000),
+            "{shape}: seconds → ms"
+        );
         assert_eq!(m[4].created, Some(1_771_900_040_000), "{shape}: 10 s apart");
         assert!(s.compactions.is_empty(), "{shape}: no compaction");
         assert_eq!(s.meta.message_count, 5, "{shape}: count matches messages");
@@ -140,7 +161,11 @@ fn seed_parallel_three_calls_three_results_default_metadata() {
             "{shape}: NULL/missing metadata reads as visible to both"
         );
         let ids: Vec<&str> = s.messages[2..].iter().map(|m| result(m).0).collect();
-        assert_eq!(ids, ["call_a", "call_b", "call_c"], "{shape}: results in call order");
+        assert_eq!(
+            ids,
+            ["call_a", "call_b", "call_c"],
+            "{shape}: results in call order"
+        );
     }
 }
 
@@ -202,8 +227,12 @@ fn goose_compacted_tool_loop_auto_compaction() {
         let agent: Vec<usize> = s.view(View::Agent).map(|m| m.index).collect();
         assert_eq!(agent, [5, 6, 7, 8, 9], "{shape}: what the model sees");
         assert!(
-            s.messages[6].text().starts_with("Your context was compacted.")
-                && s.messages[6].text().ends_with("Continue calling tools as necessary to complete the task."),
+            s.messages[6]
+                .text()
+                .starts_with("Your context was compacted.")
+                && s.messages[6]
+                    .text()
+                    .ends_with("Continue calling tools as necessary to complete the task."),
             "{shape}: the ≥2026-02-16 tool-loop continuation"
         );
         assert_eq!(
@@ -280,12 +309,20 @@ fn legacy_item_types_are_kept_not_dropped() {
             .collect();
         assert_eq!(
             tags,
-            ["contextLengthExceeded", "summarizationRequested", "conversationCompacted"],
+            [
+                "contextLengthExceeded",
+                "summarizationRequested",
+                "conversationCompacted"
+            ],
             "{shape}: original tags"
         );
         assert_eq!(
             result(&s.messages[2]),
-            ("call_l1", "ERROR db timeout after 30s\nERROR db timeout after 30s", false),
+            (
+                "call_l1",
+                "ERROR db timeout after 30s\nERROR db timeout after 30s",
+                false
+            ),
             "{shape}: the bare-array result, text items joined with a newline"
         );
         assert_eq!(
@@ -304,7 +341,9 @@ fn hostile_html_is_kept_verbatim() {
             "{shape}: names are data, not markup"
         );
         assert!(
-            s.messages[0].text().starts_with("<script>alert(1)</script>"),
+            s.messages[0]
+                .text()
+                .starts_with("<script>alert(1)</script>"),
             "{shape}: text untouched"
         );
         let second = Message {
@@ -318,7 +357,9 @@ fn hostile_html_is_kept_verbatim() {
             "{shape}: arguments untouched"
         );
         assert!(
-            result(&s.messages[2]).1.contains("<iframe src=\"javascript:alert(9)\">"),
+            result(&s.messages[2])
+                .1
+                .contains("<iframe src=\"javascript:alert(9)\">"),
             "{shape}: result untouched"
         );
     }
@@ -354,17 +395,42 @@ fn folder_listing_matches_loading() {
         "the folder is read as one goose source: seven sessions with exact counts"
     );
     let five = list.sessions.iter().find(|m| m.id == "seed-five").unwrap();
-    assert_eq!(five.model.as_deref(), Some("qwen3.6-27b"), "model from model_config_json");
-    assert_eq!(five.context_limit, Some(131_072), "context limit from model_config_json");
+    assert_eq!(
+        five.model.as_deref(),
+        Some("qwen3.6-27b"),
+        "model from model_config_json"
+    );
+    assert_eq!(
+        five.context_limit,
+        Some(131_072),
+        "context limit from model_config_json"
+    );
     let usage = five.usage.as_ref().expect("token columns recorded");
     assert_eq!(
-        (usage.input_tokens, usage.output_tokens, usage.total_tokens, usage.accumulated_total_tokens),
+        (
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.total_tokens,
+            usage.accumulated_total_tokens
+        ),
         (Some(2_000), Some(200), Some(2_200), Some(5_100)),
         "usage from the token columns"
     );
-    assert_eq!(five.created, Some(1_771_900_000_000), "created_at parsed as UTC");
-    assert_eq!(five.updated, Some(1_771_900_040_000), "updated_at parsed as UTC");
-    assert!(five.path.ends_with("sessions.db"), "path names the DB: {}", five.path);
+    assert_eq!(
+        five.created,
+        Some(1_771_900_000_000),
+        "created_at parsed as UTC"
+    );
+    assert_eq!(
+        five.updated,
+        Some(1_771_900_040_000),
+        "updated_at parsed as UTC"
+    );
+    assert!(
+        five.path.ends_with("sessions.db"),
+        "path names the DB: {}",
+        five.path
+    );
     for shape in ["sessions.db", "v6/sessions.db", "legacy"] {
         let path = fixture(shape);
         let catalog = sources::open(&path).unwrap();
@@ -387,12 +453,19 @@ fn folder_listing_matches_loading() {
 fn raw_returns_the_stored_row_and_line() {
     let db = fixture("sessions.db");
     let catalog = sources::open(&db).unwrap();
-    let raw = catalog.sources[0].raw("seed-five", 1).unwrap().expect("row 2 exists");
+    let raw = catalog.sources[0]
+        .raw("seed-five", 1)
+        .unwrap()
+        .expect("row 2 exists");
     let v: serde_json::Value = serde_json::from_str(&raw).unwrap();
     assert_eq!(v["role"], "assistant", "the second row");
     assert_eq!(v["message_id"], "msg_seed-five_1", "its message id");
-    let content: serde_json::Value =
-        serde_json::from_str(v["content_json"].as_str().expect("content_json kept as text")).unwrap();
+    let content: serde_json::Value = serde_json::from_str(
+        v["content_json"]
+            .as_str()
+            .expect("content_json kept as text"),
+    )
+    .unwrap();
     assert_eq!(
         content[0]["toolCall"]["value"]["arguments"]["cmd"], "cat store.py",
         "content_json as stored"

@@ -33,7 +33,14 @@ fn seed_db(dir: &Path) -> PathBuf {
     p
 }
 
-fn add_row(conn: &Connection, session: &str, role: &str, content: &str, created: i64, meta: Option<&str>) -> i64 {
+fn add_row(
+    conn: &Connection,
+    session: &str,
+    role: &str,
+    content: &str,
+    created: i64,
+    meta: Option<&str>,
+) -> i64 {
     conn.execute(
         "INSERT INTO messages (session_id, role, content_json, created_timestamp, metadata_json) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![session, role, content, created, meta],
@@ -53,9 +60,15 @@ fn not_sqlite_is_an_error_naming_the_file() {
         "names the file and says why: {msg}"
     );
     let folder = sources::open(dir.path()).expect("a folder always opens");
-    assert_eq!(folder.problems.len(), 1, "the broken DB is a problem of the folder");
+    assert_eq!(
+        folder.problems.len(),
+        1,
+        "the broken DB is a problem of the folder"
+    );
     assert!(
-        folder.problems[0].to_string().contains("not a SQLite database"),
+        folder.problems[0]
+            .to_string()
+            .contains("not a SQLite database"),
         "the folder reports the same error: {}",
         folder.problems[0]
     );
@@ -65,7 +78,10 @@ fn not_sqlite_is_an_error_naming_the_file() {
 fn sqlite_but_not_goose_and_empty_files() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("sessions.db");
-    Connection::open(&p).unwrap().execute_batch("CREATE TABLE notes (x TEXT);").unwrap();
+    Connection::open(&p)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (x TEXT);")
+        .unwrap();
     let msg = open_err(&p);
     assert!(
         msg.contains(&p.display().to_string())
@@ -91,8 +107,15 @@ fn missing_file_is_not_found() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("sessions.db");
     let err = GooseSource::open_db(&p).expect_err("a missing DB cannot open");
-    assert_eq!(err.code(), "not_found", "stable code for a missing file: {err}");
-    assert!(err.to_string().contains(&p.display().to_string()), "names it: {err}");
+    assert_eq!(
+        err.code(),
+        "not_found",
+        "stable code for a missing file: {err}"
+    );
+    assert!(
+        err.to_string().contains(&p.display().to_string()),
+        "names it: {err}"
+    );
 }
 
 #[test]
@@ -102,7 +125,10 @@ fn goose_db_without_sessions_lists_nothing() {
     write_db(&p, Era::Head, &[]).unwrap();
     let catalog = sources::open(&p).unwrap();
     let (metas, problems) = catalog.list();
-    assert!(metas.is_empty() && problems.is_empty(), "an empty goose DB is valid and empty");
+    assert!(
+        metas.is_empty() && problems.is_empty(),
+        "an empty goose DB is valid and empty"
+    );
     let err = catalog.load(&p, Some("nope")).expect_err("no such session");
     assert_eq!(err.code(), "no_such_session", "{err}");
 }
@@ -112,20 +138,39 @@ fn bad_content_json_row_becomes_an_error_message_and_the_rest_loads() {
     let dir = tempfile::tempdir().unwrap();
     let p = seed_db(dir.path());
     let conn = Connection::open(&p).unwrap();
-    let row = add_row(&conn, "seed-five", "assistant", "[{\"type\":\"text\",", 1_771_900_045, None);
-    add_row(&conn, "seed-five", "user", r#"[{"type":"text","text":"after"}]"#, 1_771_900_050, None);
+    let row = add_row(
+        &conn,
+        "seed-five",
+        "assistant",
+        "[{\"type\":\"text\",",
+        1_771_900_045,
+        None,
+    );
+    add_row(
+        &conn,
+        "seed-five",
+        "user",
+        r#"[{"type":"text","text":"after"}]"#,
+        1_771_900_050,
+        None,
+    );
     drop(conn);
     let s = load(&p, "seed-five");
     assert_eq!(s.messages.len(), 7, "the bad row does not hide the others");
     let bad = &s.messages[5];
     let err = bad.error.as_deref().expect("the bad row is marked");
     assert!(
-        err.contains(&p.display().to_string()) && err.contains(&format!("row {row}:")) && err.contains("not valid JSON"),
+        err.contains(&p.display().to_string())
+            && err.contains(&format!("row {row}:"))
+            && err.contains("not valid JSON"),
         "error names file and row: {err}"
     );
     assert_eq!(
         bad.parts,
-        vec![Part::Other { original_type: "content_json".into(), raw: json!("[{\"type\":\"text\",") }],
+        vec![Part::Other {
+            original_type: "content_json".into(),
+            raw: json!("[{\"type\":\"text\",")
+        }],
         "the raw text is kept as an other part"
     );
     assert_eq!(s.messages[6].text(), "after", "rows after it load");
@@ -145,7 +190,11 @@ fn unknown_newer_columns_and_tables_are_tolerated() {
         )
         .unwrap();
     let s = load(&p, "seed-five");
-    assert_eq!(s.messages.len(), 5, "a schema-17 DB with extra columns reads as before");
+    assert_eq!(
+        s.messages.len(),
+        5,
+        "a schema-17 DB with extra columns reads as before"
+    );
 }
 
 #[test]
@@ -169,11 +218,29 @@ fn schema_zero_shape_reads_with_defaults() {
     drop(conn);
     let s = load(&p, "20251001_1");
     let texts: Vec<String> = s.messages.iter().map(|m| m.text()).collect();
-    assert_eq!(texts, ["first", "second", "third"], "ordered by created_timestamp, then row id");
-    assert!(s.messages.iter().all(|m| m.agent_visible && m.user_visible), "no metadata column: default visibility");
-    assert_eq!(s.meta.name, "first goose session", "no name column: the description, collapsed");
-    assert_eq!(s.meta.created, Some(1_759_305_600_000), "RFC 3339 created_at");
-    assert_eq!(s.meta.updated, Some(1_759_305_900_000), "SQLite-text updated_at");
+    assert_eq!(
+        texts,
+        ["first", "second", "third"],
+        "ordered by created_timestamp, then row id"
+    );
+    assert!(
+        s.messages.iter().all(|m| m.agent_visible && m.user_visible),
+        "no metadata column: default visibility"
+    );
+    assert_eq!(
+        s.meta.name, "first goose session",
+        "no name column: the description, collapsed"
+    );
+    assert_eq!(
+        s.meta.created,
+        Some(1_759_305_600_000),
+        "RFC 3339 created_at"
+    );
+    assert_eq!(
+        s.meta.updated,
+        Some(1_759_305_900_000),
+        "SQLite-text updated_at"
+    );
     assert!(s.messages[0].id.is_none(), "no message_id column: no id");
 }
 
@@ -203,15 +270,53 @@ fn every_content_item_type_maps_and_partial_metadata_defaults() {
         {"type":"toolConfirmationRequest","id":"t5","toolName":"developer__shell","arguments":{},"prompt":null},
         {"type":"error","kind":"provider","message":"rate limited"}
     ]);
-    add_row(&conn, "seed-five", "assistant", &items.to_string(), 1_771_900_100, Some(r#"{"userVisible":false}"#));
+    add_row(
+        &conn,
+        "seed-five",
+        "assistant",
+        &items.to_string(),
+        1_771_900_100,
+        Some(r#"{"userVisible":false}"#),
+    );
     drop(conn);
     let s = load(&p, "seed-five");
     let m = &s.messages[5];
-    assert!(m.agent_visible && m.user_visible, "partial metadata falls back to the default as a whole");
-    assert_eq!(m.parts[0], Part::Image { mime: "image/png".into(), size: 12 }, "image: mime and size, no bytes");
-    assert_eq!(m.parts[1], Part::Thinking { text: "check the retry count".into(), redacted: false }, "thinking");
-    assert_eq!(m.parts[2], Part::Thinking { text: String::new(), redacted: true }, "redacted thinking");
-    assert_eq!(m.parts[3], Part::Thinking { text: "old reasoning".into(), redacted: false }, "reasoning → thinking");
+    assert!(
+        m.agent_visible && m.user_visible,
+        "partial metadata falls back to the default as a whole"
+    );
+    assert_eq!(
+        m.parts[0],
+        Part::Image {
+            mime: "image/png".into(),
+            size: 12
+        },
+        "image: mime and size, no bytes"
+    );
+    assert_eq!(
+        m.parts[1],
+        Part::Thinking {
+            text: "check the retry count".into(),
+            redacted: false
+        },
+        "thinking"
+    );
+    assert_eq!(
+        m.parts[2],
+        Part::Thinking {
+            text: String::new(),
+            redacted: true
+        },
+        "redacted thinking"
+    );
+    assert_eq!(
+        m.parts[3],
+        Part::Thinking {
+            text: "old reasoning".into(),
+            redacted: false
+        },
+        "reasoning → thinking"
+    );
     assert!(
         matches!(&m.parts[4], Part::ToolCall { id, arguments, .. } if id == "c7" && arguments["error"] == "-32602: Could not parse tool arguments"),
         "error-wrapped request keeps the error: {:?}",
@@ -236,7 +341,12 @@ fn every_content_item_type_maps_and_partial_metadata_defaults() {
         .collect();
     assert_eq!(
         others,
-        ["actionRequired", "frontendToolRequest", "toolConfirmationRequest", "error"],
+        [
+            "actionRequired",
+            "frontendToolRequest",
+            "toolConfirmationRequest",
+            "error"
+        ],
         "the rest are kept with their tags"
     );
 }
@@ -257,7 +367,11 @@ fn usage_ledger_fills_the_accumulated_total() {
     .unwrap();
     drop(conn);
     let usage = load(&p, "seed-five").meta.usage.expect("usage recorded");
-    assert_eq!(usage.accumulated_total_tokens, Some(2_200 + 900), "sum of the ledger when the column is NULL");
+    assert_eq!(
+        usage.accumulated_total_tokens,
+        Some(2_200 + 900),
+        "sum of the ledger when the column is NULL"
+    );
 }
 
 /// Every file in `dir` with its bytes.
@@ -266,7 +380,10 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap())
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
         })
         .collect();
     out.sort();
@@ -298,7 +415,10 @@ fn reading_changes_no_byte_and_creates_no_file() {
         assert_eq!(before.len(), 1, "only sessions.db before (wal={wal})");
         read_everything(&p);
         read_everything(dir.path());
-        assert!(snapshot(dir.path()) == before, "wal={wal}: same files, same bytes after reading");
+        assert!(
+            snapshot(dir.path()) == before,
+            "wal={wal}: same files, same bytes after reading"
+        );
     }
 }
 
@@ -309,11 +429,66 @@ fn uncheckpointed_wal_rows_are_seen() {
     let writer = Connection::open(&p).unwrap();
     writer.pragma_update(None, "journal_mode", "WAL").unwrap();
     writer.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
-    add_row(&writer, "seed-five", "user", r#"[{"type":"text","text":"live row"}]"#, 1_771_900_060, None);
+    add_row(
+        &writer,
+        "seed-five",
+        "user",
+        r#"[{"type":"text","text":"live row"}]"#,
+        1_771_900_060,
+        None,
+    );
     let wal = dir.path().join("sessions.db-wal");
-    assert!(wal.exists() && std::fs::metadata(&wal).unwrap().len() > 0, "the row sits in the WAL");
+    assert!(
+        wal.exists() && std::fs::metadata(&wal).unwrap().len() > 0,
+        "the row sits in the WAL"
+    );
     let s = load(&p, "seed-five");
-    assert_eq!(s.messages.len(), 6, "opened in place, the WAL row is visible");
+    assert_eq!(
+        s.messages.len(),
+        6,
+        "opened in place, the WAL row is visible"
+    );
     assert_eq!(s.messages[5].text(), "live row", "the live row is last");
     drop(writer);
+}
+
+#[test]
+fn sessions_folder_with_db_and_legacy_files() {
+    let dir = tempfile::tempdir().unwrap();
+    seed_db(dir.path());
+    let legacy = |id: &str| {
+        format!(
+            "{}\n{}\n{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"cut",
+            json!({"working_dir": "/w", "description": format!("legacy {id}"), "message_count": 1}),
+            json!({"id": null, "role": "user", "created": 1_700_000_000, "content": [{"type": "text", "text": "hi"}]}),
+        )
+    };
+    // One legacy session goose already imported (same id as the DB's), one it did not.
+    std::fs::write(dir.path().join("seed-five.jsonl"), legacy("seed-five")).unwrap();
+    std::fs::write(dir.path().join("20250901_101500.jsonl"), legacy("old")).unwrap();
+    std::fs::write(dir.path().join("notes.jsonl"), "{\"role\":\"user\"}\n").unwrap();
+    let catalog = sources::open(dir.path()).unwrap();
+    assert_eq!(
+        catalog.sources.len(),
+        1,
+        "the folder is claimed as one goose source"
+    );
+    let (mut metas, problems) = catalog.list();
+    assert!(problems.is_empty(), "{problems:?}");
+    metas.sort_by(|a, b| a.id.cmp(&b.id));
+    let got: Vec<(&str, &str, usize)> = metas
+        .iter()
+        .map(|m| (m.id.as_str(), m.format.as_str(), m.message_count))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("20250901_101500", "goose-legacy", 1),
+            ("seed-five", "goose", 5)
+        ],
+        "the DB copy wins for an imported id; the unfinished last line is not counted; non-goose jsonl ignored"
+    );
+    let s = catalog.load(dir.path(), Some("20250901_101500")).unwrap();
+    assert_eq!(s.messages.len(), 1, "load agrees with the listing");
+    assert_eq!(s.meta.name, "legacy old", "name from the description");
 }

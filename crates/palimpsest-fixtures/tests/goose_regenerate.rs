@@ -24,7 +24,9 @@ fn rows(db: &Path) -> Vec<(String, Vec<Vec<Value>>)> {
     tables
         .into_iter()
         .map(|t| {
-            let mut st = conn.prepare(&format!("SELECT * FROM {t} ORDER BY 1")).unwrap();
+            let mut st = conn
+                .prepare(&format!("SELECT * FROM {t} ORDER BY 1"))
+                .unwrap();
             let n = st.column_count();
             let data = st
                 .query_map([], |r| (0..n).map(|i| r.get::<_, Value>(i)).collect())

@@ -31,7 +31,8 @@ pub fn generate(out: &Path) -> Result<()> {
     std::fs::create_dir_all(&legacy).with_context(|| format!("create {}", legacy.display()))?;
     for s in sessions::all(Era::Legacy) {
         let p = legacy.join(format!("{}.jsonl", s.id));
-        std::fs::write(&p, write::legacy_text(&s)).with_context(|| format!("write {}", p.display()))?;
+        std::fs::write(&p, write::legacy_text(&s))
+            .with_context(|| format!("write {}", p.display()))?;
     }
     Ok(())
 }
@@ -59,10 +60,22 @@ pub fn large_db(path: &Path, target_bytes: u64, sessions: usize) -> Result<()> {
         let mut i = 0i64;
         while written < per_session {
             let (role, content, meta) = match i % 40 {
-                38 => ("user", serde_json::json!([{"type":"text","text":sessions::SUMMARY}]), r#"{"userVisible":false,"agentVisible":true}"#),
-                39 => ("assistant", serde_json::json!([{"type":"text","text":sessions::TOOL_LOOP}]), r#"{"userVisible":false,"agentVisible":true}"#),
-                k if k % 2 == 0 => ("assistant", serde_json::json!([{"type":"toolRequest","id":format!("c{i}"),
-                    "toolCall":{"status":"success","value":{"name":"shell","arguments":{"cmd":"cat store.py"}}}}]), r#"{"userVisible":true,"agentVisible":true}"#),
+                38 => (
+                    "user",
+                    serde_json::json!([{"type":"text","text":sessions::SUMMARY}]),
+                    r#"{"userVisible":false,"agentVisible":true}"#,
+                ),
+                39 => (
+                    "assistant",
+                    serde_json::json!([{"type":"text","text":sessions::TOOL_LOOP}]),
+                    r#"{"userVisible":false,"agentVisible":true}"#,
+                ),
+                k if k % 2 == 0 => (
+                    "assistant",
+                    serde_json::json!([{"type":"toolRequest","id":format!("c{i}"),
+                    "toolCall":{"status":"success","value":{"name":"shell","arguments":{"cmd":"cat store.py"}}}}]),
+                    r#"{"userVisible":true,"agentVisible":true}"#,
+                ),
                 _ => {
                     let len = 12_000 + ((i as usize * 7919 + n * 104_729) % 48_000);
                     (

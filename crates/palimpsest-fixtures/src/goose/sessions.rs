@@ -204,10 +204,18 @@ pub fn all(era: Era) -> Vec<Session> {
                 ),
                 msg(
                     "user",
-                    vec![response(era, "call_b", "Success: no issues found in 1 source file")],
+                    vec![response(
+                        era,
+                        "call_b",
+                        "Success: no issues found in 1 source file",
+                    )],
                     Meta::Missing,
                 ),
-                msg("user", vec![response(era, "call_c", PYTEST_FAIL)], Meta::Missing),
+                msg(
+                    "user",
+                    vec![response(era, "call_c", PYTEST_FAIL)],
+                    Meta::Missing,
+                ),
             ],
             ..base.clone()
         },
@@ -236,22 +244,32 @@ pub fn all(era: Era) -> Vec<Session> {
             name: "manual /compact",
             created: 1_768_000_000,
             messages: vec![
-                msg("user", vec![text("explain what fetch_rows does")], USER_ONLY),
+                msg(
+                    "user",
+                    vec![text("explain what fetch_rows does")],
+                    USER_ONLY,
+                ),
                 msg(
                     "assistant",
-                    vec![text("fetch_rows runs the query on a fresh cursor and returns every row. It does not retry.")],
+                    vec![text(
+                        "fetch_rows runs the query on a fresh cursor and returns every row. It does not retry.",
+                    )],
                     USER_ONLY,
                 ),
                 msg(
                     "user",
-                    vec![text("1. User Intent: understand fetch_rows.\n2. Files + Code: store.py, fetch_rows(conn, q) returns cur.fetchall() without retry.")],
+                    vec![text(
+                        "1. User Intent: understand fetch_rows.\n2. Files + Code: store.py, fetch_rows(conn, q) returns cur.fetchall() without retry.",
+                    )],
                     AGENT_ONLY,
                 ),
                 msg("assistant", vec![text(MANUAL_OLD)], AGENT_ONLY),
                 msg("user", vec![text("/compact")], USER_ONLY),
                 msg(
                     "assistant",
-                    vec![json!({"type": "systemNotification", "notificationType": "inlineMessage", "msg": "Compaction complete"})],
+                    vec![
+                        json!({"type": "systemNotification", "notificationType": "inlineMessage", "msg": "Compaction complete"}),
+                    ],
                     USER_ONLY,
                 ),
                 msg("user", vec![text("now add the retry")], BOTH),
@@ -269,37 +287,55 @@ pub fn all(era: Era) -> Vec<Session> {
             description: "  legacy   item\ttypes ",
             created: 1_759_000_000,
             messages: vec![
-                msg("user", vec![text("check the nightly logs for errors")], BOTH),
+                msg(
+                    "user",
+                    vec![text("check the nightly logs for errors")],
+                    BOTH,
+                ),
                 msg(
                     "assistant",
-                    vec![request("call_l1", "developer__shell", json!({"command": "tail -n 200 nightly.log"}))],
+                    vec![request(
+                        "call_l1",
+                        "developer__shell",
+                        json!({"command": "tail -n 200 nightly.log"}),
+                    )],
                     BOTH,
                 ),
                 // The pre-v1.16 bare-array result, in every era of this session.
                 msg(
                     "user",
-                    vec![json!({"type": "toolResponse", "id": "call_l1", "toolResult": {"status": "success",
-                        "value": [{"type": "text", "text": "ERROR db timeout after 30s"}, {"type": "text", "text": "ERROR db timeout after 30s"}]}})],
+                    vec![
+                        json!({"type": "toolResponse", "id": "call_l1", "toolResult": {"status": "success",
+                        "value": [{"type": "text", "text": "ERROR db timeout after 30s"}, {"type": "text", "text": "ERROR db timeout after 30s"}]}}),
+                    ],
                     BOTH,
                 ),
                 msg(
                     "assistant",
-                    vec![json!({"type": "contextLengthExceeded", "msg": "The context length of the model has been exceeded. Please start a new session and try again."})],
+                    vec![
+                        json!({"type": "contextLengthExceeded", "msg": "The context length of the model has been exceeded. Please start a new session and try again."}),
+                    ],
                     USER_ONLY,
                 ),
                 msg(
                     "assistant",
-                    vec![json!({"type": "summarizationRequested", "msg": "Conversation compacted and summarized"})],
+                    vec![
+                        json!({"type": "summarizationRequested", "msg": "Conversation compacted and summarized"}),
+                    ],
                     USER_ONLY,
                 ),
                 msg(
                     "assistant",
-                    vec![json!({"type": "conversationCompacted", "msg": "Conversation compacted to fit the context window"})],
+                    vec![
+                        json!({"type": "conversationCompacted", "msg": "Conversation compacted to fit the context window"}),
+                    ],
                     USER_ONLY,
                 ),
                 msg(
                     "assistant",
-                    vec![text("The nightly run failed twice on a database timeout after 30s.")],
+                    vec![text(
+                        "The nightly run failed twice on a database timeout after 30s.",
+                    )],
                     BOTH,
                 ),
             ],
@@ -314,20 +350,32 @@ pub fn all(era: Era) -> Vec<Session> {
             messages: vec![
                 msg(
                     "user",
-                    vec![text("<script>alert(1)</script> please render <img src=x onerror=alert(2)> and [this](javascript:alert(3))")],
+                    vec![text(
+                        "<script>alert(1)</script> please render <img src=x onerror=alert(2)> and [this](javascript:alert(3))",
+                    )],
                     BOTH,
                 ),
                 msg(
                     "assistant",
                     vec![
-                        text("</div></div></pre><script>document.title='pwned'</script><a href=\"javascript:alert(4)\">click</a>"),
-                        request("call_h1", "shell", json!({"cmd": "echo '<script>alert(5)</script>'", "html": "<img src=x onerror=alert(6)>", "</div>": "<svg onload=alert(7)>"})),
+                        text(
+                            "</div></div></pre><script>document.title='pwned'</script><a href=\"javascript:alert(4)\">click</a>",
+                        ),
+                        request(
+                            "call_h1",
+                            "shell",
+                            json!({"cmd": "echo '<script>alert(5)</script>'", "html": "<img src=x onerror=alert(6)>", "</div>": "<svg onload=alert(7)>"}),
+                        ),
                     ],
                     BOTH,
                 ),
                 msg(
                     "user",
-                    vec![response(era, "call_h1", "</div><script>alert(8)</script><iframe src=\"javascript:alert(9)\"></iframe>\n<style>body{display:none}</style>")],
+                    vec![response(
+                        era,
+                        "call_h1",
+                        "</div><script>alert(8)</script><iframe src=\"javascript:alert(9)\"></iframe>\n<style>body{display:none}</style>",
+                    )],
                     BOTH,
                 ),
             ],

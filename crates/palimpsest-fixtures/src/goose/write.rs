@@ -145,7 +145,9 @@ pub fn insert_session(conn: &Connection, era: Era, s: &Session) -> Result<()> {
             )?;
         }
     }
-    if era == Era::Head && let Some(total) = s.tokens.total {
+    if era == Era::Head
+        && let Some(total) = s.tokens.total
+    {
         conn.execute(
             "INSERT INTO usage_ledger (session_id, created_timestamp, model, input_tokens, output_tokens, total_tokens, cost_source) \
              VALUES (?1, ?2, 'qwen3.6-27b', ?3, ?4, ?5, 'estimated')",

@@ -198,10 +198,14 @@ mod tests {
 
     #[test]
     fn tool_result_array_and_object_forms_read_the_same() {
-        let old = part(&json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
-            "value":[{"type":"text","text":"a"},{"type":"image","data":"xx","mimeType":"image/png"},{"type":"text","text":"b"}]}}));
-        let new = part(&json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
-            "value":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}}));
+        let old = part(
+            &json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
+            "value":[{"type":"text","text":"a"},{"type":"image","data":"xx","mimeType":"image/png"},{"type":"text","text":"b"}]}}),
+        );
+        let new = part(
+            &json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
+            "value":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}}),
+        );
         for p in [&old, &new] {
             match p {
                 Part::ToolResult { text, is_error, .. } => {
@@ -215,8 +219,10 @@ mod tests {
 
     #[test]
     fn error_shapes_are_flagged() {
-        let is_error = part(&json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
-            "value":{"content":[{"type":"text","text":"permission denied"}],"isError":true}}}));
+        let is_error = part(
+            &json!({"type":"toolResponse","id":"t","toolResult":{"status":"success",
+            "value":{"content":[{"type":"text","text":"permission denied"}],"isError":true}}}),
+        );
         let status = part(&json!({"type":"toolResponse","id":"t",
             "toolResult":{"status":"error","error":"-32603: Tool not found: foo__bar"}}));
         assert!(
@@ -249,7 +255,9 @@ mod tests {
             "a partial object falls back to the default as a whole"
         );
         assert_eq!(
-            visibility(Some(&json!({"userVisible": false, "agentVisible": true, "usage": {}}))),
+            visibility(Some(
+                &json!({"userVisible": false, "agentVisible": true, "usage": {}})
+            )),
             (false, true),
             "extra keys do not disturb the two flags"
         );

@@ -285,10 +285,7 @@ pub fn list(
     } else {
         ""
     };
-    let query = format!(
-        "SELECT s.id, {} FROM sessions s{filter}",
-        cols.join(", ")
-    );
+    let query = format!("SELECT s.id, {} FROM sessions s{filter}", cols.join(", "));
     let mut st = conn.prepare(&query).map_err(sql_err)?;
     let read = |r: &rusqlite::Row| -> rusqlite::Result<(String, Vec<Sql>)> {
         let id: Sql = r.get(0)?;
@@ -423,7 +420,13 @@ fn to_message(path: &Path, index: usize, row: Row) -> crate::model::Message {
     let parsed = serde_json::from_str::<Value>(&raw);
     let mut m = match &parsed {
         Ok(v) => content::message(index, &row.role, v, meta.as_ref(), row.created),
-        Err(_) => content::message(index, &row.role, &Value::Array(vec![]), meta.as_ref(), row.created),
+        Err(_) => content::message(
+            index,
+            &row.role,
+            &Value::Array(vec![]),
+            meta.as_ref(),
+            row.created,
+        ),
     };
     m.id = row.message_id;
     match parsed {
@@ -454,12 +457,13 @@ pub fn load(conn: &Connection, schema: &Schema, path: &Path, id: &str) -> Result
         path: path.to_owned(),
         source,
     };
-    let mut meta = list(conn, schema, path, Some(id))?
-        .pop()
-        .ok_or_else(|| Error::NoSuchSession {
-            path: path.to_owned(),
-            id: id.to_owned(),
-        })?;
+    let mut meta =
+        list(conn, schema, path, Some(id))?
+            .pop()
+            .ok_or_else(|| Error::NoSuchSession {
+                path: path.to_owned(),
+                id: id.to_owned(),
+            })?;
     let mut st = conn.prepare(&row_query(schema, "")).map_err(sql_err)?;
     let rows = st.query_map([id], read_row).map_err(sql_err)?;
     let mut messages = Vec::new();
@@ -478,7 +482,13 @@ pub fn load(conn: &Connection, schema: &Schema, path: &Path, id: &str) -> Result
 
 /// The stored row behind message `index` of session `id`: its columns as stored, with
 /// `content_json` and `metadata_json` left as the strings they are in the database.
-pub fn raw(conn: &Connection, schema: &Schema, path: &Path, id: &str, index: usize) -> Result<Option<String>> {
+pub fn raw(
+    conn: &Connection,
+    schema: &Schema,
+    path: &Path,
+    id: &str,
+    index: usize,
+) -> Result<Option<String>> {
     let sql_err = |source| Error::Sqlite {
         path: path.to_owned(),
         source,

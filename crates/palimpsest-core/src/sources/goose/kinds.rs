@@ -46,7 +46,8 @@ pub const RECOVERY_NOTICE: &str = "Context limit reached. Compacting to continue
 /// The notification goose stores after a manual compaction.
 pub const DONE: &str = "Compaction complete";
 /// User messages that trigger a manual compaction (compared after trimming).
-pub const MANUAL_COMMANDS: [&str; 3] = ["/compact", "Please compact this conversation", "/summarize"];
+pub const MANUAL_COMMANDS: [&str; 3] =
+    ["/compact", "Please compact this conversation", "/summarize"];
 
 /// Item tags of pre-2025-10-22 compaction markers: UI notices, not conversation.
 const LEGACY_MARKERS: [&str; 3] = [
@@ -102,10 +103,9 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
     let mut previous_end = 0;
     for &c in &continuations {
         messages[c].kind = MessageKind::Continuation;
-        let summary_index = (c > 0
-            && messages[c - 1].role == Role::User
-            && !is_continuation(&messages[c - 1]))
-        .then(|| c - 1);
+        let summary_index =
+            (c > 0 && messages[c - 1].role == Role::User && !is_continuation(&messages[c - 1]))
+                .then(|| c - 1);
         if let Some(s) = summary_index {
             messages[s].kind = MessageKind::Summary;
         }
@@ -134,24 +134,23 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
         });
         previous_end = c + 1;
     }
-    for i in 0..messages.len() {
-        if messages[i].kind != MessageKind::Ordinary {
+    for (i, m) in messages.iter_mut().enumerate() {
+        if m.kind != MessageKind::Ordinary {
             continue;
         }
-        let m = &messages[i];
         let echo = m.role == Role::User
             && m.user_visible
             && !m.agent_visible
             && MANUAL_COMMANDS.contains(&m.text().trim());
         if echo || is_notice_only(m) {
-            messages[i].kind = MessageKind::Notification;
+            m.kind = MessageKind::Notification;
         } else if m.role == Role::User
             && agent_only(m)
             && m.has_text_only()
             && !continuations.contains(&(i + 1))
         {
             // goose's tool-pair summaries: agent-only user text, no continuation after it.
-            messages[i].kind = MessageKind::ToolSummary;
+            m.kind = MessageKind::ToolSummary;
         }
     }
     records
@@ -207,7 +206,11 @@ mod tests {
             assert_eq!(recs.len(), 1, "one compaction for {text:?}");
             assert_eq!(
                 recs[0].trigger,
-                Some(if manual { Trigger::Manual } else { Trigger::Auto }),
+                Some(if manual {
+                    Trigger::Manual
+                } else {
+                    Trigger::Auto
+                }),
                 "trigger follows the continuation text"
             );
             let want_copy = if manual {
@@ -266,7 +269,12 @@ mod tests {
 
     #[test]
     fn text_that_only_resembles_a_continuation_is_ordinary() {
-        let mut ms = vec![msg(Role::Assistant, "Your context was compacted.", true, true)];
+        let mut ms = vec![msg(
+            Role::Assistant,
+            "Your context was compacted.",
+            true,
+            true,
+        )];
         assert!(classify(&mut ms).is_empty(), "only the exact strings count");
         assert_eq!(ms[0].kind, MessageKind::Ordinary, "left ordinary");
     }

@@ -94,18 +94,27 @@ fn bad_metadata(path: &Path) -> Error {
     Error::Line {
         path: path.to_owned(),
         line: 1,
-        message: "not a goose session metadata line (needs `working_dir` and `description`)"
-            .into(),
+        message: "not a goose session metadata line (needs `working_dir` and `description`)".into(),
     }
 }
 
 /// List one legacy file: metadata line parsed, messages counted by scanning lines.
 pub fn list(path: &Path) -> Result<SessionMeta> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let mut lines = bytes
+    let mut all: Vec<&[u8]> = bytes
         .split(|&b| b == b'\n')
         .map(<[u8]>::trim_ascii)
-        .filter(|l| !l.is_empty());
+        .filter(|l| !l.is_empty())
+        .collect();
+    // An unfinished last line (goose mid-write) is left out, as `load` does.
+    if !bytes.ends_with(b"\n")
+        && all
+            .last()
+            .is_some_and(|l| serde_json::from_slice::<Value>(l).is_err())
+    {
+        all.pop();
+    }
+    let mut lines = all.into_iter();
     let first = lines
         .next()
         .and_then(|l| serde_json::from_slice::<Value>(l).ok())
@@ -161,10 +170,19 @@ pub fn load(path: &Path) -> Result<Session> {
                 );
                 m.id = v.get("id").and_then(Value::as_str).map(str::to_owned);
                 if !v.get("content").is_some_and(Value::is_array) {
-                    m.error = Some(line_error(path, line.number, "message has no `content` array"));
-                } else if content::role(v.get("role").and_then(Value::as_str).unwrap_or("")).is_none()
+                    m.error = Some(line_error(
+                        path,
+                        line.number,
+                        "message has no `content` array",
+                    ));
+                } else if content::role(v.get("role").and_then(Value::as_str).unwrap_or(""))
+                    .is_none()
                 {
-                    m.error = Some(line_error(path, line.number, "role is not `user` or `assistant`"));
+                    m.error = Some(line_error(
+                        path,
+                        line.number,
+                        "role is not `user` or `assistant`",
+                    ));
                 }
                 m
             }
@@ -206,20 +224,11 @@ fn line_error(path: &Path, line: usize, message: &str) -> String {
 
 /// The stored line of message `index` (the metadata line is not a message).
 pub fn raw(path: &Path, index: usize) -> Result<Option<String>> {
-    let mut seen = 0usize;
-    let mut found = None;
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    for line in bytes
+    Ok(bytes
         .split(|&b| b == b'\n')
         .map(<[u8]>::trim_ascii)
         .filter(|l| !l.is_empty())
-        .skip(1)
-    {
-        if seen == index {
-            found = Some(String::from_utf8_lossy(line).into_owned());
-            break;
-        }
-        seen += 1;
-    }
-    Ok(found)
+        .nth(index + 1)
+        .map(|line| String::from_utf8_lossy(line).into_owned()))
 }

@@ -172,8 +172,7 @@ fn boxed(r: Result<GooseSource>) -> Claim {
 /// is claimed even when broken, so the error names it), or one goose legacy `.jsonl` file.
 pub fn claim(probe: &Probe) -> Claim {
     if probe.is_dir {
-        if probe.path.join(DB_NAME).is_file() || !legacy_files(probe.path, SNIFF_LIMIT).is_empty()
-        {
+        if probe.path.join(DB_NAME).is_file() || !legacy_files(probe.path, SNIFF_LIMIT).is_empty() {
             return boxed(GooseSource::open_folder(probe.path));
         }
         return None;
@@ -188,7 +187,10 @@ pub fn claim(probe: &Probe) -> Claim {
             Err(_) => None,
         };
     }
-    if probe.extension() == "jsonl" && probe.first_json_line().is_some_and(|v| legacy::is_metadata(&v))
+    if probe.extension() == "jsonl"
+        && probe
+            .first_json_line()
+            .is_some_and(|v| legacy::is_metadata(&v))
     {
         return boxed(Ok(GooseSource::open_legacy(probe.path)));
     }
@@ -200,7 +202,11 @@ pub fn claim(probe: &Probe) -> Claim {
 /// (goose uses the XDG layout on macOS too); on Windows `%APPDATA%\Block\goose\data\sessions`.
 /// Folders are returned whether or not they exist.
 pub fn default_locations() -> Vec<PathBuf> {
-    locations_from(|k| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from))
+    locations_from(|k| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
 }
 
 /// [`default_locations`] with the environment passed in.
