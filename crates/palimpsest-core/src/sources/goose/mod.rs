@@ -3,8 +3,9 @@
 //!
 //! What goose stores is described in goose-format.md. This module decides what is goose's
 //! ([`claim`]), where goose keeps it ([`default_locations`]) and dispatches to the pieces:
-//! `db` (SQLite access), `legacy` (jsonl files), `content` (items → parts, visibility) and
-//! `kinds` (compaction rows → kinds and records). Detecting compactions in other formats and
+//! `db` (read-only open, schema detection), `listing` and `rows` (SQLite queries), `legacy`
+//! (jsonl files), `content` (items → parts, visibility) and `kinds` (compaction rows → kinds and
+//! records). Detecting compactions in other formats and
 //! replaying them are left to `compaction` and `replay`.
 
 use std::collections::HashSet;
@@ -18,6 +19,8 @@ pub mod content;
 pub mod db;
 pub mod kinds;
 pub mod legacy;
+pub mod listing;
+pub mod rows;
 
 /// goose's database file name.
 pub const DB_NAME: &str = "sessions.db";
@@ -77,7 +80,7 @@ impl GooseSource {
             return Ok(false);
         };
         let (conn, schema) = d.connect()?;
-        Ok(!db::list(&conn, &schema, &d.path, Some(id))?.is_empty())
+        Ok(!listing::list(&conn, &schema, &d.path, Some(id))?.is_empty())
     }
 }
 
@@ -117,7 +120,7 @@ impl SessionSource for GooseSource {
         let mut out = match &self.db {
             Some(d) => {
                 let (conn, schema) = d.connect()?;
-                db::list(&conn, &schema, &d.path, None)?
+                listing::list(&conn, &schema, &d.path, None)?
             }
             None => Vec::new(),
         };
@@ -133,7 +136,7 @@ impl SessionSource for GooseSource {
     fn load(&self, id: &str) -> Result<Session> {
         if let Some(d) = &self.db {
             let (conn, schema) = d.connect()?;
-            match db::load(&conn, &schema, &d.path, id) {
+            match rows::load(&conn, &schema, &d.path, id) {
                 Err(Error::NoSuchSession { .. }) => {}
                 other => return other,
             }
@@ -151,7 +154,7 @@ impl SessionSource for GooseSource {
         if self.db_has(id)? {
             let d = self.db.as_ref().expect("db_has is false without a db");
             let (conn, schema) = d.connect()?;
-            return db::raw(&conn, &schema, &d.path, id, index);
+            return rows::raw(&conn, &schema, &d.path, id, index);
         }
         match self.legacy_file(id) {
             Some(f) => legacy::raw(f, index),
