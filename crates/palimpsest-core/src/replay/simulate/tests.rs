@@ -158,10 +158,10 @@ fn coworker_fires_at_the_trigger_and_keeps_a_quarter() {
     assert!(sim.totals.compactions > 3, "a 32k trigger fires repeatedly");
     for c in &sim.compactions {
         let first = c.cut_index.expect("coworker always keeps a suffix");
-        assert_eq!(
-            s.messages[first].role,
-            Role::User,
-            "the boundary lands on a user message when one fits"
+        let m = &s.messages[first];
+        assert!(
+            (m.role == Role::User && !m.has_tool_result()) || m.role == Role::Assistant,
+            "pick_boundary lands on a user ask, or an assistant inside the newest turn: {m:?}"
         );
         assert!(
             c.tokens_after < c.tokens_before,

@@ -1,0 +1,185 @@
+//! `palimpsest sweep PATH [--session ID] --policy P --keep-tail 0..8 [--trigger-cap LIST]
+//! [--tool-result-cap LIST] [--metric M] [--json] [--svg FILE]`: simulate the session at every
+//! combination and show one metric as a table (and a heatmap). goose sweeps keep-tail (rows)
+//! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use palimpsest_core::api;
+use palimpsest_core::charts::heatmap::label;
+use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
+use palimpsest_core::replay::sweep::{Axis, Metric};
+
+use super::replay::{PolicyArg, PolicyArgs};
+
+/// Arguments of `sweep`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A session file, a database or a folder.
+    path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    session: Option<String>,
+    /// Which compaction policy.
+    #[arg(long, value_enum)]
+    policy: PolicyArg,
+    /// goose: keep-tail values, a range `A..B` (inclusive) or a list `0,3,5`.
+    #[arg(long, default_value = "0..8")]
+    keep_tail: String,
+    /// coworker: trigger caps in tokens, comma-separated.
+    #[arg(long)]
+    trigger_cap: Option<String>,
+    /// Tool-result caps in bytes, comma-separated (0 = off).
+    #[arg(long)]
+    tool_result_cap: Option<String>,
+    /// What the cells show.
+    #[arg(long, value_enum, default_value = "tokens-after")]
+    metric: MetricArg,
+    /// Context window / limit in tokens (default: the session's, else 128000).
+    #[arg(long)]
+    context_window: Option<u64>,
+    /// Compaction threshold (default 0.8).
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// Size of placeholder summaries in tokens.
+    #[arg(long)]
+    summary_tokens: Option<u64>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also write the heatmap as SVG to this file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum MetricArg {
+    TokensAfter,
+    Compactions,
+    TokensProcessed,
+    LastReadKept,
+    Orphans,
+}
+
+impl From<MetricArg> for Metric {
+    fn from(m: MetricArg) -> Self {
+        match m {
+            MetricArg::TokensAfter => Metric::TokensAfter,
+            MetricArg::Compactions => Metric::Compactions,
+            MetricArg::TokensProcessed => Metric::TokensProcessed,
+            MetricArg::LastReadKept => Metric::LastReadKept,
+            MetricArg::Orphans => Metric::Orphans,
+        }
+    }
+}
+
+/// Parse `A..B` (inclusive) or `a,b,c`.
+pub fn parse_list(s: &str) -> anyhow::Result<Vec<u64>> {
+    if let Some((a, b)) = s.split_once("..") {
+        let (a, b): (u64, u64) = (a.trim().parse()?, b.trim().trim_start_matches('=').parse()?);
+        if a > b {
+            bail!("empty range {s}");
+        }
+        return Ok((a..=b).collect());
+    }
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .with_context(|| format!("not a number: {x}"))
+        })
+        .collect()
+}
+
+/// Run `sweep`.
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let session = api::load_session(&a.path, a.session.as_deref())
+        .with_context(|| format!("cannot sweep {}", a.path.display()))?;
+    let opts = ReplayOptions {
+        ..PolicyArgs {
+            policy: a.policy,
+            context_window: a.context_window,
+            threshold: a.threshold,
+            trigger_cap: None,
+            tool_result_cap: None,
+            summary_tokens: a.summary_tokens,
+            legacy: false,
+        }
+        .options()
+    };
+    let caps: Vec<usize> = match &a.tool_result_cap {
+        Some(l) => parse_list(l)?.into_iter().map(|x| x as usize).collect(),
+        None => vec![opts.cap_bytes()],
+    };
+    let rows = match opts.policy {
+        PolicyName::Goose => {
+            if a.trigger_cap.is_some() {
+                bail!("--trigger-cap applies to --policy coworker; goose sweeps --keep-tail");
+            }
+            Axis::KeepTail(
+                parse_list(&a.keep_tail)?
+                    .into_iter()
+                    .map(|x| x as usize)
+                    .collect(),
+            )
+        }
+        PolicyName::Coworker => Axis::TriggerCap(match &a.trigger_cap {
+            Some(l) => parse_list(l)?,
+            None => vec![250_000],
+        }),
+    };
+    let metric = Metric::from(a.metric);
+    let grid = api::replay_sweep(&session, &opts, rows, Axis::ToolResultCap(caps), metric);
+    if let Some(svg) = &a.svg {
+        let title =
+            format!("{} — {:?} policy sweep", session.meta.name, opts.policy).to_lowercase();
+        std::fs::write(svg, api::replay_sweep_svg(&grid, &title)?)
+            .with_context(|| format!("cannot write {}", svg.display()))?;
+    }
+    if a.json {
+        crate::output::json(&grid)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::stdout().lock();
+    write!(
+        out,
+        "{:>16}",
+        format!("{} \\ {}", grid.rows.name(), grid.cols.name())
+    )?;
+    for c in grid.cols.values() {
+        write!(out, " {c:>10}")?;
+    }
+    writeln!(out, "   ({})", metric.name())?;
+    for (r, rv) in grid.rows.values().iter().enumerate() {
+        write!(out, "{rv:>16}")?;
+        for v in &grid.values[r] {
+            write!(out, " {:>10}", v.map_or("-".into(), |v| label(metric, v)))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ranges_and_lists() {
+        assert_eq!(
+            super::parse_list("0..3").unwrap(),
+            vec![0, 1, 2, 3],
+            "inclusive range"
+        );
+        assert_eq!(
+            super::parse_list("0, 10000").unwrap(),
+            vec![0, 10_000],
+            "comma list"
+        );
+        assert!(
+            super::parse_list("3..1").is_err(),
+            "empty range is an error"
+        );
+    }
+}

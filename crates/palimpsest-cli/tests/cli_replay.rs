@@ -1,0 +1,259 @@
+//! `palimpsest replay` and `palimpsest sweep` on the goose fixtures: the JSON contract (exact
+//! keys), the seed's cases end to end, the simulation's shape and the heatmap file.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn db() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/goose/sessions.db"
+    )
+    .to_owned()
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("palimpsest")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "palimpsest {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn replay_json_has_the_contract_keys_and_the_walked_tail() {
+    let db = db();
+    let v = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        "seed-five",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "3",
+        "--json",
+    ]);
+    for key in [
+        "visible",
+        "cut_index",
+        "kept_tail",
+        "preserved_appended",
+        "orphans",
+    ] {
+        assert!(v.get(key).is_some(), "replay JSON has `{key}`: {v}");
+    }
+    let visible = v["visible"].as_array().unwrap();
+    assert_eq!(
+        visible.len(),
+        7,
+        "K=3 on seed-five: seven agent-visible messages"
+    );
+    for m in visible {
+        for key in ["role", "kind", "source_index", "parts"] {
+            assert!(
+                m.get(key).is_some(),
+                "each visible message has `{key}`: {m}"
+            );
+        }
+    }
+    let sources: Vec<Value> = visible.iter().map(|m| m["source_index"].clone()).collect();
+    assert_eq!(
+        sources,
+        vec![
+            Value::Null,
+            Value::Null,
+            1.into(),
+            2.into(),
+            3.into(),
+            4.into(),
+            Value::Null
+        ],
+        "new messages have a null source_index; the tail keeps its stored indices"
+    );
+    assert_eq!(v["cut_index"], 1, "the cut walked back to message 1");
+    assert_eq!(
+        v["kept_tail"],
+        serde_json::json!([1, 2, 3, 4]),
+        "ask for three, get four"
+    );
+    assert_eq!(
+        v["preserved_appended"], true,
+        "the ask sat in the summarised head"
+    );
+    assert_eq!(v["orphans"], 0, "no orphan after the walk");
+}
+
+#[test]
+fn naive_replay_reports_the_orphan() {
+    let db = db();
+    let v = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        "seed-five",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "3",
+        "--naive",
+        "--json",
+    ]);
+    assert_eq!(v["orphans"], 1, "the naive tail opens on the cat response");
+    assert_eq!(
+        v["kept_tail"],
+        serde_json::json!([2, 3, 4]),
+        "naive keeps exactly the last three"
+    );
+}
+
+#[test]
+fn replay_text_ends_with_the_count() {
+    let out = Command::cargo_bin("palimpsest")
+        .unwrap()
+        .args([
+            "replay",
+            &db(),
+            "--session",
+            "seed-dup",
+            "--policy",
+            "goose",
+            "--keep-tail",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "replay succeeds: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("-> 5 agent-visible messages")
+            && text.contains("preserved copy not appended"),
+        "seed-dup K=3 keeps five and skips the copy: {text}"
+    );
+}
+
+#[test]
+fn simulate_reports_requests_compactions_and_totals() {
+    let db = db();
+    let v = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        "seed-dup",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "3",
+        "--context-window",
+        "40",
+        "--simulate",
+        "--json",
+    ]);
+    for key in ["requests", "compactions", "totals"] {
+        assert!(v.get(key).is_some(), "simulation JSON has `{key}`: {v}");
+    }
+    assert_eq!(
+        v["requests"].as_array().unwrap().len(),
+        2,
+        "two assistant turns, two requests"
+    );
+    let cuts = v["compactions"].as_array().unwrap();
+    assert_eq!(cuts.len(), 1, "the second ask crosses 0.8 × 40 tokens: {v}");
+    assert_eq!(
+        cuts[0]["at_index"], 3,
+        "goose compacts when the user turn arrives"
+    );
+    assert_eq!(v["totals"]["orphans"], 0, "the walk leaves no orphan");
+    let files = cuts[0]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "store.py is the one file read: {files:?}");
+    assert_eq!(files[0]["path"], "store.py", "read by `cat store.py`");
+}
+
+#[test]
+fn sweep_prints_a_grid_and_writes_the_heatmap() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("sweep.svg");
+    let db = db();
+    let v = run_json(&[
+        "sweep",
+        &db,
+        "--session",
+        "seed-dup",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "0..3",
+        "--tool-result-cap",
+        "0,10000",
+        "--metric",
+        "compactions",
+        "--context-window",
+        "40",
+        "--json",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 4, "one row per K in 0..3");
+    assert!(
+        values.iter().all(|r| r.as_array().unwrap().len() == 2),
+        "one column per cap"
+    );
+    assert!(
+        values.iter().flatten_rows().all(|c| c == 1.0),
+        "each setting compacts once: {v}"
+    );
+    let text = std::fs::read_to_string(&svg).expect("the heatmap was written");
+    assert!(
+        text.starts_with("<svg") && text.matches("<rect").count() == 9,
+        "background and 8 cells"
+    );
+}
+
+trait FlattenRows<'a> {
+    fn flatten_rows(self) -> Box<dyn Iterator<Item = f64> + 'a>;
+}
+
+impl<'a, I: Iterator<Item = &'a Value> + 'a> FlattenRows<'a> for I {
+    fn flatten_rows(self) -> Box<dyn Iterator<Item = f64> + 'a> {
+        Box::new(self.flat_map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_f64().unwrap_or(-1.0))
+        }))
+    }
+}
+
+#[test]
+fn sweep_rejects_a_trigger_cap_for_goose() {
+    let out = Command::cargo_bin("palimpsest")
+        .unwrap()
+        .args([
+            "sweep",
+            &db(),
+            "--session",
+            "seed-five",
+            "--policy",
+            "goose",
+            "--trigger-cap",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error exits 2");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--trigger-cap applies to --policy coworker"),
+        "the error says which policy the flag is for"
+    );
+}
