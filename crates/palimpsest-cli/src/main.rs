@@ -39,6 +39,10 @@ enum Command {
     Diagnose(cmd::diagnose::Args),
     /// The spill files of a session: sizes, missing ones, who read them.
     Spills(cmd::spills::Args),
+    /// Replay compaction offline under a policy, once or over the whole session.
+    Replay(cmd::replay::Args),
+    /// Sweep a compaction policy over a grid of settings: a table and a heatmap.
+    Sweep(cmd::sweep::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,8 @@ fn main() -> ExitCode {
         Command::Tokens(a) => cmd::tokens::run(a),
         Command::Diagnose(a) => cmd::diagnose::run(a),
         Command::Spills(a) => cmd::spills::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
     };
     match result {
         Ok(code) => code,
