@@ -31,6 +31,8 @@ enum Command {
     Context(cmd::context::Args),
     /// Show the messages of one session, with visibility.
     Show(cmd::show::Args),
+    /// List where sessions live: every agent family's default folder and added ones.
+    Sources(cmd::sources::Args),
     /// Follow sessions live: new sessions, messages and compactions as they land.
     Watch(cmd::watch::Args),
     /// Count tokens by category: final context, processed over the run, top tools and parts.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Lint(a) => cmd::lint::run(a),
         Command::Context(a) => cmd::context::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Sources(a) => cmd::sources::run(a),
         Command::Watch(a) => cmd::watch::run(a),
         Command::Tokens(a) => cmd::tokens::run(a),
         Command::Diagnose(a) => cmd::diagnose::run(a),

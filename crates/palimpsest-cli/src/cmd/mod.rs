@@ -7,6 +7,7 @@ pub mod lint;
 pub mod replay;
 pub mod sessions;
 pub mod show;
+pub mod sources;
 pub mod spills;
 pub mod sweep;
 pub mod tokens;
