@@ -74,8 +74,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("counting tokens {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})")
-            .expect("static template"),
+        ProgressStyle::with_template(
+            "counting tokens {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+        )
+        .expect("static template"),
     );
     let cancel = AtomicBool::new(false);
     let mut on_progress = |p: Progress| {
@@ -106,7 +108,11 @@ fn print_text(r: &TokenReport) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "session {} — encoding {}", r.session_id, r.encoding)?;
     table(&mut out, "final agent-visible context", &r.final_context)?;
-    table(&mut out, "processed over the run (sum of request contexts)", &r.processed)?;
+    table(
+        &mut out,
+        "processed over the run (sum of request contexts)",
+        &r.processed,
+    )?;
     if let Some(u) = &r.recorded_usage {
         match (u.recorded_context, u.difference) {
             (Some(rec), Some(d)) => writeln!(
@@ -130,7 +136,10 @@ fn print_text(r: &TokenReport) -> anyhow::Result<()> {
         }
     }
     if !r.top_tools.is_empty() {
-        writeln!(out, "\ntop tools                         tokens   calls  args     bodies   results  largest")?;
+        writeln!(
+            out,
+            "\ntop tools                         tokens   calls  args     bodies   results  largest"
+        )?;
         for t in &r.top_tools {
             writeln!(
                 out,
@@ -155,7 +164,11 @@ fn print_text(r: &TokenReport) -> anyhow::Result<()> {
                 thousands(p.tokens),
                 p.category,
                 p.tool.as_deref().unwrap_or(""),
-                if p.agent_visible { "" } else { "  (no longer visible)" }
+                if p.agent_visible {
+                    ""
+                } else {
+                    "  (no longer visible)"
+                }
             )?;
         }
     }

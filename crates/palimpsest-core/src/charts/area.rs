@@ -33,13 +33,14 @@ pub fn draw<DB: DrawingBackend>(
         "Context per request by category — {} requests, {} compaction{}",
         reqs.len(),
         report.compactions.len(),
-        if report.compactions.len() == 1 { "" } else { "s" }
+        if report.compactions.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
     );
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            title,
-            t.title(),
-        )
+        .caption(title, t.title())
         .margin(14)
         .margin_right(24)
         .x_label_area_size(44)

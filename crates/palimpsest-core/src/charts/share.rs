@@ -54,8 +54,12 @@ pub fn draw<DB: DrawingBackend>(
     .map_err(draw_err)?;
     let rows = rows(totals);
     if rows.is_empty() {
-        area.draw(&Text::new("no tokens", (LABEL_W, TOP as i32 + 6), t.muted_text(14)))
-            .map_err(draw_err)?;
+        area.draw(&Text::new(
+            "no tokens",
+            (LABEL_W, TOP as i32 + 6),
+            t.muted_text(14),
+        ))
+        .map_err(draw_err)?;
         return Ok(());
     }
     let max = rows.iter().map(|r| r.1).max().unwrap_or(1).max(1) as f64;

@@ -55,8 +55,12 @@ pub fn draw<DB: DrawingBackend>(
         x += 30 + 8 * name.len() as i32;
     }
     if tools.is_empty() {
-        area.draw(&Text::new("no tool traffic", (LABEL_W, TOP as i32 + 6), t.muted_text(14)))
-            .map_err(draw_err)?;
+        area.draw(&Text::new(
+            "no tool traffic",
+            (LABEL_W, TOP as i32 + 6),
+            t.muted_text(14),
+        ))
+        .map_err(draw_err)?;
         return Ok(());
     }
     let shown = &tools[..tools.len().min(MAX_ROWS)];
@@ -76,7 +80,10 @@ pub fn draw<DB: DrawingBackend>(
         ))
         .map_err(draw_err)?;
         let mut x = LABEL_W;
-        for (value, (_, colour)) in [tool.arguments, tool.bodies, tool.results].iter().zip(segments) {
+        for (value, (_, colour)) in [tool.arguments, tool.bodies, tool.results]
+            .iter()
+            .zip(segments)
+        {
             let len = ((*value as f64 / max) * bar_w).round() as i32;
             if len > 0 {
                 area.draw(&Rectangle::new(

@@ -50,9 +50,8 @@ impl Encoding {
             .next()
             .unwrap_or(model)
             .to_ascii_lowercase();
-        let gpt4_classic = name.starts_with("gpt-4")
-            && !name.starts_with("gpt-4o")
-            && !name.starts_with("gpt-4.");
+        let gpt4_classic =
+            name.starts_with("gpt-4") && !name.starts_with("gpt-4o") && !name.starts_with("gpt-4.");
         if gpt4_classic || name.starts_with("gpt-3.5") || name.starts_with("gpt-35") {
             Encoding::Cl100kBase
         } else {

@@ -75,8 +75,10 @@ impl TokenCache {
         };
         let mut conn = Connection::open(&path).map_err(sql)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sql)?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(sql)?;
@@ -92,7 +94,8 @@ impl TokenCache {
         for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             let tx = conn.transaction().map_err(sql)?;
             tx.execute_batch(step).map_err(sql)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1).map_err(sql)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)
+                .map_err(sql)?;
             tx.commit().map_err(sql)?;
         }
         Ok(TokenCache { conn, path })
@@ -210,7 +213,11 @@ mod tests {
         );
         drop(cache);
         let reopened = TokenCache::open(dir.path()).unwrap();
-        assert_eq!(reopened.len().unwrap(), 1, "the cache persists and migrations do not rerun");
+        assert_eq!(
+            reopened.len().unwrap(),
+            1,
+            "the cache persists and migrations do not rerun"
+        );
     }
 
     #[test]
@@ -220,7 +227,9 @@ mod tests {
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", 99).unwrap();
         drop(conn);
-        let err = TokenCache::open(dir.path()).err().expect("newer schema refused");
+        let err = TokenCache::open(dir.path())
+            .err()
+            .expect("newer schema refused");
         assert!(
             err.to_string().contains(FILE_NAME) && err.to_string().contains("schema 99"),
             "the error names the file and the version: {err}"

@@ -122,7 +122,11 @@ pub enum ToolKind {
 /// Classify a tool by name; goose's `ext__` prefix is ignored and `text_editor` is decided by
 /// its `command` argument.
 pub fn tool_kind(name: &str, arguments: &Value) -> ToolKind {
-    let base = name.rsplit("__").next().unwrap_or(name).to_ascii_lowercase();
+    let base = name
+        .rsplit("__")
+        .next()
+        .unwrap_or(name)
+        .to_ascii_lowercase();
     match base.as_str() {
         "text_editor" | "str_replace_editor" | "str_replace_based_edit_tool" => {
             match arguments.get("command").and_then(Value::as_str) {
@@ -211,7 +215,11 @@ pub fn pieces(session: &Session) -> Vec<Piece<'_>> {
                 out.push(Piece {
                     message_index: m.index,
                     part_index: pi,
-                    category: if summary { Category::Summaries } else { category },
+                    category: if summary {
+                        Category::Summaries
+                    } else {
+                        category
+                    },
                     tool,
                     tool_kind,
                     text,
@@ -259,7 +267,12 @@ fn part_pieces<'a>(
                 Some(&(name, tk)) => (Some(name), Some(tk)),
                 None => (None, None),
             };
-            vec![(Category::ToolResults, tool, tk, Cow::Borrowed(text.as_str()))]
+            vec![(
+                Category::ToolResults,
+                tool,
+                tk,
+                Cow::Borrowed(text.as_str()),
+            )]
         }
         // Image tokens depend on pixel sizes the transcript does not keep: counted as 0.
         Part::Image { .. } => vec![(Category::Other, None, None, Cow::Borrowed(""))],
@@ -301,7 +314,9 @@ pub fn split_call<'a>(
             for v in bodies {
                 let json = v.to_string();
                 match v {
-                    Value::String(raw) => push_body(&mut out, kind, patch_tool, &raw, Cow::Owned(json)),
+                    Value::String(raw) => {
+                        push_body(&mut out, kind, patch_tool, &raw, Cow::Owned(json))
+                    }
                     _ => push_body(&mut out, kind, false, "", Cow::Owned(json)),
                 }
             }
@@ -367,10 +382,26 @@ mod tests {
     #[test]
     fn goose_text_editor_is_decided_by_command() {
         let cases = [
-            ("developer__text_editor", json!({"command": "write"}), ToolKind::FileWrite),
-            ("text_editor", json!({"command": "str_replace"}), ToolKind::Edit),
-            ("text_editor", json!({"command": "view"}), ToolKind::FileRead),
-            ("developer__shell", json!({"command": "ls"}), ToolKind::Shell),
+            (
+                "developer__text_editor",
+                json!({"command": "write"}),
+                ToolKind::FileWrite,
+            ),
+            (
+                "text_editor",
+                json!({"command": "str_replace"}),
+                ToolKind::Edit,
+            ),
+            (
+                "text_editor",
+                json!({"command": "view"}),
+                ToolKind::FileRead,
+            ),
+            (
+                "developer__shell",
+                json!({"command": "ls"}),
+                ToolKind::Shell,
+            ),
             ("Write", json!({}), ToolKind::FileWrite),
             ("MultiEdit", json!({}), ToolKind::Edit),
             ("Grep", json!({}), ToolKind::Search),
@@ -390,7 +421,10 @@ mod tests {
         assert_eq!(
             pieces,
             vec![
-                (Category::ToolCallArguments, Cow::Borrowed("write_file{\"path\":\"a.py\"}")),
+                (
+                    Category::ToolCallArguments,
+                    Cow::Borrowed("write_file{\"path\":\"a.py\"}")
+                ),
                 (Category::FileWrites, Cow::Borrowed("\"print(1)\\n\"")),
             ],
             "content goes to writes (as JSON, the way the model wrote it), the path stays an argument"
@@ -401,10 +435,12 @@ mod tests {
     fn apply_patch_added_files_are_writes() {
         let patch = "*** Begin Patch\n*** Add File: n.txt\n+hello\n*** Update File: o.txt\n@@\n-a\n+b\n*** End Patch\n";
         let (added, edited) = split_patch(patch);
-        assert_eq!(added, "*** Add File: n.txt\n+hello\n", "the added file's section");
         assert_eq!(
-            edited,
-            "*** Begin Patch\n*** Update File: o.txt\n@@\n-a\n+b\n*** End Patch\n",
+            added, "*** Add File: n.txt\n+hello\n",
+            "the added file's section"
+        );
+        assert_eq!(
+            edited, "*** Begin Patch\n*** Update File: o.txt\n@@\n-a\n+b\n*** End Patch\n",
             "everything else is an edit"
         );
     }

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{Category, CountStats, SessionCounts, ToolKind};
-use crate::model::{MessageKind, RecordedUsage, Role, Session, Trigger};
+use crate::compaction::Eras;
+use crate::model::{RecordedUsage, Role, Session, Trigger};
 
 /// Tokens per category, one field per category (the JSON names of [`Category`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -353,49 +354,49 @@ fn sub(from: &mut [u64; 10], what: &[u64; 10]) {
     }
 }
 
-/// The context of each request, by a sweep: a message visible now joins the running sum after
-/// it is stored; one hidden now leaves it at the first compaction cut after it (it never
-/// joins when no cut follows: a notice, an echo).
+/// The context of each request, by a sweep over `compaction::Eras` (which dates each message's
+/// visibility): a message joins the running sum after it is stored and leaves it after the
+/// compaction that dropped it.
 fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
-    let mut cuts: Vec<usize> = session.compactions.iter().map(|c| c.cut_index).collect();
-    cuts.sort_unstable();
+    let eras = Eras::new(session);
+    let answers = eras.answers();
     let mut running = [0u64; 10];
+    // Sums leaving the context once requests pass the given position.
     let mut leaving: BTreeMap<usize, [u64; 10]> = BTreeMap::new();
-    let mut out: Vec<RequestTokens> = Vec::new();
-    let mut prev_answer = false;
-    for (m, sums) in session.messages.iter().zip(per_msg) {
-        let answer = m.role == Role::Assistant && m.kind == MessageKind::Ordinary;
-        if answer && !prev_answer {
+    let mut out: Vec<RequestTokens> = Vec::with_capacity(answers.len());
+    let mut next = 0;
+    for (pos, (m, sums)) in session.messages.iter().zip(per_msg).enumerate() {
+        if next < answers.len() && answers[next] == pos {
+            // Visible at t when from < t <= until: drop spans whose `until` is before t.
             while let Some(entry) = leaving.first_entry() {
-                if *entry.key() >= m.index {
+                if *entry.key() >= pos {
                     break;
                 }
                 sub(&mut running, &entry.remove());
             }
             out.push(RequestTokens {
-                request: out.len(),
+                request: next,
                 message_index: m.index,
                 total: running.iter().sum(),
                 categories: CategoryCounts::from_array(&running),
                 recorded: None,
             });
-        }
-        if m.kind != MessageKind::Notification {
-            prev_answer = answer;
+            next += 1;
         }
         if m.role == Role::Assistant
             && let Some(u) = message_usage(m.details.as_ref())
             && let Some(r) = out.last_mut()
         {
+            // Claude repeats one response's usage on each of its lines: one per request.
             r.recorded = Some(u);
         }
-        if m.agent_visible {
-            add(&mut running, sums);
-        } else if m.kind != MessageKind::Notification
-            && let Some(&cut) = cuts.iter().find(|&&c| c > m.index)
-        {
-            add(&mut running, sums);
-            add(leaving.entry(cut).or_default(), sums);
+        if !eras.ever_visible(pos) {
+            continue;
+        }
+        add(&mut running, sums);
+        if let Some(ci) = eras.dropped_by(pos) {
+            let until = session.compactions[ci].cut_index;
+            add(leaving.entry(until).or_default(), sums);
         }
     }
     out
