@@ -7,7 +7,6 @@
 //! Token counting and compaction replay are left to `tokens` and `replay`.
 
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -20,10 +19,11 @@ pub mod block;
 pub mod build;
 pub mod cap;
 pub mod db;
+mod list;
 
-use block::CompactionState;
 use build::{Context, Entry};
 use db::SessionRow;
+use list::{column_total, last_usage, tokens};
 
 /// Where coworker keeps its state: `$COWORKER_STATE_DIR`, the platform default
 /// (`%APPDATA%\coworker` on Windows, `~/.config/coworker` elsewhere) and, for a server started
@@ -359,38 +359,6 @@ impl CoworkerSource {
     }
 }
 
-/// The last assistant's `usage` sidecar. `input` is fresh prompt tokens only (cache reads and
-/// writes are separate), so the context of that request is their sum, reported as total with
-/// the output.
-fn last_usage(u: &Value) -> RecordedUsage {
-    let get = |k: &str| u.get(k).and_then(Value::as_u64);
-    RecordedUsage {
-        input_tokens: get("input"),
-        output_tokens: get("output"),
-        total_tokens: Some(tokens(u, &["input", "output", "cache_read", "cache_write"])),
-        cache_read_tokens: get("cache_read"),
-        cache_write_tokens: get("cache_write"),
-        accumulated_total_tokens: None,
-    }
-}
-
-fn tokens(u: &Value, keys: &[&str]) -> u64 {
-    keys.iter()
-        .filter_map(|k| u.get(*k).and_then(Value::as_u64))
-        .sum()
-}
-
-/// The `usage` column folds per model: sum every model's four counters.
-fn column_total(u: &Value) -> u64 {
-    u.as_object()
-        .map(|m| {
-            m.values()
-                .map(|v| tokens(v, &["input", "output", "cache_read", "cache_write"]))
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 fn array_entries(path: &Path, text: &str) -> Result<Vec<Entry>> {
     let v: Value = serde_json::from_str(text).map_err(|e| Error::Line {
         path: path.to_owned(),
@@ -415,69 +383,6 @@ fn array_entries(path: &Path, text: &str) -> Result<Vec<Entry>> {
         .collect())
 }
 
-/// What listing learns from one conversation file without converting its messages: the count
-/// of stored lines, the first user text, and the compaction records of `compacted` notices.
-struct Scan {
-    lines: usize,
-    first_user: Option<String>,
-    records: Vec<CompactionState>,
-}
-
-fn scan(path: &Path) -> Result<Scan> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut r = BufReader::new(file);
-    let mut s = Scan {
-        lines: 0,
-        first_user: None,
-        records: Vec::new(),
-    };
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if r.read_until(b'\n', &mut buf)
-            .map_err(|e| Error::io(path, e))?
-            == 0
-        {
-            break;
-        }
-        let complete = buf.last() == Some(&b'\n');
-        let line = buf.trim_ascii();
-        if line.is_empty() {
-            continue;
-        }
-        let wants_user = s.first_user.is_none() && contains(line, b"\"user\"");
-        let notice = contains(line, b"\"notice\"") && contains(line, b"\"compaction\"");
-        let parsed = if wants_user || notice || !complete {
-            serde_json::from_slice::<Value>(line).ok()
-        } else {
-            None
-        };
-        if !complete && parsed.is_none() && serde_json::from_slice::<Value>(line).is_err() {
-            break; // a line still being written, as the loader leaves it out
-        }
-        s.lines += 1;
-        let Some(v) = parsed else { continue };
-        match v.get("role").and_then(Value::as_str) {
-            Some("user") if s.first_user.is_none() => {
-                s.first_user = Some(super::message_log::convert::flatten_text(
-                    v.get("content").unwrap_or(&Value::Null),
-                ));
-            }
-            Some("notice") if v.get("kind").and_then(Value::as_str) == Some("compacted") => {
-                if let Some(Ok(Some(st))) = v.get("compaction").map(CompactionState::from_value) {
-                    s.records.push(st);
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(s)
-}
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
 impl SessionSource for CoworkerSource {
     fn format(&self) -> SourceFormat {
         SourceFormat::Coworker
@@ -488,42 +393,7 @@ impl SessionSource for CoworkerSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        let mut out = Vec::new();
-        for (id, row) in self.ids()? {
-            let file = self.conversation(&id);
-            if self.headless || !file.is_file() {
-                // A JSON document must be parsed whole anyway: list it by loading it.
-                out.push(self.load(&id)?.meta);
-                continue;
-            }
-            let sc = scan(&file)?;
-            let mut states = sc.records;
-            if let Some(Ok(Some(col))) = row
-                .as_ref()
-                .and_then(|r| r.compaction.as_ref())
-                .map(CompactionState::from_value)
-                && !states.iter().any(|s| {
-                    s.boundary_index == col.boundary_index && s.created_at == col.created_at
-                })
-            {
-                states.push(col);
-            }
-            let applied = states
-                .iter()
-                .filter(|s| s.boundary_index > 0 && s.boundary_index < sc.lines)
-                .count();
-            let mut meta = self.meta(&id, row.as_ref(), &file, sc.first_user.as_deref());
-            meta.message_count = sc.lines + applied;
-            meta.compaction_count = states.len();
-            if meta.updated.is_none() {
-                meta.updated = std::fs::metadata(&file)
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .map(|t| chrono::DateTime::<chrono::Utc>::from(t).timestamp_millis());
-            }
-            out.push(meta);
-        }
-        Ok(out)
+        list::list(self)
     }
 
     fn load(&self, id: &str) -> Result<Session> {
@@ -546,11 +416,8 @@ impl SessionSource for CoworkerSource {
     }
 }
 
-/// The text of 1-based line `n`, as written.
+/// The text of 1-based line `n`, as written (lines before it are skipped, not kept).
 pub(crate) fn nth_line(path: &Path, n: usize) -> Result<Option<String>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    match BufReader::new(file).lines().nth(n.saturating_sub(1)) {
-        Some(l) => Ok(Some(l.map_err(|e| Error::io(path, e))?)),
-        None => Ok(None),
-    }
+    let text = super::scan::read_lines(path, &[n])?;
+    Ok((!text.is_empty()).then_some(text))
 }
