@@ -251,7 +251,11 @@ fn the_backward_walk_tail_is_clean() {
         vec![7, 8, 9, 10],
         "four copies came back verbatim"
     );
-    assert_eq!(c.kept_copies_of, vec![1, 2, 3, 4], "of the whole tool loop");
+    assert_eq!(
+        c.kept_copies_of,
+        vec![Some(1), Some(2), Some(3), Some(4)],
+        "of the whole tool loop"
+    );
     assert_eq!(
         c.preserved_index,
         Some(11),

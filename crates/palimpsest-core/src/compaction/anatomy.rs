@@ -87,8 +87,9 @@ pub struct CompactionAnatomy {
     /// Messages the model still sees verbatim across the cut: kept in place, or re-appended
     /// copies after the summary. Empty when nothing was kept (upstream goose).
     pub kept_tail: Vec<usize>,
-    /// For each re-appended copy in `kept_tail`, the original it repeats (same order).
-    pub kept_copies_of: Vec<usize>,
+    /// For each re-appended copy in `kept_tail`, the original it repeats (same order; `None`
+    /// when the reader marked a copy whose original is not among the dropped messages).
+    pub kept_copies_of: Vec<Option<usize>>,
     /// First and last message the model saw before the cut and not after it.
     pub dropped: Option<(usize, usize)>,
     /// How many messages were dropped.
@@ -138,20 +139,20 @@ fn one(
     let blk = eras.block(ordinal);
     let dropped = &blk.dropped;
     let after_all = eras.context_at(blk.end.max(cut));
+    // The system prompt rides along every request: it is not something a compaction kept.
     let in_place: Vec<usize> = before
         .iter()
         .copied()
-        .filter(|p| after_all.contains(p))
+        .filter(|&p| after_all.contains(&p) && msgs[p].role != Role::System)
         .collect();
     let (summary, continuation, preserved) = (blk.summary, blk.continuation, blk.preserved);
     let copies = &blk.copies;
     let block_end = blk.end;
+    // The newest earlier text-only user message with the same text.
     let preserved_source = preserved.and_then(|p| {
-        copies.iter().find(|c| c.0 == p).map(|c| c.1).or_else(|| {
-            let text = msgs[p].text();
-            (0..cut).rev().find(|&d| {
-                msgs[d].role == Role::User && msgs[d].has_text_only() && msgs[d].text() == text
-            })
+        let text = msgs[p].text();
+        (0..cut).rev().find(|&d| {
+            msgs[d].role == Role::User && msgs[d].has_text_only() && msgs[d].text() == text
         })
     });
 
@@ -178,28 +179,26 @@ fn one(
         .and_then(|v| v.as_str())
         .map(str::to_owned)
         .or_else(|| summary.map(|s| msgs[s].text()));
-    let summary_health = summary_text.as_ref().map(|t| health::check(t, profile));
-    let mut health_issues = Vec::new();
-    match (summary, &summary_health) {
-        (Some(s), Some(h))
-            if h.chars == 0
-                && msgs[s]
-                    .parts
-                    .iter()
-                    .any(|p| matches!(p, Part::Other { .. })) =>
-        {
-            health_issues.push(HealthIssue::Opaque {
-                message: "the summary is opaque (encrypted server-side); nothing to judge".into(),
-            });
-        }
-        (_, Some(h)) => health_issues.extend(h.issues.iter().cloned()),
-        (None, None) if rec.trigger != Some(Trigger::Micro) => {
-            health_issues.push(HealthIssue::Missing {
-                message: "no summary message: the dropped span is gone without one".into(),
-            });
-        }
-        _ => {}
+    let mut summary_health = summary_text.as_ref().map(|t| health::check(t, profile));
+    let opaque = summary.is_some_and(|s| {
+        msgs[s].text().trim().is_empty()
+            && msgs[s]
+                .parts
+                .iter()
+                .any(|p| matches!(p, Part::Other { .. }))
+    });
+    if let Some(h) = summary_health.as_mut().filter(|h| opaque && h.chars == 0) {
+        h.issues = vec![HealthIssue::Opaque {
+            message: "the summary is opaque (encrypted server-side); nothing to judge".into(),
+        }];
     }
+    let health_issues = match &summary_health {
+        Some(h) => h.issues.clone(),
+        None if rec.trigger != Some(Trigger::Micro) => vec![HealthIssue::Missing {
+            message: "no summary message: the dropped span is gone without one".into(),
+        }],
+        None => Vec::new(),
+    };
 
     let idx = |p: usize| msgs[p].index;
     let count = |ps: &[usize]| ps.iter().map(|&p| counter.count(&msgs[p])).sum::<u64>();
@@ -218,7 +217,7 @@ fn one(
         summary_health,
         continuation_index: continuation.map(idx),
         kept_tail,
-        kept_copies_of: copies.iter().map(|c| idx(c.1)).collect(),
+        kept_copies_of: copies.iter().map(|c| c.1.map(idx)).collect(),
         dropped: dropped
             .first()
             .zip(dropped.last())

@@ -44,8 +44,9 @@ pub struct CutBlock {
     pub continuation: Option<usize>,
     /// The re-appended copy of the last user message.
     pub preserved: Option<usize>,
-    /// Re-appended verbatim copies: `(copy, original)`.
-    pub copies: Vec<(usize, usize)>,
+    /// Re-appended verbatim copies: `(copy, original)`; the original is `None` when the
+    /// reader marked a copy whose original is not among the dropped messages.
+    pub copies: Vec<(usize, Option<usize>)>,
     /// Positions (before the cut) this compaction dropped from the context.
     pub dropped: Vec<usize>,
     /// One past the block's last message.
@@ -111,10 +112,9 @@ impl Eras {
                 if m.kind == MessageKind::Notification || boundaries.contains(&pos) {
                     return None;
                 }
-                // A microcompaction clears results in place; it hides no message.
                 let (cut, ci) = *cuts.iter().find(|(cut, ci)| {
                     let c = &session.compactions[*ci];
-                    *cut > pos && c.trigger != Some(Trigger::Micro) && !c.kept.contains(&m.index)
+                    *cut > pos && !clears_in_place(session, c) && !c.kept.contains(&m.index)
                 })?;
                 Some(Span {
                     from: pos,
@@ -259,6 +259,18 @@ impl Eras {
     }
 }
 
+/// True for a microcompaction that clears tool results in place (Claude Code): it hides no
+/// message and writes no block. A trim that rebuilt the compacted block (coworker's fallback,
+/// also `Micro`) leaves a summary-kind message at its cut and does drop what it trimmed.
+fn clears_in_place(session: &Session, c: &crate::model::CompactionRecord) -> bool {
+    c.trigger == Some(Trigger::Micro)
+        && c.summary_index.is_none()
+        && session
+            .messages
+            .get(c.cut_index)
+            .is_none_or(|m| m.kind != MessageKind::Summary)
+}
+
 /// Walk the messages a compaction wrote at its cut: boundary, summary, continuation, verbatim
 /// copies of dropped messages (a kept tail re-appended), the preserved user message. The block
 /// ends at the first message that is none of these (new conversation).
@@ -277,28 +289,31 @@ fn block(session: &Session, spans: &[Option<Span>], ci: usize) -> CutBlock {
         end: cut,
         ..CutBlock::default()
     };
-    if rec.trigger == Some(Trigger::Micro) {
+    if clears_in_place(session, rec) {
         return b;
     }
     let same = |a: &crate::model::Message, o: &crate::model::Message| {
         a.role == o.role && a.parts == o.parts
     };
+    let mut marked = Vec::new();
     for p in cut..msgs.len() {
         let m = &msgs[p];
         let bookkeeping =
             Some(p) == b.summary || m.kind == MessageKind::Notification || spans[p].is_none();
         if !bookkeeping {
+            let orig = b
+                .dropped
+                .iter()
+                .copied()
+                .find(|&d| same(&msgs[d], m) && !b.copies.iter().any(|c| c.1 == Some(d)));
             if m.kind == MessageKind::Summary && b.summary.is_none() {
                 b.summary = Some(p);
             } else if m.kind == MessageKind::Continuation && b.continuation.is_none() {
                 b.continuation = Some(p);
-            } else if m.kind == MessageKind::PreservedCopy && b.preserved.is_none() {
-                b.preserved = Some(p);
-            } else if let Some(&orig) = b
-                .dropped
-                .iter()
-                .find(|&&d| same(&msgs[d], m) && !b.copies.iter().any(|c| c.1 == d))
-            {
+            } else if m.kind == MessageKind::PreservedCopy {
+                marked.push(p);
+                b.copies.push((p, orig));
+            } else if orig.is_some() {
                 b.copies.push((p, orig));
             } else {
                 break;
@@ -306,13 +321,22 @@ fn block(session: &Session, spans: &[Option<Span>], ci: usize) -> CutBlock {
         }
         b.end = p + 1;
     }
-    // Without a PreservedCopy kind: a final text-only user copy that does not continue the run
-    // of tail originals is goose's preserved message, not part of the tail.
-    if b.preserved.is_none()
-        && let Some(&(p, orig)) = b.copies.last()
+    // One marked copy is goose's preserved user message; several are a replacement history
+    // (Codex) and are all kept tail.
+    if let [p] = marked[..] {
+        b.preserved = Some(p);
+        b.copies.retain(|c| c.0 != p);
+    }
+    // Without a marked copy: a final text-only user copy that does not continue the run of
+    // tail originals is goose's preserved message, not part of the tail.
+    if marked.is_empty()
+        && let Some(&(p, Some(orig))) = b.copies.last()
     {
         let m = &msgs[p];
-        let breaks_run = b.copies.len() == 1 || b.copies.first().is_some_and(|&(_, o)| orig < o);
+        let breaks_run = b.copies.len() == 1
+            || b.copies
+                .first()
+                .is_some_and(|&(_, o)| o.is_some_and(|o| orig < o));
         if m.role == Role::User && m.has_text_only() && breaks_run {
             b.preserved = Some(p);
             b.copies.pop();
