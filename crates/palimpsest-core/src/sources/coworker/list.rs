@@ -99,7 +99,9 @@ fn scan(path: &std::path::Path) -> Result<Scan> {
             return;
         }
         // A last line still being written is left out, as the loader leaves it out.
-        if !sk.complete && !(sk.is_whole() && serde_json::from_slice::<Value>(sk.head).is_ok()) {
+        let finished =
+            sk.complete || (sk.is_whole() && serde_json::from_slice::<Value>(sk.head).is_ok());
+        if !finished {
             return;
         }
         lines += 1;
