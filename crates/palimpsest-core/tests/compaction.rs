@@ -345,7 +345,7 @@ fn unanswered_misplaced_and_duplicate_calls_get_their_texts() {
 
 #[test]
 fn a_result_after_the_wrong_call_gets_openais_not_found_text() {
-    let msgs = vec![
+    let msgs = [
         text(0, Role::User, ASK),
         call(1, "call_1", "cat store.py"),
         result(2, "call_7", "?"),
@@ -682,4 +682,115 @@ fn claude_manual_compaction_is_taken_apart() {
         142_431,
         16_162,
     );
+}
+
+// ---- Codex and coworker fixtures ----
+
+#[test]
+fn codex_replacement_history_is_the_kept_tail_and_the_summary_is_opaque() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/codex/sessions"
+    ));
+    let s = api::load_session(&dir, Some("019c8f0a-0000-7000-8000-00000000a001")).expect("loads");
+    let v = api::compactions(&s);
+    assert_eq!(v.compactions.len(), 1, "one remote compaction");
+    let c = &v.compactions[0];
+    assert_eq!(
+        c.pre_tokens,
+        Some(251_000),
+        "the token_count before it, as recorded"
+    );
+    assert_eq!(c.kept_tail, vec![8, 9, 10], "the three replacement items");
+    assert_eq!(
+        c.kept_copies_of,
+        vec![Some(2), Some(7), Some(6)],
+        "two user messages and the last assistant answer, in replacement order"
+    );
+    assert_eq!(
+        c.preserved_index, None,
+        "a replacement history is not goose's single copy"
+    );
+    assert!(
+        matches!(c.health.as_slice(), [HealthIssue::Opaque { .. }]),
+        "an encrypted summary is opaque, not empty: {:?}",
+        c.health
+    );
+
+    let open =
+        api::load_session(&dir, Some("019c8f0a-0000-7000-8000-00000000a003")).expect("loads");
+    let r = api::lint(&open, Api::Openai);
+    assert_eq!(
+        r.findings.len(),
+        1,
+        "the interrupted call: {:?}",
+        r.findings
+    );
+    assert_eq!(
+        r.findings[0].kind,
+        FindingKind::UnansweredCall,
+        "never answered after resume"
+    );
+    assert_eq!(r.findings[0].caused_by_cut, None, "no compaction involved");
+}
+
+#[test]
+fn coworker_legacy_summary_fails_its_gate_and_the_new_ones_pass() {
+    let state = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/coworker/state"
+    ));
+    let old = api::load_session(&state, Some("0ld5e55i0n01")).expect("loads");
+    let c = &api::compactions(&old).compactions[0];
+    let codes: Vec<String> = c
+        .health
+        .iter()
+        .map(|h| {
+            serde_json::to_value(h).unwrap()["code"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        ["too_short", "no_required_heading", "few_sections"],
+        "a 56-character legacy summary fails three of the gate's checks"
+    );
+    let budget = c.summary_health.as_ref().unwrap().budget_tokens;
+    assert_eq!(
+        budget,
+        Some(16_000),
+        "shown against coworker's 16 000-token budget"
+    );
+
+    let s = api::load_session(&state, Some("a1b2c3d4e5f6")).expect("loads");
+    let v = api::compactions(&s);
+    let cuts: Vec<usize> = v.compactions.iter().map(|c| c.cut_index).collect();
+    assert_eq!(cuts, [7, 11, 13], "two summaries and a trim");
+    assert!(
+        v.compactions[0].health.is_empty(),
+        "the first summary passes the gate"
+    );
+    assert_eq!(
+        v.compactions[1].chained_summaries,
+        [7],
+        "the second folds the first"
+    );
+    assert_eq!(
+        v.compactions[2].trigger,
+        Some(Trigger::Micro),
+        "the trim fallback"
+    );
+    assert_eq!(
+        v.compactions[2].dropped,
+        Some((11, 12)),
+        "the trim drops the older block"
+    );
+    for a in [Api::Openai, Api::Anthropic] {
+        assert!(
+            api::lint(&s, a).findings.is_empty(),
+            "{a:?}: coworker never splits a pair"
+        );
+    }
 }

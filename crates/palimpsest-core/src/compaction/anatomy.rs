@@ -138,12 +138,13 @@ fn one(
     let before = eras.context_at(cut);
     let blk = eras.block(ordinal);
     let dropped = &blk.dropped;
-    let after_all = eras.context_at(blk.end.max(cut));
+    let t_after = blk.end.max(cut);
+    let after_all = eras.context_at(t_after);
     // The system prompt rides along every request: it is not something a compaction kept.
     let in_place: Vec<usize> = before
         .iter()
         .copied()
-        .filter(|&p| after_all.contains(&p) && msgs[p].role != Role::System)
+        .filter(|&p| eras.visible_at(p, t_after) && msgs[p].role != Role::System)
         .collect();
     let (summary, continuation, preserved) = (blk.summary, blk.continuation, blk.preserved);
     let copies = &blk.copies;
