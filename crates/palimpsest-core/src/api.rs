@@ -60,6 +60,107 @@ pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
     sources::open(path)?.load(path, id)
 }
 
+// ---- The app's views (src-tauri): sidebar sources, timeline rows, one whole message. ----
+
+/// One sidebar source: the sessions under `path`, or the error that kept it from opening.
+pub fn source_group(
+    label: &str,
+    path: &Path,
+    origin: crate::rpc::SourceOrigin,
+) -> crate::rpc::SourceGroup {
+    let (sessions, problems) = match list_sessions(path) {
+        Ok(list) => (list.sessions, list.problems),
+        Err(e) => (Vec::new(), vec![Problem::from(&e)]),
+    };
+    crate::rpc::SourceGroup {
+        label: label.to_owned(),
+        path: path.to_string_lossy().into_owned(),
+        origin,
+        sessions,
+        problems,
+    }
+}
+
+/// The compact timeline of a loaded session ([`crate::timeline`]).
+pub fn timeline(session: &Session) -> crate::timeline::Timeline {
+    crate::timeline::timeline(session)
+}
+
+/// The stored text of message `index` of session `id` under `path` (`SessionSource::raw`).
+pub fn raw_message(path: &Path, id: &str, index: usize) -> Result<Option<String>> {
+    let catalog = sources::open(path)?;
+    for s in &catalog.sources {
+        if let Ok(list) = s.list()
+            && list.iter().any(|m| m.id == id)
+        {
+            return s.raw(id, index);
+        }
+    }
+    Err(Error::NoSuchSession {
+        path: path.to_owned(),
+        id: id.to_owned(),
+    })
+}
+
+/// Message `index` of an already loaded session, whole, with its stored text from `path`.
+pub fn message_detail(
+    path: &Path,
+    session: &Session,
+    index: usize,
+) -> Result<crate::rpc::MessageDetail> {
+    let message = session
+        .messages
+        .iter()
+        .find(|m| m.index == index)
+        .cloned()
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "{}: session `{}` has no message {index} (it holds {})",
+                path.display(),
+                session.meta.id,
+                session.messages.len()
+            ))
+        })?;
+    let raw = raw_message(path, &session.meta.id, index)?;
+    Ok(crate::rpc::MessageDetail { message, raw })
+}
+
+/// Message `index` of session `id` under `path`, whole, with its stored text.
+pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::MessageDetail> {
+    let session = load_session(path, Some(id))?;
+    message_detail(path, &session, index)
+}
+
+// ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
+
+/// Every compaction of a loaded session taken apart, and its requests.
+pub fn compactions(session: &Session) -> crate::compaction::CompactionsView {
+    crate::compaction::view(session, &crate::compaction::CharEstimate)
+}
+
+/// What the model saw at request `number` (1-based; the last number is the next request, see
+/// [`crate::compaction::request_context`]); an error names the valid range.
+pub fn request_context(
+    session: &Session,
+    number: usize,
+) -> Result<crate::compaction::RequestContext> {
+    let counter = crate::compaction::CharEstimate;
+    crate::compaction::request_context(session, number, &counter).ok_or_else(|| {
+        let count = crate::compaction::Eras::new(session).request_count();
+        Error::Invalid(format!(
+            "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
+             no request {number}",
+            session.meta.path, session.meta.id
+        ))
+    })
+}
+
+/// Pairing lint of every request a loaded session made, and of its next one, for `api`.
+pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction::LintReport {
+    let eras = crate::compaction::Eras::new(session);
+    crate::compaction::lint_session(session, &eras, crate::compaction::shape_for(session, api))
+}
+
 // ---- Token accounting (`crate::tokens`) and its charts (`crate::charts`). ----
 
 /// Options of [`token_report`].
@@ -199,139 +300,9 @@ pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> 
     crate::charts::heatmap::heatmap_svg(grid, title, crate::charts::ThemeName::Light)
 }
 
-// ---- Post-mortem and spill files (`crate::analysis`). ----
-
-/// Options of [`diagnose`], [`diagnose_fleet`] and [`spills`].
-#[derive(Debug, Clone, Default)]
-pub struct DiagnoseOptions {
-    /// A user spill-marker pattern: a regex with a named group `path`.
-    pub spill_pattern: Option<String>,
-    /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
-    pub estimate_tokens: bool,
-    /// Folders the user added: spill files there may be opened.
-    pub extra_roots: Vec<std::path::PathBuf>,
-    /// For [`spills`]: read up to this many bytes of each present spill file; 0 reads none.
-    pub max_text_bytes: usize,
-}
-
-fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
-    opts.spill_pattern
-        .as_deref()
-        .map(crate::analysis::spills::custom_pattern)
-        .transpose()
-}
-
-/// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
-/// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
-pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analysis::Diagnosis> {
-    let re = spill_regex(opts)?;
-    let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
-    let bpe = move |t: &str| enc.count(t) as usize;
-    let o = crate::analysis::Options {
-        count_tokens: if opts.estimate_tokens { &crate::analysis::chars_div_4 } else { &bpe },
-        spill_pattern: re.as_ref(),
-    };
-    Ok(crate::analysis::diagnose(session, &o))
-}
-
-/// The fleet view: every session under `path` diagnosed, one row each, with totals. Sessions
-/// that fail to load are listed in `problems`; the rest still count.
-pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {
-    let catalog = sources::open(path)?;
-    let (metas, list_problems) = catalog.list();
-    let mut problems: Vec<Problem> = catalog.problems.iter().chain(list_problems.iter()).map(Problem::from).collect();
-    let mut rows = Vec::new();
-    for meta in &metas {
-        match catalog.load(path, Some(&meta.id)).and_then(|s| diagnose(&s, opts).map(|d| (s, d))) {
-            Ok((s, d)) => rows.push(crate::analysis::fleet::row(&s.meta, &d)),
-            Err(e) => problems.push(Problem::from(&e)),
-        }
-    }
-    Ok(crate::analysis::fleet::fleet(rows, problems))
-}
-
-/// Every spill file of a loaded session, with sizes, the capped result beside it, and the calls
-/// that read it. Files outside the session's folders and `extra_roots` are never opened.
-pub fn spills(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analysis::SpillReview> {
-    let re = spill_regex(opts)?;
-    let o = crate::analysis::review::ReviewOptions {
-        extra_roots: opts.extra_roots.clone(),
-        spill_pattern: re.as_ref(),
-        max_text_bytes: opts.max_text_bytes,
-        scratch_base: None,
-    };
-    Ok(crate::analysis::review_spills(session, &o))
-}
-
-/// The counter replays use: real BPE in the session model's encoding.
-fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
-    let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
-    move |m| crate::replay::bpe_count(enc, m)
-}
-
-/// Compact a loaded session's history once under a replay policy, as it stands.
-pub fn replay(session: &Session, opts: &crate::replay::options::ReplayOptions) -> crate::replay::options::ReplayView {
-    crate::replay::options::replay_once(session, opts, None, &replay_counter(session))
-}
-
-/// Run a loaded session forward under a replay policy.
-pub fn replay_simulate(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-) -> crate::replay::simulate::Simulation {
-    crate::replay::options::simulation(session, opts, None, &replay_counter(session))
-}
-
-/// Sweep a loaded session over `rows × cols` settings; `svg` also draws the heatmap.
-pub fn replay_sweep(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    rows: crate::replay::sweep::Axis,
-    cols: crate::replay::sweep::Axis,
-    metric: crate::replay::sweep::Metric,
-) -> crate::replay::sweep::SweepGrid {
-    let counter = replay_counter(session);
-    crate::replay::options::sweep_session(session, opts, rows, cols, metric, None, &counter)
-}
-
-/// The sweep heatmap as SVG.
-pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> Result<String> {
-    crate::charts::heatmap::heatmap_svg(grid, title, crate::charts::ThemeName::Light)
-}
-
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.
 pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::discovery::Location> {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     crate::sources::discovery::discover(home.as_deref(), &|k| std::env::var(k).ok(), added)
-}
-
-// ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
-
-/// Every compaction of a loaded session taken apart, and its requests.
-pub fn compactions(session: &Session) -> crate::compaction::CompactionsView {
-    crate::compaction::view(session, &crate::compaction::CharEstimate)
-}
-
-/// What the model saw at request `number` (1-based; the last number is the next request, see
-/// [`crate::compaction::request_context`]); an error names the valid range.
-pub fn request_context(
-    session: &Session,
-    number: usize,
-) -> Result<crate::compaction::RequestContext> {
-    let counter = crate::compaction::CharEstimate;
-    crate::compaction::request_context(session, number, &counter).ok_or_else(|| {
-        let count = crate::compaction::Eras::new(session).request_count();
-        Error::Invalid(format!(
-            "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
-             no request {number}",
-            session.meta.path, session.meta.id
-        ))
-    })
-}
-
-/// Pairing lint of every request a loaded session made, and of its next one, for `api`.
-pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction::LintReport {
-    let eras = crate::compaction::Eras::new(session);
-    crate::compaction::lint_session(session, &eras, crate::compaction::shape_for(session, api))
 }

@@ -14,7 +14,9 @@ pub mod compaction;
 pub mod error;
 pub mod model;
 pub mod replay;
+pub mod rpc;
 pub mod sources;
+pub mod timeline;
 pub mod tokens;
 pub mod watch;
 

@@ -1,0 +1,224 @@
+//! The app's command surface, declared once: every command's name, request and response type.
+//!
+//! [`with_commands!`] is the single list. The app (`src-tauri`) expands it into its
+//! `generate_handler!` registration and a compile-time check that each command function has
+//! exactly the declared signature; with the `ts` feature, [`Commands`] is generated from the same
+//! list into `ui/src/bindings/Commands.ts`, so `ui/src/ipc.ts` can offer a typed
+//! `call(cmd, req)` and a misspelt command or a wrong request fails to type-check. The command
+//! bodies live in the app and only call [`crate::api`]; nothing here does any work.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::Problem;
+use crate::model::{Message, SessionMeta};
+
+/// Calls `$m! { name(Req) -> Res, ... }` with every app command.
+#[macro_export]
+macro_rules! with_commands {
+    ($m:ident) => {
+        $m! {
+            list_sources($crate::rpc::ListSourcesReq) -> Vec<$crate::rpc::SourceGroup>,
+            open_path($crate::rpc::OpenPathReq) -> $crate::rpc::SourceGroup,
+            get_timeline($crate::rpc::GetTimelineReq) -> $crate::timeline::Timeline,
+            get_message($crate::rpc::GetMessageReq) -> $crate::rpc::MessageDetail,
+        }
+    };
+}
+
+/// Declares the [`Commands`] struct (one field per command: `(request, response)`).
+macro_rules! declare_commands {
+    ( $( $name:ident ( $req:ty ) -> $res:ty ),* $(,)? ) => {
+        /// Every app command as `name: (request, response)`; exported to TypeScript as the
+        /// `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
+        #[derive(Debug, Clone, Serialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+        pub struct Commands {
+            $(
+                #[allow(missing_docs)]
+                pub $name: ($req, $res),
+            )*
+        }
+    };
+}
+with_commands!(declare_commands);
+
+/// Request of `list_sources`: the sources the app opens on start (path argument, the user's
+/// agent folders, else the bundled fixtures). It has no parameters.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ListSourcesReq {}
+
+/// Request of `open_path`: a file or folder chosen with File › Open or dropped on the window.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct OpenPathReq {
+    /// Absolute path of a database, a session file or a folder.
+    pub path: String,
+}
+
+/// Request of `get_timeline`: one session's rows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetTimelineReq {
+    /// The source path the session was listed under ([`SourceGroup::path`]).
+    pub path: String,
+    /// The session id.
+    pub id: String,
+}
+
+/// Request of `get_message`: one whole message and its stored text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetMessageReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// [`Message::index`].
+    pub index: usize,
+}
+
+/// Where a source in the sidebar came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum SourceOrigin {
+    /// The path given on the command line.
+    Argument,
+    /// The user's goose sessions at goose's default location.
+    Goose,
+    /// The fixtures bundled with Palimpsest (shown when the user has no sessions).
+    Fixtures,
+    /// Opened with File › Open or dropped on the window.
+    Opened,
+}
+
+/// One source in the sidebar: a path and the sessions found under it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SourceGroup {
+    /// Short name for the sidebar ("goose", "fixtures", the file name...).
+    pub label: String,
+    /// The path, as `get_timeline` wants it back.
+    pub path: String,
+    /// Where it came from.
+    pub origin: SourceOrigin,
+    /// Sessions found, newest update first.
+    pub sessions: Vec<SessionMeta>,
+    /// What failed to open there (the path itself, or single files under it).
+    pub problems: Vec<Problem>,
+}
+
+/// Response of `get_message`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct MessageDetail {
+    /// The whole message as read.
+    pub message: Message,
+    /// The stored text of the row or line, when the source can give it.
+    pub raw: Option<String>,
+}
+
+/// Machine codes of [`IpcError`]; the UI branches on these, never on message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The file or folder does not exist.
+    NotFound,
+    /// It could not be read.
+    Io,
+    /// SQLite refused it.
+    Sqlite,
+    /// It is readable but malformed.
+    BadInput,
+    /// No reader recognised it.
+    Unrecognised,
+    /// The session id is not there.
+    NoSuchSession,
+    /// Several sessions and none chosen.
+    AmbiguousSession,
+    /// A bad parameter (e.g. a message index past the end).
+    Invalid,
+    /// The work was cancelled.
+    Cancelled,
+    /// Anything else.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code for a core error code string ([`crate::Error::code`]).
+    pub fn from_code(code: &str) -> Self {
+        match code {
+            "not_found" => Self::NotFound,
+            "io" => Self::Io,
+            "sqlite" => Self::Sqlite,
+            "bad_input" => Self::BadInput,
+            "unrecognised" => Self::Unrecognised,
+            "no_such_session" => Self::NoSuchSession,
+            "ambiguous_session" => Self::AmbiguousSession,
+            "invalid" => Self::Invalid,
+            "cancelled" => Self::Cancelled,
+            _ => Self::Internal,
+        }
+    }
+}
+
+/// Every command's error: `{code, message}`, the message naming the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct IpcError {
+    /// What kind of failure.
+    pub code: ErrorCode,
+    /// What failed, naming the file (and line or row).
+    pub message: String,
+}
+
+impl From<crate::Error> for IpcError {
+    fn from(e: crate::Error) -> Self {
+        IpcError {
+            code: ErrorCode::from_code(e.code()),
+            message: e.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_error_code_has_its_own_ipc_code() {
+        let io = crate::Error::io(
+            "/x/sessions.db",
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        );
+        let e = IpcError::from(io);
+        assert_eq!(
+            e.code,
+            ErrorCode::NotFound,
+            "a missing file must reach the UI as not_found, not internal"
+        );
+        assert!(
+            e.message.contains("/x/sessions.db"),
+            "the message names the file: {}",
+            e.message
+        );
+        for code in [
+            "io",
+            "sqlite",
+            "bad_input",
+            "unrecognised",
+            "no_such_session",
+            "ambiguous_session",
+            "invalid",
+            "cancelled",
+        ] {
+            assert_ne!(
+                ErrorCode::from_code(code),
+                ErrorCode::Internal,
+                "core code `{code}` must map to its own IPC code"
+            );
+        }
+    }
+}

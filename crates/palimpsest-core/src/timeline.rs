@@ -1,0 +1,236 @@
+//! Compact timeline rows: what the app's timeline draws for each message, and nothing more.
+//!
+//! A session can hold 100k messages whose tool results run to megabytes; sending them whole
+//! over IPC would freeze the window. A [`TimelineRow`] keeps the role, kind, visibility and a
+//! short single-line preview of each part with its full size, so the UI can draw any row and
+//! fetch the whole message only when the user opens it (`api::get_message`). Rendering, view
+//! filtering and selection are the UI's business; the whole message and its raw text are
+//! `api`'s.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta};
+
+/// How many characters of a part a preview keeps.
+pub const PREVIEW_CHARS: usize = 160;
+
+/// One part, as the timeline shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct PartPreview {
+    /// The part's type tag ([`Part::type_name`]: `text`, `tool_call`, `tool_result`...).
+    pub part_type: String,
+    /// The tool name for calls, the original type for `other` parts, the MIME type of images.
+    pub label: Option<String>,
+    /// The start of the content on one line (whitespace collapsed), at most
+    /// [`PREVIEW_CHARS`] characters plus an ellipsis when cut.
+    pub preview: String,
+    /// Size of the whole content in bytes (arguments as JSON, result text, image data).
+    pub size: usize,
+    /// True for a tool result the tool or harness marked as failed.
+    pub is_error: bool,
+}
+
+/// One message, as the timeline shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TimelineRow {
+    /// [`Message::index`]: the key to fetch the whole message.
+    pub index: usize,
+    /// Provider role.
+    pub role: Role,
+    /// What the message is for.
+    pub kind: MessageKind,
+    /// Creation time, Unix milliseconds.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub created: Option<i64>,
+    /// Sent to the model on the next request.
+    pub agent_visible: bool,
+    /// Shown to the user by the agent's UI.
+    pub user_visible: bool,
+    /// One preview per part, in order.
+    pub parts: Vec<PartPreview>,
+    /// Set when the stored row could not be read (names file and row or line).
+    pub error: Option<String>,
+    /// Sum of the parts' sizes in bytes.
+    pub size: usize,
+}
+
+/// A session as the timeline needs it: listing data, one row per message, recorded cuts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Timeline {
+    /// Listing data.
+    pub meta: SessionMeta,
+    /// Every stored message, in stored order, visible or not.
+    pub rows: Vec<TimelineRow>,
+    /// Compactions the source recorded.
+    pub compactions: Vec<CompactionRecord>,
+}
+
+/// The timeline of a loaded session.
+pub fn timeline(session: &Session) -> Timeline {
+    Timeline {
+        meta: session.meta.clone(),
+        rows: session.messages.iter().map(row).collect(),
+        compactions: session.compactions.clone(),
+    }
+}
+
+/// The row of one message.
+pub fn row(m: &Message) -> TimelineRow {
+    let parts: Vec<PartPreview> = m.parts.iter().map(part_preview).collect();
+    TimelineRow {
+        index: m.index,
+        role: m.role,
+        kind: m.kind,
+        created: m.created,
+        agent_visible: m.agent_visible,
+        user_visible: m.user_visible,
+        size: parts.iter().map(|p| p.size).sum(),
+        parts,
+        error: m.error.clone(),
+    }
+}
+
+/// The preview of one part.
+pub fn part_preview(p: &Part) -> PartPreview {
+    let (label, text, size, is_error) = match p {
+        Part::Text { text } => (None, text.clone(), text.len(), false),
+        Part::Thinking { text, redacted } => {
+            let shown = if *redacted {
+                "(redacted)".to_owned()
+            } else {
+                text.clone()
+            };
+            (None, shown, text.len(), false)
+        }
+        Part::ToolCall {
+            name, arguments, ..
+        } => {
+            let args = arguments.to_string();
+            let len = args.len();
+            (Some(name.clone()), args, len, false)
+        }
+        Part::ToolResult { text, is_error, .. } => (None, text.clone(), text.len(), *is_error),
+        Part::Image { mime, size } => (Some(mime.clone()), String::new(), *size, false),
+        Part::Other { original_type, raw } => {
+            let json = raw.to_string();
+            let len = json.len();
+            (Some(original_type.clone()), json, len, false)
+        }
+    };
+    PartPreview {
+        part_type: p.type_name().to_owned(),
+        label,
+        preview: one_line(&text, PREVIEW_CHARS),
+        size,
+        is_error,
+    }
+}
+
+/// `text` on one line (runs of whitespace become one space), cut to `max` characters with an
+/// ellipsis when longer. Cuts on character boundaries, never inside a UTF-8 sequence.
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(max.min(text.len()) + 3);
+    let mut count = 0;
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            pending_space = count > 0;
+            continue;
+        }
+        if pending_space {
+            if count == max {
+                out.push('…');
+                return out;
+            }
+            out.push(' ');
+            count += 1;
+            pending_space = false;
+        }
+        if count == max {
+            out.push('…');
+            return out;
+        }
+        out.push(c);
+        count += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_line_collapses_whitespace_and_cuts_on_char_boundaries() {
+        assert_eq!(
+            one_line("  a\n\n b\tc  ", 10),
+            "a b c",
+            "leading/trailing whitespace goes, inner runs become one space"
+        );
+        assert_eq!(
+            one_line("héllo wörld", 5),
+            "héllo…",
+            "cut after 5 characters (not bytes) and mark the cut"
+        );
+        assert_eq!(
+            one_line("abc", 3),
+            "abc",
+            "text exactly at the limit is not marked as cut"
+        );
+    }
+
+    #[test]
+    fn row_previews_each_part_with_its_full_size() {
+        let big = "x".repeat(10_000);
+        let mut m = Message::new(
+            7,
+            Role::User,
+            vec![
+                Part::ToolCall {
+                    id: "c1".into(),
+                    name: "developer__shell".into(),
+                    arguments: json!({"command": "ls -la"}),
+                },
+                Part::ToolResult {
+                    call_id: "c1".into(),
+                    text: big.clone(),
+                    is_error: true,
+                    raw: json!(null),
+                },
+            ],
+        );
+        m.agent_visible = false;
+        let r = row(&m);
+        assert_eq!(r.index, 7, "the row keeps the message index to fetch it later");
+        assert!(!r.agent_visible, "visibility flags are copied as stored");
+        assert_eq!(r.parts.len(), 2, "one preview per part");
+        assert_eq!(
+            r.parts[0].label.as_deref(),
+            Some("developer__shell"),
+            "tool calls are labelled with the tool name"
+        );
+        assert_eq!(
+            r.parts[0].preview, r#"{"command":"ls -la"}"#,
+            "a call previews its arguments as compact JSON"
+        );
+        assert_eq!(
+            r.parts[1].size, 10_000,
+            "a result reports its whole size, not the preview's"
+        );
+        assert_eq!(
+            r.parts[1].preview.chars().count(),
+            PREVIEW_CHARS + 1,
+            "the preview is cut to PREVIEW_CHARS plus the ellipsis"
+        );
+        assert!(r.parts[1].is_error, "failed results stay marked");
+        assert_eq!(
+            r.size,
+            20 + 10_000,
+            "the row size sums the arguments JSON and the result text"
+        );
+    }
+}
