@@ -185,7 +185,10 @@ pub fn tokens_svg(report: &TokenReport, theme: ThemeName) -> Result<String> {
         share::draw(
             &a,
             &t,
-            &format!("Final agent-visible context by category ({})", report.encoding),
+            &format!(
+                "Final agent-visible context by category ({})",
+                report.encoding
+            ),
             &report.final_context,
         )?;
         share::draw(
