@@ -11,14 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::blocks::{assistant_block, lazy, str_of, user_block};
 use crate::model::{Message, MessageKind, Part, Role};
 use crate::sources::jsonl::Line;
 use crate::sources::scan::millis;
-
-/// Details bigger than this (summed string bytes) are replaced by a size note; the raw view
-/// (`SessionSource::raw`) still has them. Edit results carry whole files, and a 2 GB session
-/// must not hold every one of them twice.
-const DETAIL_BUDGET: usize = 16 * 1024;
 
 /// What the text of a microcompacted tool result becomes in the model's view.
 pub const CLEARED: &str = "[Old tool result content cleared]";
@@ -329,135 +325,4 @@ impl Builder {
 fn is_compact_echo(text: &str) -> bool {
     text.contains("<command-name>/compact</command-name>")
         || (text.starts_with("<local-command-stdout>") && text.contains("Compacted"))
-}
-
-fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
-fn image(b: &Value) -> Part {
-    let src = b.get("source");
-    Part::Image {
-        mime: src
-            .and_then(|s| s.get("media_type"))
-            .and_then(Value::as_str)
-            .unwrap_or("image/*")
-            .to_owned(),
-        size: src
-            .and_then(|s| s.get("data"))
-            .and_then(Value::as_str)
-            .map_or(0, str::len),
-    }
-}
-
-fn other(b: &Value) -> Part {
-    Part::Other {
-        original_type: str_of(b, "type").unwrap_or("unknown").to_owned(),
-        raw: lazy(b),
-    }
-}
-
-fn user_block(b: &Value) -> Part {
-    match str_of(b, "type") {
-        Some("text") => Part::Text {
-            text: str_of(b, "text").unwrap_or("").to_owned(),
-        },
-        Some("image") => image(b),
-        Some("tool_result") => tool_result(b),
-        _ => other(b),
-    }
-}
-
-/// A `tool_result` block. When `content` is a plain string, `text` is that string verbatim and
-/// `raw` omits it (no second copy); array content is kept in `raw` as stored.
-fn tool_result(b: &Value) -> Part {
-    let content = b.get("content");
-    let text = match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(|i| match str_of(i, "type") {
-                Some("text") => str_of(i, "text").map(str::to_owned),
-                Some(t) => Some(format!("[{t}]")),
-                None => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    };
-    let mut raw = b.clone();
-    if let (Value::Object(o), Some(Value::String(_))) = (&mut raw, content) {
-        o.remove("content");
-    } else if let Value::Object(o) = &mut raw
-        && let Some(c) = o.get_mut("content")
-    {
-        *c = lazy(c);
-    }
-    Part::ToolResult {
-        call_id: str_of(b, "tool_use_id").unwrap_or("").to_owned(),
-        text,
-        is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
-        raw,
-    }
-}
-
-fn assistant_block(b: &Value) -> Part {
-    match str_of(b, "type") {
-        Some("text") => Part::Text {
-            text: str_of(b, "text").unwrap_or("").to_owned(),
-        },
-        Some("thinking") => Part::Thinking {
-            text: str_of(b, "thinking").unwrap_or("").to_owned(),
-            redacted: false,
-        },
-        Some("redacted_thinking") => Part::Thinking {
-            text: String::new(),
-            redacted: true,
-        },
-        Some("tool_use") => Part::ToolCall {
-            id: str_of(b, "id").unwrap_or("").to_owned(),
-            name: str_of(b, "name").unwrap_or("").to_owned(),
-            arguments: b.get("input").cloned().unwrap_or(Value::Null),
-        },
-        Some("image") => image(b),
-        _ => other(b),
-    }
-}
-
-/// `v` itself when small; otherwise a note of its size (the raw view still has it whole).
-pub fn lazy(v: &Value) -> Value {
-    let size = weight(v, DETAIL_BUDGET + 1);
-    if size <= DETAIL_BUDGET {
-        v.clone()
-    } else {
-        json!({ "omitted": "too large to keep in the session; see the raw line", "approx_bytes": weight(v, usize::MAX) })
-    }
-}
-
-/// Approximate serialised size of `v`, stopping early past `cap`.
-fn weight(v: &Value, cap: usize) -> usize {
-    match v {
-        Value::String(s) => s.len() + 2,
-        Value::Array(a) => {
-            let mut n = 2;
-            for x in a {
-                n += weight(x, cap) + 1;
-                if n > cap {
-                    break;
-                }
-            }
-            n
-        }
-        Value::Object(o) => {
-            let mut n = 2;
-            for (k, x) in o {
-                n += k.len() + 4 + weight(x, cap);
-                if n > cap {
-                    break;
-                }
-            }
-            n
-        }
-        _ => 8,
-    }
 }

@@ -18,6 +18,7 @@ use super::{Claim, Probe, SessionSource, jsonl, scan};
 use crate::error::{Error, Result};
 use crate::model::{Link, LinkKind, Session, SessionMeta, SourceFormat};
 
+pub mod blocks;
 pub mod build;
 pub mod listing;
 pub mod visibility;
