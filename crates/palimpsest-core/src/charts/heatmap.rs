@@ -131,7 +131,7 @@ mod tests {
         );
         for v in ["7", "5", "6", "9", "8", "4", "10k", "30k"] {
             assert!(
-                svg.contains(&format!(">{v}<")),
+                svg.contains(&format!(">\n{v}\n<")),
                 "cell or axis label {v} is printed"
             );
         }

@@ -157,10 +157,9 @@ pub fn pick_boundary(
         if fits(mid) { hi = mid } else { lo = mid + 1 }
     }
     let first_fit = lo;
-    let users = || (start..end).filter(|&i| slots[i] == Slot::User);
     let pick = if let Some(u) = (first_fit..end).find(|&i| slots[i] == Slot::User) {
         Some(u)
-    } else if let Some(newest) = users().last() {
+    } else if let Some(newest) = (start..end).rev().find(|&i| slots[i] == Slot::User) {
         let turn = newest + 1..end;
         turn.clone()
             .find(|&i| i >= first_fit && slots[i] == Slot::Assistant)

@@ -295,7 +295,7 @@ pub fn simulation(
     raw: Option<&[Option<Value>]>,
     counter: Counter<'_>,
 ) -> Simulation {
-    let prep = Prepared::new(s, counter, raw).with_cap(o.cap_bytes(), counter);
+    let prep = prepare(s, o, raw, counter);
     simulate(&prep, &o.sim_params(s, true), counter)
 }
 
@@ -309,6 +309,19 @@ pub fn sweep_session(
     raw: Option<&[Option<Value>]>,
     counter: Counter<'_>,
 ) -> SweepGrid {
-    let prep = Prepared::new(s, counter, raw).with_cap(o.cap_bytes(), counter);
+    let prep = prepare(s, o, raw, counter);
     sweep(&prep, &o.sim_params(s, false), rows, cols, metric, counter)
+}
+
+fn prepare<'s>(
+    s: &'s Session,
+    o: &ReplayOptions,
+    raw: Option<&'s [Option<Value>]>,
+    counter: Counter<'_>,
+) -> Prepared<'s> {
+    let base = match o.policy {
+        PolicyName::Goose => Prepared::tokens_only(s, counter),
+        PolicyName::Coworker => Prepared::new(s, counter, raw),
+    };
+    base.with_cap(o.cap_bytes(), counter)
 }

@@ -143,7 +143,8 @@ impl SweepGrid {
 }
 
 /// Run every cell of `rows × cols` from `base` (whose `detail` is ignored). `prep` is the
-/// uncapped session; a tool-result-cap axis prepares each cap once.
+/// uncapped session; a tool-result-cap axis prepares each cap once. Columns run on their own
+/// threads: each recounts its capped results, then simulates every row.
 pub fn sweep(
     prep: &Prepared<'_>,
     base: &SimParams,
@@ -152,31 +153,72 @@ pub fn sweep(
     metric: Metric,
     counter: Counter<'_>,
 ) -> SweepGrid {
-    let mut totals = vec![Vec::with_capacity(cols.len()); rows.len()];
-    for c in 0..cols.len() {
-        let mut col_params = base.clone();
-        col_params.detail = false;
-        let cap = cols.apply(c, &mut col_params);
-        let capped;
-        let prep_c = match cap {
-            Some(bytes) if bytes != prep.cap_bytes => {
-                capped = prep.with_cap(bytes, counter);
-                &capped
-            }
-            _ => prep,
-        };
-        for (r, row) in totals.iter_mut().enumerate() {
+    let columns: Vec<Vec<Totals>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..cols.len())
+            .map(|c| {
+                let (rows, cols) = (&rows, &cols);
+                scope.spawn(move || {
+                    let mut col_params = base.clone();
+                    let capped = cols
+                        .apply(c, &mut col_params)
+                        .filter(|&bytes| bytes != prep.cap_bytes)
+                        .map(|bytes| prep.with_cap(bytes, counter));
+                    column(capped.as_ref().unwrap_or(prep), &col_params, rows, counter)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a sweep column panicked"))
+            .collect()
+    });
+    grid(columns, rows, cols, metric)
+}
+
+/// The same sweep when every column's session is already prepared (`preps[c]` for column
+/// `c`, its cap applied): what a sweep costs once token counts exist.
+pub fn sweep_prepared(
+    preps: &[Prepared<'_>],
+    base: &SimParams,
+    rows: Axis,
+    cols: Axis,
+    metric: Metric,
+    counter: Counter<'_>,
+) -> SweepGrid {
+    let columns = (0..cols.len())
+        .map(|c| {
+            let mut col_params = base.clone();
+            cols.apply(c, &mut col_params);
+            column(&preps[c], &col_params, &rows, counter)
+        })
+        .collect();
+    grid(columns, rows, cols, metric)
+}
+
+fn column(
+    prep: &Prepared<'_>,
+    col_params: &SimParams,
+    rows: &Axis,
+    counter: Counter<'_>,
+) -> Vec<Totals> {
+    (0..rows.len())
+        .map(|r| {
             let mut params = col_params.clone();
-            let row_cap = rows.apply(r, &mut params);
-            let sim = match row_cap {
-                Some(bytes) if bytes != prep_c.cap_bytes => {
-                    simulate(&prep_c.with_cap(bytes, counter), &params, counter)
+            params.detail = false;
+            match rows.apply(r, &mut params) {
+                Some(bytes) if bytes != prep.cap_bytes => {
+                    simulate(&prep.with_cap(bytes, counter), &params, counter).totals
                 }
-                _ => simulate(prep_c, &params, counter),
-            };
-            row.push(sim.totals);
-        }
-    }
+                _ => simulate(prep, &params, counter).totals,
+            }
+        })
+        .collect()
+}
+
+fn grid(columns: Vec<Vec<Totals>>, rows: Axis, cols: Axis, metric: Metric) -> SweepGrid {
+    let totals = (0..rows.len())
+        .map(|r| columns.iter().map(|col| col[r].clone()).collect())
+        .collect();
     SweepGrid {
         metric,
         rows,

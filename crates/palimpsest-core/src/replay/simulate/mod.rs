@@ -63,6 +63,8 @@ pub struct Prepared<'s> {
     raw: Option<&'s [Option<Value>]>,
     /// The cap the entries were prepared with (0 = off).
     pub cap_bytes: usize,
+    /// Whether the coworker JSON sizes were computed (goose needs only token counts).
+    json_sizes: bool,
 }
 
 impl<'s> Prepared<'s> {
@@ -72,6 +74,21 @@ impl<'s> Prepared<'s> {
         session: &'s Session,
         counter: Counter<'_>,
         raw: Option<&'s [Option<Value>]>,
+    ) -> Self {
+        Self::build(session, counter, raw, true)
+    }
+
+    /// Reduce a session for policies that need token counts only (goose): skips sizing every
+    /// message as coworker's JSON, which costs more than the simulation itself.
+    pub fn tokens_only(session: &'s Session, counter: Counter<'_>) -> Self {
+        Self::build(session, counter, None, false)
+    }
+
+    fn build(
+        session: &'s Session,
+        counter: Counter<'_>,
+        raw: Option<&'s [Option<Value>]>,
+        json_sizes: bool,
     ) -> Self {
         let mut p = Prepared {
             session,
@@ -83,6 +100,7 @@ impl<'s> Prepared<'s> {
             recorded: HashMap::new(),
             raw,
             cap_bytes: 0,
+            json_sizes,
         };
         let mut call_at: HashMap<&str, u32> = HashMap::new();
         let mut call_file: HashMap<&str, u32> = HashMap::new();
@@ -143,10 +161,14 @@ impl<'s> Prepared<'s> {
                     _ => {}
                 }
             }
-            let (tokens, canon_len, out_len) = if notice {
-                (0, super::pyjson::dumps_len(&stored) as u64, 0)
-            } else {
-                sizes(m, &stored, counter)
+            let (tokens, canon_len, out_len) = match (notice, json_sizes) {
+                (true, true) => {
+                    let stored = cw::stored_value(m, p.raw_of(m.index));
+                    (0, super::pyjson::dumps_len(&stored) as u64, 0)
+                }
+                (true, false) => (0, 0, 0),
+                (false, true) => sizes(m, &cw::stored_value(m, p.raw_of(m.index)), counter),
+                (false, false) => (counter(m), 0, 0),
             };
             p.entries.push(Entry {
                 source: m.index as u32,
@@ -172,8 +194,11 @@ impl<'s> Prepared<'s> {
         for e in p.entries.iter_mut().filter(|e| e.flags & TOOL_RESULT != 0) {
             let m = &self.session.messages[e.source as usize];
             if let Some(capped) = capped_message(m, max_bytes) {
-                let stored = cw::stored_value(&capped, None);
-                (e.tokens, e.canon_len, e.out_len) = sizes(&capped, &stored, counter);
+                (e.tokens, e.canon_len, e.out_len) = if p.json_sizes {
+                    sizes(&capped, &cw::stored_value(&capped, None), counter)
+                } else {
+                    (counter(&capped), 0, 0)
+                };
             }
         }
         p
@@ -205,19 +230,34 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
     (counter(m), canon, out)
 }
 
-/// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit.
+/// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit. Only the
+/// parts are copied (without the uncut texts), since the copy exists to be counted.
 pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
-    let mut changed = false;
-    let mut c = m.clone();
-    for p in &mut c.parts {
-        if let Part::ToolResult { text, .. } = p
-            && let Some(b) = cap::bound(text, max_bytes)
-        {
-            *text = b;
-            changed = true;
-        }
+    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if max_bytes > 0 && text.len() > max_bytes);
+    if !m.parts.iter().any(over) {
+        return None;
     }
-    changed.then_some(c)
+    let parts = m
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::ToolResult {
+                call_id,
+                text,
+                is_error,
+                ..
+            } => Part::ToolResult {
+                call_id: call_id.clone(),
+                text: cap::bound(text, max_bytes).unwrap_or_else(|| text.clone()),
+                is_error: *is_error,
+                raw: Value::Null,
+            },
+            other => other.clone(),
+        })
+        .collect();
+    let mut c = Message::new(m.index, m.role, parts);
+    c.kind = m.kind;
+    Some(c)
 }
 
 fn summary_text(m: &Message) -> String {
