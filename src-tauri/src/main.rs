@@ -1,0 +1,38 @@
+//! `palimpsest-app [PATH]`: the desktop window over palimpsest-core.
+//!
+//! A thin shell: it resolves where sessions are (`locations`), keeps the open session in memory
+//! (`state`) and exposes the commands declared once in `palimpsest_core::rpc` (`commands`). All
+//! reading and analysis is core's; all drawing is the UI's (`ui/`, embedded from `ui/dist`).
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod commands;
+mod locations;
+mod state;
+
+use palimpsest_core::rpc::IpcError;
+use state::AppState;
+
+/// Expands the command list into the handler, checking first that every command function has
+/// exactly the signature the list (and so the generated TypeScript) declares.
+macro_rules! handlers {
+    ( $( $name:ident ( $req:ty ) -> $res:ty ),* $(,)? ) => {{
+        $(
+            let _: fn(tauri::State<'_, AppState>, $req) -> Result<$res, IpcError> =
+                commands::$name;
+        )*
+        tauri::generate_handler![$( commands::$name ),*]
+    }};
+}
+
+fn main() {
+    let state = AppState::new(locations::startup_sources(std::env::args_os().skip(1)));
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .manage(state)
+        .invoke_handler(palimpsest_core::with_commands!(handlers))
+        .run(tauri::generate_context!());
+    if let Err(e) = result {
+        eprintln!("palimpsest-app: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,218 @@
+// The window: toolbar, sidebar, the active tab, inspector, bottom tabs and status bar (see
+// ui.md). Holds the shared state (sources, open session, view, selection) and the keyboard map;
+// every view of the session is a tab under tabs/.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { SourceGroup } from "./bindings/SourceGroup";
+import type { Timeline } from "./bindings/Timeline";
+import type { View } from "./bindings/View";
+import type { MessageDetail } from "./bindings/MessageDetail";
+import type { IpcError } from "./bindings/IpcError";
+import { call, toIpcError } from "./ipc";
+import { Toolbar } from "./components/Toolbar";
+import { Sidebar, type SessionKey } from "./components/Sidebar";
+import { Inspector } from "./components/Inspector";
+import { BottomBar } from "./components/BottomBar";
+import { KeyHelp } from "./components/KeyHelp";
+import { TABS } from "./tabs";
+import { countRows, rowsInView } from "./timeline/rows";
+import { useKeyboard } from "./keyboard";
+import { openDialog, useFileDrop } from "./files";
+
+export function App() {
+  const [sources, setSources] = useState<SourceGroup[] | null>(null);
+  const [selected, setSelected] = useState<SessionKey | null>(null);
+  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [view, setView] = useState<View>("all");
+  const [cursor, setCursor] = useState(-1);
+  const [detail, setDetail] = useState<MessageDetail | null>(null);
+  const [detailLoading, setDetailLoading] = useState(false);
+  const [detailError, setDetailError] = useState<IpcError | null>(null);
+  const [showRaw, setShowRaw] = useState(false);
+  const [filter, setFilter] = useState("");
+  const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");
+  const [help, setHelp] = useState(false);
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
+  const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
+
+  // Start-up sources; the first session opens so the window is never blank.
+  useEffect(() => {
+    call("list_sources", {})
+      .then((groups) => {
+        setSources(groups);
+        const first = groups.find((g) => g.sessions.length > 0);
+        const s = first?.sessions[0];
+        if (first && s) setSelected((cur) => cur ?? { path: first.path, id: s.id });
+      })
+      .catch((e) => {
+        setSources([]);
+        setError(toIpcError(e));
+      });
+  }, []);
+
+  // Load the selected session's rows.
+  useEffect(() => {
+    if (!selected) return;
+    let live = true;
+    setLoading(true);
+    setError(null);
+    setDetail(null);
+    call("get_timeline", selected)
+      .then((t) => {
+        if (!live) return;
+        setTimeline(t);
+        setCursor(t.rows.length > 0 ? 0 : -1);
+      })
+      .catch((e) => live && (setTimeline(null), setError(toIpcError(e))))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [selected]);
+
+  // Fetch the selected message whole; a short delay so holding j does not fetch every row.
+  const selectedIndex = rows[cursor]?.index;
+  const fetchDetail = useCallback(
+    (index: number) => {
+      if (!selected) return () => {};
+      let live = true;
+      setDetailLoading(true);
+      call("get_message", { ...selected, index })
+        .then((d) => live && (setDetail(d), setDetailError(null)))
+        .catch((e) => live && setDetailError(toIpcError(e)))
+        .finally(() => live && setDetailLoading(false));
+      return () => {
+        live = false;
+      };
+    },
+    [selected],
+  );
+  useEffect(() => {
+    if (selectedIndex === undefined || !timeline) return;
+    let cancel = () => {};
+    const t = setTimeout(() => (cancel = fetchDetail(selectedIndex)), 60);
+    return () => {
+      clearTimeout(t);
+      cancel();
+    };
+  }, [selectedIndex, timeline, fetchDetail]);
+
+  // Switching views keeps the same message selected when it is in the new view, else the next.
+  const switchView = useCallback(
+    (v: View) => {
+      const keep = rows[cursor]?.index ?? 0;
+      const next = rowsInView(timeline?.rows ?? [], v);
+      const pos = next.findIndex((r) => r.index >= keep);
+      setView(v);
+      setCursor(next.length === 0 ? -1 : pos === -1 ? next.length - 1 : pos);
+    },
+    [rows, cursor, timeline],
+  );
+
+  const openRow = useCallback(
+    (pos: number) => {
+      setCursor(pos);
+      const r = rows[pos];
+      if (r) fetchDetail(r.index);
+    },
+    [rows, fetchDetail],
+  );
+
+  const openPaths = useCallback(async (paths: string[]) => {
+    for (const path of paths) {
+      try {
+        const g = await call("open_path", { path });
+        setSources((cur) => [...(cur ?? []).filter((x) => x.path !== g.path), g]);
+        const s = g.sessions[0];
+        if (s) setSelected({ path: g.path, id: s.id });
+        else if (g.problems[0]) setError({ code: "bad_input", message: g.problems[0].message });
+      } catch (e) {
+        setError(toIpcError(e));
+      }
+    }
+  }, []);
+  const dragging = useFileDrop(openPaths);
+  const pick = useCallback(
+    (directory: boolean) => {
+      openDialog(directory)
+        .then((p) => (p ? openPaths([p]) : undefined))
+        .catch((e) => setError(toIpcError(e)));
+    },
+    [openPaths],
+  );
+  const openFile = useCallback(() => pick(false), [pick]);
+  const openFolder = useCallback(() => pick(true), [pick]);
+
+  useKeyboard({
+    rowCount: rows.length,
+    cursor,
+    setCursor,
+    open: () => cursor >= 0 && openRow(cursor),
+    setView: switchView,
+    toggleHelp: () => setHelp((h) => !h),
+    closeHelp: () => setHelp(false),
+    toggleRaw: () => setShowRaw((r) => !r),
+    focusFilter: () => filterRef.current?.focus(),
+    openFile,
+  });
+
+  const group = sources?.find((g) => g.path === selected?.path) ?? null;
+  const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
+  const status = loading
+    ? "Loading session…"
+    : error
+      ? `Error (${error.code}): ${error.message}`
+      : timeline
+        ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
+          `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows`
+        : sources === null
+          ? "Looking for sessions…"
+          : "Ready";
+
+  return (
+    <div className="app">
+      <Toolbar
+        sourceLabel={group?.label ?? null}
+        sessionName={timeline?.meta.name ?? null}
+        view={view}
+        onView={switchView}
+        onOpenFile={openFile}
+        onOpenFolder={openFolder}
+        onHelp={() => setHelp(true)}
+      />
+      <div className="panes">
+        {sources !== null && sources.every((g) => g.sessions.length === 0) ? (
+          <div className="sidebar empty-pane" data-testid="no-sources">
+            <p>No sessions found{sources.length ? ` in ${sources.map((g) => g.path).join(", ")}` : ""}.</p>
+            <p>Use Open file… / Open folder…, or drop a file or folder on this window.</p>
+            {sources.flatMap((g) => g.problems).map((p, i) => (
+              <p key={i} className="problem">
+                ⚠ {p.message}
+              </p>
+            ))}
+          </div>
+        ) : (
+          <Sidebar ref={filterRef} sources={sources ?? []} selected={selected} filter={filter} onFilter={setFilter} onSelect={setSelected} />
+        )}
+        <main className="main" data-view={view}>
+          <ActiveTab
+            path={selected?.path ?? null}
+            timeline={timeline}
+            view={view}
+            rows={rows}
+            cursor={cursor}
+            setCursor={setCursor}
+            openRow={openRow}
+          />
+        </main>
+        <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
+      </div>
+      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={status} busy={loading || sources === null} />
+      {help && <KeyHelp onClose={() => setHelp(false)} />}
+      {dragging && <div className="drop-overlay">Drop a session file, database or folder to open it</div>}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+// The bottom strip: one tab per view of the session (tabs/index.ts) and the status line.
+import type { TabDef } from "../tabs";
+
+export interface BottomBarProps {
+  tabs: TabDef[];
+  active: string;
+  onTab: (id: string) => void;
+  status: string;
+  busy: boolean;
+}
+
+export function BottomBar({ tabs, active, onTab, status, busy }: BottomBarProps) {
+  return (
+    <footer className="bottombar">
+      <div className="tabs" role="tablist" aria-label="Views">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={t.id === active}
+            className={t.id === active ? "active" : ""}
+            onClick={() => onTab(t.id)}
+            data-tab={t.id}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="status" role="status" data-testid="status">
+        {busy && <span className="spinner" aria-hidden="true" />}
+        {status}
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,129 @@
+// The inspector pane: the selected message whole (every part in full, tool arguments pretty
+// printed) and, on demand, the raw stored text. All content is rendered as text nodes.
+import type { MessageDetail } from "../bindings/MessageDetail";
+import type { Part } from "../bindings/Part";
+import type { IpcError } from "../bindings/IpcError";
+import { Badge } from "./TimelineList";
+import { KIND_LABEL, formatSize, formatTime } from "../timeline/rows";
+
+export interface InspectorProps {
+  detail: MessageDetail | null;
+  loading: boolean;
+  error: IpcError | null;
+  showRaw: boolean;
+  onToggleRaw: () => void;
+}
+
+export function Inspector({ detail, loading, error, showRaw, onToggleRaw }: InspectorProps) {
+  if (error) {
+    return (
+      <aside className="inspector" data-testid="inspector">
+        <p className="error-text">{error.message}</p>
+      </aside>
+    );
+  }
+  if (!detail) {
+    return (
+      <aside className="inspector empty" data-testid="inspector">
+        <p className="hint">{loading ? "Loading…" : "Select a message (j/k, click) to see it whole here."}</p>
+      </aside>
+    );
+  }
+  const m = detail.message;
+  return (
+    <aside className="inspector" data-testid="inspector" aria-busy={loading}>
+      <header className="inspector-head">
+        <div>
+          <strong>#{m.index}</strong> {m.role}
+          {m.kind !== "ordinary" && <span className="kind-tag"> · {KIND_LABEL[m.kind]}</span>}
+        </div>
+        <div className="inspector-badges">
+          <Badge on={m.agent_visible} who="model" />
+          <Badge on={m.user_visible} who="user" />
+        </div>
+        <button type="button" className={`toggle${showRaw ? " active" : ""}`} onClick={onToggleRaw} aria-pressed={showRaw} data-testid="raw-toggle">
+          Raw JSON
+        </button>
+      </header>
+      <div className="inspector-sub muted small">
+        {[m.created !== null ? formatTime(m.created) : null, m.id !== null ? `id ${m.id}` : null].filter(Boolean).join(" · ")}
+      </div>
+      {m.error && <pre className="part-block part-error">{m.error}</pre>}
+      {showRaw ? (
+        <pre className="raw" data-testid="raw">
+          {detail.raw ?? JSON.stringify(m, null, 2)}
+        </pre>
+      ) : (
+        <div className="parts">
+          {m.parts.map((p, i) => (
+            <PartBlock key={i} part={p} />
+          ))}
+          {m.links && m.links.length > 0 && (
+            <section className="part-block">
+              <h4>Links</h4>
+              <ul>
+                {m.links.map((l, i) => (
+                  <li key={i}>
+                    {l.kind}: <code>{l.path}</code>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
+      )}
+    </aside>
+  );
+}
+
+function PartBlock({ part }: { part: Part }) {
+  switch (part.type) {
+    case "text":
+      return (
+        <section className="part-block" data-part="text">
+          <pre>{part.text}</pre>
+        </section>
+      );
+    case "thinking":
+      return (
+        <section className="part-block" data-part="thinking">
+          <h4>Thinking{part.redacted ? " (redacted)" : ""}</h4>
+          <pre>{part.text}</pre>
+        </section>
+      );
+    case "tool_call":
+      return (
+        <section className="part-block" data-part="tool_call">
+          <h4>
+            Tool call <code>{part.name}</code> <span className="muted">{part.id}</span>
+          </h4>
+          <pre>{JSON.stringify(part.arguments, null, 2)}</pre>
+        </section>
+      );
+    case "tool_result":
+      return (
+        <section className={`part-block${part.is_error ? " part-error" : ""}`} data-part="tool_result">
+          <h4>
+            {part.is_error ? "✖ Tool error" : "Tool result"} <span className="muted">{part.call_id} · {formatSize(part.text.length)}</span>
+          </h4>
+          <pre>{part.text}</pre>
+        </section>
+      );
+    case "image":
+      return (
+        <section className="part-block" data-part="image">
+          <h4>Image</h4>
+          <p>
+            {part.mime}, {formatSize(part.size)} (not displayed)
+          </p>
+        </section>
+      );
+    case "other":
+      return (
+        <section className="part-block" data-part="other">
+          <h4>{part.original_type}</h4>
+          <pre>{JSON.stringify(part.raw, null, 2)}</pre>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,93 @@
+// The sidebar: every open source and its sessions (name, id, updated, messages, compactions),
+// narrowed by a filter. Problems (files that failed to open) are listed under their source.
+import { forwardRef } from "react";
+import type { SourceGroup } from "../bindings/SourceGroup";
+import type { SessionMeta } from "../bindings/SessionMeta";
+import { formatTime } from "../timeline/rows";
+
+export interface SessionKey {
+  path: string;
+  id: string;
+}
+
+export interface SidebarProps {
+  sources: SourceGroup[];
+  selected: SessionKey | null;
+  filter: string;
+  onFilter: (f: string) => void;
+  onSelect: (key: SessionKey) => void;
+}
+
+export function matchesFilter(s: SessionMeta, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  if (!f) return true;
+  return [s.name, s.id, s.working_dir ?? "", s.model ?? ""].some((v) => v.toLowerCase().includes(f));
+}
+
+export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar(
+  { sources, selected, filter, onFilter, onSelect },
+  filterRef,
+) {
+  return (
+    <nav className="sidebar" aria-label="Sources and sessions">
+      <input
+        ref={filterRef}
+        className="filter"
+        type="search"
+        placeholder="Filter sessions  (/)"
+        value={filter}
+        onChange={(e) => onFilter(e.target.value)}
+        data-testid="session-filter"
+      />
+      <div className="sources">
+        {sources.map((g) => {
+          const shown = g.sessions.filter((s) => matchesFilter(s, filter));
+          return (
+            <section key={g.path} className="source" data-testid="source" data-origin={g.origin}>
+              <h3 title={g.path}>
+                {g.label} <span className="muted">{g.sessions.length}</span>
+              </h3>
+              {g.problems.map((p, i) => (
+                <p key={i} className="problem" title={p.message}>
+                  ⚠ {p.message}
+                </p>
+              ))}
+              <ul>
+                {shown.map((s) => {
+                  const isSel = selected?.path === g.path && selected.id === s.id;
+                  return (
+                    <li key={s.id}>
+                      <button
+                        type="button"
+                        className={`session${isSel ? " selected" : ""}`}
+                        aria-current={isSel}
+                        onClick={() => onSelect({ path: g.path, id: s.id })}
+                        data-testid="session"
+                        data-session-id={s.id}
+                        title={s.working_dir ?? s.path}
+                      >
+                        <span className="session-name">{s.name}</span>
+                        <span className="session-meta">
+                          <span className="session-id">{s.id}</span>
+                          <span>{formatTime(s.updated)}</span>
+                        </span>
+                        <span className="session-meta">
+                          <span>{s.message_count} msgs</span>
+                          <span>
+                            {s.compaction_count} {s.compaction_count === 1 ? "cut" : "cuts"}
+                          </span>
+                          <span className="muted">{s.format}</span>
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+                {shown.length === 0 && g.sessions.length > 0 && <li className="muted small">No session matches “{filter}”.</li>}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
+    </nav>
+  );
+});

@@ -1,0 +1,50 @@
+// The toolbar: where we are (source ▸ session), the view switch, File › Open and the key list.
+import type { View } from "../bindings/View";
+import { VIEWS } from "../timeline/rows";
+
+export interface ToolbarProps {
+  sourceLabel: string | null;
+  sessionName: string | null;
+  view: View;
+  onView: (v: View) => void;
+  onOpenFile: () => void;
+  onOpenFolder: () => void;
+  onHelp: () => void;
+}
+
+export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onHelp }: ToolbarProps) {
+  return (
+    <header className="toolbar">
+      <div className="menu" role="menubar" aria-label="File">
+        <button type="button" onClick={onOpenFile} title="Open a session file or database (Ctrl+O)" data-testid="open-file">
+          Open file…
+        </button>
+        <button type="button" onClick={onOpenFolder} title="Open a folder of sessions" data-testid="open-folder">
+          Open folder…
+        </button>
+      </div>
+      <div className="crumbs" data-testid="crumbs">
+        {sourceLabel ?? "No source"} ▸ <strong>{sessionName ?? "no session selected"}</strong>
+      </div>
+      <div className="segmented" role="radiogroup" aria-label="View">
+        {VIEWS.map((v) => (
+          <button
+            key={v.view}
+            type="button"
+            role="radio"
+            aria-checked={view === v.view}
+            className={view === v.view ? "active" : ""}
+            onClick={() => onView(v.view)}
+            title={`${v.hint} (${v.key})`}
+            data-view={v.view}
+          >
+            {v.label}
+          </button>
+        ))}
+      </div>
+      <button type="button" className="help-button" onClick={onHelp} title="Keyboard shortcuts (?)">
+        ?
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,34 @@
+// Typed IPC: `call(cmd, req)` for every command in the Rust command list
+// (palimpsest_core::rpc::with_commands!), typed by the generated `Commands` map, so a misspelt
+// command or a wrong request fails to type-check. Errors always reject with an IpcError
+// `{code, message}`; branch on `code`, never on the message.
+import { invoke } from "@tauri-apps/api/core";
+import type { Commands } from "./bindings/Commands";
+import type { IpcError } from "./bindings/IpcError";
+
+export type Command = keyof Commands;
+export type Req<K extends Command> = Commands[K][0];
+export type Res<K extends Command> = Commands[K][1];
+
+export function isIpcError(e: unknown): e is IpcError {
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    typeof (e as IpcError).code === "string" &&
+    typeof (e as IpcError).message === "string"
+  );
+}
+
+/** Any rejection as an IpcError (transport failures become `internal`). */
+export function toIpcError(e: unknown): IpcError {
+  if (isIpcError(e)) return e;
+  return { code: "internal", message: e instanceof Error ? e.message : String(e) };
+}
+
+export async function call<K extends Command>(cmd: K, req: Req<K>): Promise<Res<K>> {
+  try {
+    return await invoke<Res<K>>(cmd, { req });
+  } catch (e) {
+    throw toIpcError(e);
+  }
+}

@@ -1,0 +1,20 @@
+// What every tab receives: the open session and the shared selection, so tabs stay in step
+// (selecting a message in one tab selects it in the inspector and the others).
+import type { Timeline } from "../bindings/Timeline";
+import type { TimelineRow } from "../bindings/TimelineRow";
+import type { View } from "../bindings/View";
+
+export interface TabContext {
+  /** Source path of the open session (the `path` every command takes). */
+  path: string | null;
+  /** The open session, or null while none is selected or it is loading. */
+  timeline: Timeline | null;
+  view: View;
+  /** The rows of the current view, in order. */
+  rows: TimelineRow[];
+  /** Position of the selected row in `rows`, or -1. */
+  cursor: number;
+  setCursor: (position: number) => void;
+  /** Show the row at `position` whole in the inspector now. */
+  openRow: (position: number) => void;
+}

@@ -1,0 +1,15 @@
+// The bottom tabs. Each tab is one component in this folder taking a TabContext; add a tab by
+// writing its component and appending it here (Tokens, Replay, Post-mortem, Spills...).
+import type { ComponentType } from "react";
+import type { TabContext } from "./context";
+import { TimelineTab } from "./TimelineTab";
+
+export type { TabContext } from "./context";
+
+export interface TabDef {
+  id: string;
+  label: string;
+  component: ComponentType<TabContext>;
+}
+
+export const TABS: TabDef[] = [{ id: "timeline", label: "Timeline", component: TimelineTab }];

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { countRows, cutLabel, formatSize, rowsInView } from "./rows";
+import { keyAction } from "../keyboard";
+import type { TimelineRow } from "../bindings/TimelineRow";
+
+const row = (index: number, agent: boolean, user: boolean): TimelineRow => ({
+  index,
+  role: "user",
+  kind: "ordinary",
+  created: null,
+  agent_visible: agent,
+  user_visible: user,
+  parts: [],
+  error: null,
+  size: 0,
+});
+
+describe("views", () => {
+  const rows = [row(0, false, true), row(1, true, false), row(2, true, true)];
+  it("agent view keeps exactly the rows the model sees, in order", () => {
+    expect(rowsInView(rows, "agent").map((r) => r.index), "model-visible rows only").toEqual([1, 2]);
+  });
+  it("user view keeps exactly the rows the user sees", () => {
+    expect(rowsInView(rows, "user").map((r) => r.index), "user-visible rows only").toEqual([0, 2]);
+  });
+  it("all view keeps every row", () => {
+    expect(rowsInView(rows, "all"), "the palimpsest keeps everything").toBe(rows);
+  });
+  it("counts model-only rows", () => {
+    expect(countRows(rows), "one row is seen by the model only").toEqual({ total: 3, agent: 2, user: 2, modelOnly: 1, errors: 0 });
+  });
+});
+
+describe("labels", () => {
+  it("formats sizes in B, kB and MB", () => {
+    expect([formatSize(999), formatSize(12_345), formatSize(3_400_000)], "decimal units").toEqual(["999 B", "12.3 kB", "3.4 MB"]);
+  });
+  it("labels a cut with trigger and tokens before and after", () => {
+    const c = { cut_index: 9, trigger: "auto" as const, pre_tokens: 167_000, post_tokens: 12_000, summary_index: 9, kept: [], raw: null };
+    expect(cutLabel(c, 2), "ordinal, trigger, before → after").toBe("cut 2 · auto · 167k → 12k tokens");
+  });
+});
+
+describe("keys", () => {
+  const k = (key: string, ctrlKey = false) => keyAction({ key, ctrlKey, metaKey: false, altKey: false }, 5, 10);
+  it("j/k move and stop at the ends", () => {
+    expect(k("j"), "j moves down").toEqual({ move: 6 });
+    expect(k("k"), "k moves up").toEqual({ move: 4 });
+    expect(keyAction({ key: "j", ctrlKey: false, metaKey: false, altKey: false }, 9, 10), "j stops at the last row").toEqual({ move: 9 });
+  });
+  it("g/G jump to the ends, 1-3 switch views, ? and Enter", () => {
+    expect([k("g"), k("G")], "top and bottom").toEqual([{ move: 0 }, { move: 9 }]);
+    expect([k("1"), k("2"), k("3")], "All, Agent, User").toEqual([{ view: "all" }, { view: "agent" }, { view: "user" }]);
+    expect([k("?"), k("Enter"), k("o", true)], "help, open, Ctrl+O").toEqual([{ cmd: "help" }, { cmd: "open" }, { cmd: "openFile" }]);
+    expect(k("x"), "unbound keys do nothing").toBeNull();
+  });
+});
