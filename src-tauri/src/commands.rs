@@ -31,10 +31,7 @@ pub fn list_sources(
 
 /// A file or folder the user opened or dropped.
 #[tauri::command(async)]
-pub fn open_path(
-    _state: State<'_, AppState>,
-    req: OpenPathReq,
-) -> Result<SourceGroup, IpcError> {
+pub fn open_path(_state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceGroup, IpcError> {
     let path = Path::new(&req.path);
     let label = path
         .file_name()
@@ -57,5 +54,9 @@ pub fn get_message(
     req: GetMessageReq,
 ) -> Result<MessageDetail, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::message_detail(Path::new(&req.path), &session, req.index)?)
+    Ok(api::message_detail(
+        Path::new(&req.path),
+        &session,
+        req.index,
+    )?)
 }

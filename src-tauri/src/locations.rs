@@ -160,7 +160,11 @@ mod tests {
     fn path_argument_skips_flags_and_is_absolute() {
         let args = ["--verbose", "sessions.db"].map(OsString::from);
         let p = path_argument(args.into_iter()).expect("a path argument was given");
-        assert!(p.is_absolute(), "relative paths are resolved: {}", p.display());
+        assert!(
+            p.is_absolute(),
+            "relative paths are resolved: {}",
+            p.display()
+        );
         assert!(p.ends_with("sessions.db"), "the path itself is kept");
     }
 }

@@ -197,7 +197,7 @@ mod tests {
                 },
                 Part::ToolResult {
                     call_id: "c1".into(),
-                    text: big.clone(),
+                    text: big,
                     is_error: true,
                     raw: json!(null),
                 },
@@ -205,7 +205,10 @@ mod tests {
         );
         m.agent_visible = false;
         let r = row(&m);
-        assert_eq!(r.index, 7, "the row keeps the message index to fetch it later");
+        assert_eq!(
+            r.index, 7,
+            "the row keeps the message index to fetch it later"
+        );
         assert!(!r.agent_visible, "visibility flags are copied as stored");
         assert_eq!(r.parts.len(), 2, "one preview per part");
         assert_eq!(
