@@ -59,10 +59,14 @@ rust-test: ui
 ui-test: ui-deps
 	cd ui && npx tsc --noEmit && npx vitest run
 
-# Regenerate ui/src/bindings from the core types (ts-rs runs as tests).
+# Regenerate ui/src/bindings from the core types (ts-rs exports them from test functions).
+# Generated into a scratch folder first, so a build failure never leaves the folder half empty.
+BINDINGS_TMP := $(TARGET_DIR)/ts-bindings
 bindings:
-	rm -f ui/src/bindings/*.ts ui/src/bindings/serde_json/*.ts
-	$(CARGO) test -p palimpsest-core --features ts export_bindings --quiet
+	rm -rf "$(BINDINGS_TMP)"
+	TS_RS_EXPORT_DIR="$(BINDINGS_TMP)" $(CARGO) test -p palimpsest-core --features ts --lib export_bindings --quiet
+	find ui/src/bindings -name '*.ts' -delete
+	cp -r "$(BINDINGS_TMP)"/. ui/src/bindings/
 
 # Fail when the committed bindings differ from what the Rust types generate.
 bindings-check: bindings

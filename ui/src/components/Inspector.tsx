@@ -41,12 +41,14 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw }: Insp
           <Badge on={m.agent_visible} who="model" />
           <Badge on={m.user_visible} who="user" />
         </div>
-        <button type="button" className={`toggle${showRaw ? " active" : ""}`} onClick={onToggleRaw} aria-pressed={showRaw} data-testid="raw-toggle">
+      </header>
+      <div className="inspector-sub">
+        <span className="muted small">
+          {[m.created !== null ? formatTime(m.created) : null, m.id !== null ? `id ${m.id}` : null].filter(Boolean).join(" · ")}
+        </span>
+        <button type="button" className={`toggle${showRaw ? " active" : ""}`} onClick={onToggleRaw} aria-pressed={showRaw} data-testid="raw-toggle" title="Show the stored text (r)">
           Raw JSON
         </button>
-      </header>
-      <div className="inspector-sub muted small">
-        {[m.created !== null ? formatTime(m.created) : null, m.id !== null ? `id ${m.id}` : null].filter(Boolean).join(" · ")}
       </div>
       {m.error && <pre className="part-block part-error">{m.error}</pre>}
       {showRaw ? (
