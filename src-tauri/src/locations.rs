@@ -1,10 +1,10 @@
 //! Where the app looks for sessions on start: a path argument, else the user's goose sessions
 //! (goose's default location), else the fixtures bundled with Palimpsest.
 //!
-//! goose's location follows goose's own rules (`GOOSE_PATH_ROOT`, then `XDG_DATA_HOME`, then
-//! `~/.local/share`); the fixtures are found from `PALIMPSEST_FIXTURES`, then next to the
-//! executable (`target/debug/..` in a checkout), then in the working directory. Reading the
-//! sessions is core's job; this only picks paths.
+//! goose's location is core's (`sources::goose::default_locations`, goose's own rules); the
+//! fixtures are found from `PALIMPSEST_FIXTURES`, then next to the executable
+//! (`target/debug/..` in a checkout), then in the working directory. Reading the sessions is
+//! core's job; this only picks paths.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -27,12 +27,17 @@ pub fn startup_sources(args: impl Iterator<Item = OsString>) -> Vec<StartupSourc
             origin: SourceOrigin::Argument,
         }];
     }
-    if let Some(dir) = goose_sessions_dir(&env).filter(|d| holds_goose_sessions(d)) {
-        return vec![StartupSource {
+    let goose: Vec<StartupSource> = palimpsest_core::sources::goose::default_locations()
+        .into_iter()
+        .filter(|d| holds_goose_sessions(d))
+        .map(|path| StartupSource {
             label: "goose".into(),
-            path: dir,
+            path,
             origin: SourceOrigin::Goose,
-        }];
+        })
+        .collect();
+    if !goose.is_empty() {
+        return goose;
     }
     let exe = std::env::current_exe().ok();
     let cwd = std::env::current_dir().ok();
@@ -52,18 +57,6 @@ pub fn path_argument(args: impl Iterator<Item = OsString>) -> Option<PathBuf> {
         .map(PathBuf::from)
         .find(|a| !a.to_string_lossy().starts_with('-'))?;
     Some(std::path::absolute(&arg).unwrap_or(arg))
-}
-
-/// goose's sessions folder on this machine (whether or not it exists).
-pub fn goose_sessions_dir(env: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-    let set = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(root) = set("GOOSE_PATH_ROOT") {
-        return Some(root.join("data").join("sessions"));
-    }
-    if let Some(data) = set("XDG_DATA_HOME") {
-        return Some(data.join("goose").join("sessions"));
-    }
-    set("HOME").map(|h| h.join(".local/share/goose/sessions"))
 }
 
 /// True when `dir` holds a goose database or legacy session files.
@@ -107,32 +100,6 @@ mod tests {
                 .find(|(key, _)| *key == k)
                 .map(|(_, v)| OsString::from(v))
         }
-    }
-
-    #[test]
-    fn goose_dir_follows_goose_precedence() {
-        let all = env_of(&[
-            ("GOOSE_PATH_ROOT", "/r"),
-            ("XDG_DATA_HOME", "/x"),
-            ("HOME", "/h"),
-        ]);
-        assert_eq!(
-            goose_sessions_dir(&all),
-            Some(PathBuf::from("/r/data/sessions")),
-            "GOOSE_PATH_ROOT overrides everything (goose config/paths.rs)"
-        );
-        let xdg = env_of(&[("XDG_DATA_HOME", "/x"), ("HOME", "/h")]);
-        assert_eq!(
-            goose_sessions_dir(&xdg),
-            Some(PathBuf::from("/x/goose/sessions")),
-            "XDG_DATA_HOME comes before the home default"
-        );
-        let home = env_of(&[("XDG_DATA_HOME", ""), ("HOME", "/h")]);
-        assert_eq!(
-            goose_sessions_dir(&home),
-            Some(PathBuf::from("/h/.local/share/goose/sessions")),
-            "an empty XDG_DATA_HOME is unset, as the XDG spec says"
-        );
     }
 
     #[test]

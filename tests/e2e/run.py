@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -39,9 +40,11 @@ STATUS = "const s = document.querySelector('[data-testid=status]'); return s && 
 
 
 class Ctx:
-    def __init__(self, d, out):
+    def __init__(self, d, out, app, fixtures):
         self.d = d
         self.out = out
+        self.app = app
+        self.fixtures = fixtures
 
     def open_session(self, sid):
         self.d.click(f'[data-testid=session][data-session-id="{sid}"]')
@@ -186,6 +189,23 @@ def test_keyboard_moves_switches_views_and_lists_keys(c):
     c.d.wait("return !document.querySelector('[data-testid=key-help]');", what="Escape to close the key list")
 
 
+def test_without_a_path_it_opens_the_users_goose_sessions(c):
+    # A second app launch with no path argument; tauri-driver's environment points
+    # GOOSE_PATH_ROOT at a temporary copy of the goose fixture DB (see main()).
+    c.d.quit()
+    c.d.start(c.app, [])
+    try:
+        ids = c.d.wait(SESSIONS, timeout=30, what="the app to list goose's sessions")
+        origin = c.d.run("return Array.from(document.querySelectorAll('[data-testid=source]')).map(s => s.dataset.origin);")
+        check(origin == ["goose"], f"with goose sessions present, the one source is goose's folder; got {origin}")
+        check("seed-five" in ids and "goose-compacted" in ids, f"goose's sessions are listed; got {ids}")
+        check(not any(i.startswith("019c8f0a") for i in ids), f"the fixtures are not shown when goose has sessions; got {ids}")
+    finally:
+        c.d.quit()
+        c.d.start(c.app, [c.fixtures])
+        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
     test_seed_five_agent_view_shows_5_visible_rows,
@@ -193,6 +213,7 @@ TESTS = [
     test_hostile_html_shows_as_text_and_nothing_executes,
     test_inspector_shows_whole_message_and_raw_json,
     test_keyboard_moves_switches_views_and_lists_keys,
+    test_without_a_path_it_opens_the_users_goose_sessions,
 ]
 
 
@@ -228,7 +249,12 @@ def main():
     port, native = free_port(), free_port()
     driver_bin = shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
     log = open(os.path.join(a.out, "tauri-driver.log"), "w")
-    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures)
+    # A goose folder of our own, so "no path argument" opens known sessions and never the
+    # sessions of whoever runs the tests.
+    goose_root = tempfile.mkdtemp(prefix="palimpsest-e2e-goose-")
+    os.makedirs(os.path.join(goose_root, "data", "sessions"))
+    shutil.copy(os.path.join(fixtures, "goose", "sessions.db"), os.path.join(goose_root, "data", "sessions", "sessions.db"))
+    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, GOOSE_PATH_ROOT=goose_root)
     td = subprocess.Popen([driver_bin, "--port", str(port), "--native-port", str(native)],
                           stdout=log, stderr=subprocess.STDOUT, env=env)
     d = Driver(f"http://127.0.0.1:{port}")
@@ -236,7 +262,7 @@ def main():
     try:
         d.wait_ready()
         d.start(app, [fixtures])
-        c = Ctx(d, a.out)
+        c = Ctx(d, a.out, app, fixtures)
         d.wait(SESSIONS, timeout=30, what="the app to list the fixtures")
         tests = [t for t in TESTS if not a.only or a.only in t.__name__]
         for t in tests:
@@ -279,6 +305,7 @@ def main():
         except subprocess.TimeoutExpired:
             td.kill()
         log.close()
+        shutil.rmtree(goose_root, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
