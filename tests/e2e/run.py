@@ -143,6 +143,10 @@ def test_hostile_html_shows_as_text_and_nothing_executes(c):
     check(c.d.alert_text() is None, "no alert/confirm/prompt was opened by a payload")
     flags = c.d.run("return Object.keys(window).filter(k => /pwn|xss|hacked|owned|injected/i.test(k));")
     check(flags == [], f"no payload set a global; found {flags}")
+    # The CSP itself: an inline script added to the page must not run (script-src 'self').
+    ran = c.d.run("const s = document.createElement('script'); s.textContent = 'window.__palimpsestCspProbe = 1';"
+                  "document.body.appendChild(s); s.remove(); return window.__palimpsestCspProbe === 1;")
+    check(ran is False, "the Content-Security-Policy blocks inline scripts")
     title = c.d.run("return document.title;")
     check(title == "Palimpsest", f"the page title is untouched; got {title!r}")
     c.d.screenshot(os.path.join(c.out, "hostile-html.png"))

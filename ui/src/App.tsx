@@ -37,6 +37,10 @@ export function App() {
 
   const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
+  const cutPositions = useMemo(() => {
+    const cutAt = new Set((timeline?.compactions ?? []).map((c) => c.cut_index));
+    return rows.flatMap((r, pos) => (cutAt.has(r.index) ? [pos] : []));
+  }, [timeline, rows]);
 
   // Start-up sources; the first session opens so the window is never blank.
   useEffect(() => {
@@ -148,6 +152,7 @@ export function App() {
 
   useKeyboard({
     rowCount: rows.length,
+    cutPositions,
     cursor,
     setCursor,
     open: () => cursor >= 0 && openRow(cursor),

@@ -5,6 +5,8 @@ import type { View } from "./bindings/View";
 
 export interface KeyActions {
   rowCount: number;
+  /** Positions (in the current view) of the rows that open a new context after a cut. */
+  cutPositions: number[];
   cursor: number;
   setCursor: (pos: number) => void;
   open: () => void;
@@ -21,6 +23,7 @@ export function keyAction(
   e: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean },
   cursor: number,
   rowCount: number,
+  cutPositions: number[] = [],
 ): { move?: number; view?: View; cmd?: "open" | "help" | "close" | "raw" | "filter" | "openFile" } | null {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") return { cmd: "openFile" };
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
@@ -42,6 +45,14 @@ export function keyAction(
       return rowCount ? { move: Math.min(last, cursor + 20) } : null;
     case "PageUp":
       return rowCount ? { move: Math.max(0, cursor - 20) } : null;
+    case "]": {
+      const next = cutPositions.find((p) => p > cursor);
+      return next === undefined ? null : { move: next };
+    }
+    case "[": {
+      const prev = [...cutPositions].reverse().find((p) => p < cursor);
+      return prev === undefined ? null : { move: prev };
+    }
     case "Enter":
       return { cmd: "open" };
     case "1":
@@ -75,7 +86,7 @@ export function useKeyboard(actions: KeyActions) {
         return;
       }
       const a = ref.current;
-      const act = keyAction(e, a.cursor, a.rowCount);
+      const act = keyAction(e, a.cursor, a.rowCount, a.cutPositions);
       if (!act) return;
       e.preventDefault();
       if (act.move !== undefined) a.setCursor(act.move);

@@ -4,6 +4,7 @@ export const KEYS: [string, string][] = [
   ["k / ↑", "previous message"],
   ["Enter", "open the message in the inspector"],
   ["g / G", "first / last message"],
+  ["[ / ]", "previous / next compaction cut"],
   ["1 / 2 / 3", "All / Agent / User view"],
   ["r", "raw JSON on / off"],
   ["/", "filter sessions"],
