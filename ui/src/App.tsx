@@ -79,12 +79,14 @@ export function App() {
 
   // Fetch the selected message whole; a short delay so holding j does not fetch every row.
   const selectedIndex = rows[cursor]?.index;
+  // The raw stored text is read only while the raw view is on: for big single-file logs the
+  // source may have to re-read the file to find one row.
   const fetchDetail = useCallback(
     (index: number) => {
       if (!selected) return () => {};
       let live = true;
       setDetailLoading(true);
-      call("get_message", { ...selected, index })
+      call("get_message", { ...selected, index, raw: showRaw })
         .then((d) => live && (setDetail(d), setDetailError(null)))
         .catch((e) => live && setDetailError(toIpcError(e)))
         .finally(() => live && setDetailLoading(false));
@@ -92,7 +94,7 @@ export function App() {
         live = false;
       };
     },
-    [selected],
+    [selected, showRaw],
   );
   useEffect(() => {
     if (selectedIndex === undefined || !timeline) return;

@@ -89,6 +89,11 @@ pub fn timeline(session: &Session) -> crate::timeline::Timeline {
 /// The stored text of message `index` of session `id` under `path` (`SessionSource::raw`).
 pub fn raw_message(path: &Path, id: &str, index: usize) -> Result<Option<String>> {
     let catalog = sources::open(path)?;
+    // A single file or database is one source: ask it directly instead of listing it first
+    // (listing a big single-file log means reading it whole).
+    if let [only] = catalog.sources.as_slice() {
+        return only.raw(id, index);
+    }
     for s in &catalog.sources {
         if let Ok(list) = s.list()
             && list.iter().any(|m| m.id == id)
@@ -102,11 +107,13 @@ pub fn raw_message(path: &Path, id: &str, index: usize) -> Result<Option<String>
     })
 }
 
-/// Message `index` of an already loaded session, whole, with its stored text from `path`.
+/// Message `index` of an already loaded session, whole, with its stored text from `path` when
+/// `with_raw` is set.
 pub fn message_detail(
     path: &Path,
     session: &Session,
     index: usize,
+    with_raw: bool,
 ) -> Result<crate::rpc::MessageDetail> {
     let message = session
         .messages
@@ -121,14 +128,18 @@ pub fn message_detail(
                 session.messages.len()
             ))
         })?;
-    let raw = raw_message(path, &session.meta.id, index)?;
+    let raw = if with_raw {
+        raw_message(path, &session.meta.id, index)?
+    } else {
+        None
+    };
     Ok(crate::rpc::MessageDetail { message, raw })
 }
 
 /// Message `index` of session `id` under `path`, whole, with its stored text.
 pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::MessageDetail> {
     let session = load_session(path, Some(id))?;
-    message_detail(path, &session, index)
+    message_detail(path, &session, index, true)
 }
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----

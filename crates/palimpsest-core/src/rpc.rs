@@ -76,6 +76,10 @@ pub struct GetMessageReq {
     pub id: String,
     /// [`Message::index`].
     pub index: usize,
+    /// Also read the stored text (the raw view). Off while browsing: for big files the
+    /// source may have to re-read the file to find one row, so it is fetched on demand.
+    #[serde(default)]
+    pub raw: bool,
 }
 
 /// Where a source in the sidebar came from.
@@ -115,7 +119,7 @@ pub struct SourceGroup {
 pub struct MessageDetail {
     /// The whole message as read.
     pub message: Message,
-    /// The stored text of the row or line, when the source can give it.
+    /// The stored text of the row or line, when asked for and the source can give it.
     pub raw: Option<String>,
 }
 

@@ -15,4 +15,9 @@ id: string,
 /**
  * [`Message::index`].
  */
-index: number, };
+index: number, 
+/**
+ * Also read the stored text (the raw view). Off while browsing: for big files the
+ * source may have to re-read the file to find one row, so it is fetched on demand.
+ */
+raw: boolean, };

@@ -52,9 +52,14 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw }: Insp
       </div>
       {m.error && <pre className="part-block part-error">{m.error}</pre>}
       {showRaw ? (
-        <pre className="raw" data-testid="raw">
-          {detail.raw ?? JSON.stringify(m, null, 2)}
-        </pre>
+        <>
+          {detail.raw === null && (
+            <p className="muted small">{loading ? "Reading the stored text…" : "The source keeps no separate stored text; this is the message as read."}</p>
+          )}
+          <pre className="raw" data-testid="raw">
+            {detail.raw ?? JSON.stringify(m, null, 2)}
+          </pre>
+        </>
       ) : (
         <div className="parts">
           {m.parts.map((p, i) => (
