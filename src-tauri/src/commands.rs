@@ -47,16 +47,13 @@ pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<T
     Ok(api::timeline(&session))
 }
 
-/// One whole message and its stored text.
+/// One whole message, and its stored text when asked for.
 #[tauri::command(async)]
 pub fn get_message(
     state: State<'_, AppState>,
     req: GetMessageReq,
 ) -> Result<MessageDetail, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::message_detail(
-        Path::new(&req.path),
-        &session,
-        req.index,
-    )?)
+    let path = Path::new(&req.path);
+    Ok(api::message_detail(path, &session, req.index, req.raw)?)
 }

@@ -36,7 +36,7 @@ describe("labels", () => {
     expect([formatSize(999), formatSize(12_345), formatSize(3_400_000)], "decimal units").toEqual(["999 B", "12.3 kB", "3.4 MB"]);
   });
   it("labels a cut with trigger and tokens before and after", () => {
-    const c = { cut_index: 9, trigger: "auto" as const, pre_tokens: 167_000, post_tokens: 12_000, summary_index: 9, kept: [], raw: null, applied_index: null };
+    const c = { cut_index: 9, trigger: "auto" as const, pre_tokens: 167_000, post_tokens: 12_000, summary_index: 9, kept: [], raw: null };
     expect(cutLabel(c, 2), "ordinal, trigger, before → after").toBe("cut 2 · auto · 167k → 12k tokens");
   });
 });
