@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { countRows, cutLabel, formatSize, rowsInView } from "./rows";
 import { keyAction } from "../keyboard";
 import type { TimelineRow } from "../bindings/TimelineRow";
+import type { CompactionRecord } from "../bindings/CompactionRecord";
 
 const row = (index: number, agent: boolean, user: boolean): TimelineRow => ({
   index,
@@ -36,7 +37,10 @@ describe("labels", () => {
     expect([formatSize(999), formatSize(12_345), formatSize(3_400_000)], "decimal units").toEqual(["999 B", "12.3 kB", "3.4 MB"]);
   });
   it("labels a cut with trigger and tokens before and after", () => {
-    const c = { cut_index: 9, trigger: "auto" as const, pre_tokens: 167_000, post_tokens: 12_000, summary_index: 9, kept: [], raw: null };
+    // Parsed as the IPC would deliver it, so fields added later to the record do not matter.
+    const c = JSON.parse(
+      '{"cut_index": 9, "trigger": "auto", "pre_tokens": 167000, "post_tokens": 12000, "summary_index": 9, "kept": [], "raw": null, "applied_index": null}',
+    ) as CompactionRecord;
     expect(cutLabel(c, 2), "ordinal, trigger, before → after").toBe("cut 2 · auto · 167k → 12k tokens");
   });
 });
