@@ -6,7 +6,7 @@ import { cutsByIndex } from "../timeline/rows";
 
 export function TimelineTab({ timeline, view, rows, cursor, setCursor, openRow }: TabContext) {
   const cuts = useMemo(() => cutsByIndex(timeline?.compactions ?? []), [timeline]);
-  if (!timeline) return <div className="empty-pane">Select a session in the sidebar.</div>;
+  if (!timeline) return <div className="empty-pane">Select a session in the sidebar, or open a file or folder (Ctrl+O, or drop it on the window).</div>;
   if (rows.length === 0)
     return (
       <div className="empty-pane">
