@@ -57,3 +57,23 @@ pub fn get_message(
     let path = Path::new(&req.path);
     Ok(api::message_detail(path, &session, req.index, req.raw)?)
 }
+
+/// Every compaction of a session as the cut view draws it, with its requests and lint.
+#[tauri::command(async)]
+pub fn get_cuts(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetCutsReq,
+) -> Result<palimpsest_core::compaction::cutview::SessionCuts, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::session_cuts(&session))
+}
+
+/// What the model saw at one request, as rows, with its pairing findings.
+#[tauri::command(async)]
+pub fn get_request(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetRequestReq,
+) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::request_view(&session, req.request)?)
+}

@@ -317,3 +317,26 @@ pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::dis
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     crate::sources::discovery::discover(home.as_deref(), &|k| std::env::var(k).ok(), added)
 }
+
+// ---- The app's cut view, request stepper and finding badges (`crate::compaction::cutview`). ----
+
+/// Every compaction of a loaded session as three columns with file fates, its requests, the
+/// messages that carried files, and the pairing lint under both providers' rules.
+pub fn session_cuts(session: &Session) -> crate::compaction::cutview::SessionCuts {
+    crate::compaction::cutview::session_cuts(session, &crate::compaction::CharEstimate)
+}
+
+/// The context of request `number` as timeline rows with its pairing findings; an error names
+/// the valid range (as [`request_context`]).
+pub fn request_view(
+    session: &Session,
+    number: usize,
+) -> Result<crate::compaction::cutview::RequestView> {
+    let counter = crate::compaction::CharEstimate;
+    crate::compaction::cutview::request_view(session, number, &counter).ok_or_else(|| {
+        // The same range error `context` gives.
+        request_context(session, number)
+            .err()
+            .unwrap_or_else(|| Error::Invalid(format!("no request {number}")))
+    })
+}

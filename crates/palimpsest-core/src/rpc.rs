@@ -21,6 +21,8 @@ macro_rules! with_commands {
             open_path($crate::rpc::OpenPathReq) -> $crate::rpc::SourceGroup,
             get_timeline($crate::rpc::GetTimelineReq) -> $crate::timeline::Timeline,
             get_message($crate::rpc::GetMessageReq) -> $crate::rpc::MessageDetail,
+            get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
+            get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
         }
     };
 }
@@ -80,6 +82,29 @@ pub struct GetMessageReq {
     /// source may have to re-read the file to find one row, so it is fetched on demand.
     #[serde(default)]
     pub raw: bool,
+}
+
+/// Request of `get_cuts`: every compaction of a session as the cut view draws it (three
+/// columns, file fates), its requests, and its pairing lint under both APIs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetCutsReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+}
+
+/// Request of `get_request`: what the model saw at one request, with its pairing findings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetRequestReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The request number, 1-based; the last one is the request the agent would send next.
+    pub request: usize,
 }
 
 /// Where a source in the sidebar came from.

@@ -11,9 +11,11 @@
 //! - [`lint`]: pairing findings per request, and [`lint_messages`] for any list (replay).
 //! - [`request`]: how messages map onto the OpenAI / Anthropic request arrays (error indices).
 //! - [`health`]: is a summary a summary.
+//! - [`cutview`]: the app's cut and request views (three columns, file fates, findings).
 
 pub mod anatomy;
 pub mod context;
+pub mod cutview;
 pub mod health;
 pub mod lint;
 pub mod request;
