@@ -67,6 +67,8 @@ fn main() {
     .expect("writer runs");
     std::thread::sleep(Duration::from_millis(1500));
     let _ = child.kill();
+    // Reap the child so no zombie outlives the bench.
+    let _ = child.wait();
     let _ = reader.join();
     // Script message `seq` sits at index `seq`, or `seq + 3` once the compaction added summary,
     // continuation and preserved copy before it.

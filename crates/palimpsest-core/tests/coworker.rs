@@ -129,7 +129,7 @@ fn main_session_timeline_has_three_blocks_and_only_the_latest_is_sent() {
         Some("openai:gpt-5"),
         "model column"
     );
-    let usage = s.meta.usage.clone().expect("usage recorded");
+    let usage = s.meta.usage.expect("usage recorded");
     assert_eq!(
         (
             usage.input_tokens,

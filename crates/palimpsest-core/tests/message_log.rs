@@ -224,7 +224,9 @@ fn explicit_cut_index_kept_and_unrecorded_summaries() {
     )
     .unwrap();
     let s = MessageLogSource::new(&p, true).load("log").unwrap();
-    let recs: Vec<(usize, Option<usize>, Option<Trigger>, Vec<usize>)> = s
+    // (cut, summary, trigger, kept) of each record.
+    type Rec = (usize, Option<usize>, Option<Trigger>, Vec<usize>);
+    let recs: Vec<Rec> = s
         .compactions
         .iter()
         .map(|c| (c.cut_index, c.summary_index, c.trigger, c.kept.clone()))
