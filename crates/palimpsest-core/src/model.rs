@@ -375,6 +375,21 @@ pub struct CompactionRecord {
     pub kept: Vec<usize>,
     /// The record as stored.
     pub raw: Option<Value>,
+    /// Index of the message at which the compaction took effect, when later than `cut_index`
+    /// (coworker writes its block at the boundary but compacts at its later `compacted`
+    /// notice: requests answered in between still saw the pre-compaction context).
+    #[serde(default)]
+    pub applied_index: Option<usize>,
+}
+
+impl CompactionRecord {
+    /// The position from which the compaction is in force: requests answered at or before it
+    /// saw the context before the compaction, later ones the compacted context. That is
+    /// `applied_index` when the record has one (never before the cut), else `cut_index`.
+    pub fn effective_index(&self) -> usize {
+        self.applied_index
+            .map_or(self.cut_index, |a| a.max(self.cut_index))
+    }
 }
 
 /// A whole session: its listing data, its messages and the compactions its source recorded.

@@ -9,7 +9,8 @@ use palimpsest_core::compaction::{
     Api, Eras, FindingKind, HealthIssue, RequestShape, lint_messages, lint_session,
 };
 use palimpsest_core::model::{
-    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat, Trigger,
+    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat,
+    Trigger, View,
 };
 use serde_json::json;
 
@@ -126,6 +127,7 @@ fn naive_tail() -> Session {
         summary_index: Some(5),
         kept: Vec::new(),
         raw: None,
+        applied_index: None,
     };
     session(SourceFormat::Goose, msgs, vec![record])
 }
@@ -451,6 +453,7 @@ fn chained_compactions_fold_the_earlier_summary() {
         summary_index: Some(cut),
         kept: Vec::new(),
         raw: None,
+        applied_index: None,
     };
     let s = session(SourceFormat::Goose, msgs, vec![rec(5), rec(9)]);
     let v = api::compactions(&s);
@@ -793,4 +796,98 @@ fn coworker_legacy_summary_fails_its_gate_and_the_new_ones_pass() {
             "{a:?}: coworker never splits a pair"
         );
     }
+}
+
+/// coworker compacts when it writes its `compacted` notice, after the messages stored past the
+/// boundary: the requests answered in between (message 9 here) still saw the old context.
+#[test]
+fn coworker_compactions_take_effect_at_their_notice() {
+    let state = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/coworker/state"
+    ));
+    let s = api::load_session(&state, Some("a1b2c3d4e5f6")).expect("loads");
+    let notices: Vec<usize> = s
+        .messages
+        .iter()
+        .filter(|m| m.kind == MessageKind::Notification)
+        .map(|m| m.index)
+        .collect();
+    assert_eq!(notices, [10, 17, 20], "the three `compacted` notices");
+    let applied: Vec<(usize, Option<usize>)> = s
+        .compactions
+        .iter()
+        .map(|c| (c.cut_index, c.applied_index))
+        .collect();
+    assert_eq!(
+        applied,
+        [(7, Some(10)), (11, Some(17)), (13, Some(20))],
+        "each block sits at its boundary and takes effect at its notice"
+    );
+    let eras = Eras::new(&s);
+    assert_eq!(
+        eras.answers(),
+        [2, 4, 6, 9, 14, 16, 19, 22],
+        "eight answered requests"
+    );
+    assert_eq!(
+        eras.context_at(9),
+        [0, 1, 2, 3, 4, 5, 6, 8],
+        "message 9 answered the pre-compaction context: every turn so far, not the summary at 7"
+    );
+    assert_eq!(
+        eras.context_at(14),
+        [0, 7, 8, 9, 12],
+        "after the first notice: system, first summary, the turns from its boundary on"
+    );
+    assert_eq!(
+        eras.context_at(19),
+        [0, 11, 12, 14, 15, 16, 18],
+        "after the second notice: the second summary and the turns from boundary 10 on"
+    );
+    assert_eq!(
+        eras.context_at(s.messages.len()),
+        [0, 13, 14, 15, 16, 18, 19, 21, 22],
+        "the next request: the trim's block and the turns from boundary 11 on (the final view)"
+    );
+    let agent: Vec<usize> = s.view(View::Agent).map(|m| m.index).collect();
+    assert_eq!(
+        agent,
+        eras.context_at(s.messages.len()),
+        "the next request's context is the agent view"
+    );
+    let after: Vec<Option<usize>> = eras.requests().iter().map(|r| r.after_cut).collect();
+    assert_eq!(
+        after,
+        [
+            None,
+            None,
+            None,
+            None,
+            Some(7),
+            Some(7),
+            Some(11),
+            Some(13),
+            Some(13)
+        ],
+        "a request follows a cut only once its compaction took effect"
+    );
+    let ctx = api::request_context(&s, 4).expect("request 4 exists");
+    assert_eq!(
+        (ctx.answer_index, ctx.after_cut, ctx.indices),
+        (Some(9), None, vec![0, 1, 2, 3, 4, 5, 6, 8]),
+        "request 4 (answered by 9) is before any compaction"
+    );
+    let v = api::compactions(&s);
+    let first = &v.compactions[0];
+    assert_eq!(
+        (first.context_before, first.context_after),
+        (9, 4),
+        "before: system and the eight turns up to the notice; after: system, summary, the two kept"
+    );
+    assert_eq!(
+        first.kept_tail,
+        [8, 9],
+        "coworker keeps the messages from its boundary on, in place"
+    );
 }

@@ -221,6 +221,7 @@ fn goose_compacted_tool_loop_auto_compaction() {
                 summary_index: Some(5),
                 kept: vec![7],
                 raw: None,
+                applied_index: None,
             }],
             "{shape}: one auto compaction cut at the summary, keeping the preserved copy"
         );

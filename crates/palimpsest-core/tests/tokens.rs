@@ -376,6 +376,7 @@ fn compacted() -> Session {
         summary_index: Some(3),
         kept: vec![],
         raw: None,
+        applied_index: None,
     });
     s
 }
@@ -413,6 +414,62 @@ fn requests_follow_compaction_cuts() {
         "the cut lands before request 1"
     );
     let _ = a1;
+}
+
+/// u0 a1 u2 [summary at 3] a4 [notice at 5: the compaction took effect here] u6 a7: a4
+/// answered the old context, a7 the compacted one.
+#[test]
+fn requests_follow_the_point_a_compaction_took_effect() {
+    let mut msgs = vec![
+        text(0, Role::User, "first question here"),
+        text(1, Role::Assistant, "first answer"),
+        text(2, Role::User, "second question"),
+        text(3, Role::User, "summary of the first exchange"),
+        text(4, Role::Assistant, "second answer"),
+        text(5, Role::User, "Context compacted"),
+        text(6, Role::User, "third"),
+        text(7, Role::Assistant, "third answer"),
+    ];
+    msgs[0].agent_visible = false;
+    msgs[1].agent_visible = false;
+    msgs[3].kind = MessageKind::Summary;
+    msgs[5].kind = MessageKind::Notification;
+    msgs[5].agent_visible = false;
+    let mut s = session(SourceFormat::Coworker, msgs);
+    s.compactions.push(CompactionRecord {
+        cut_index: 3,
+        trigger: Some(Trigger::Auto),
+        pre_tokens: None,
+        post_tokens: None,
+        summary_index: Some(3),
+        kept: vec![],
+        raw: None,
+        applied_index: Some(5),
+    });
+    let r = totals(&s);
+    let ctx: Vec<(usize, u64)> = r
+        .per_request
+        .iter()
+        .map(|q| (q.message_index, q.total))
+        .collect();
+    let (u0, a1, u2, sm, a4, u6) = (
+        t("first question here"),
+        t("first answer"),
+        t("second question"),
+        t("summary of the first exchange"),
+        t("second answer"),
+        t("third"),
+    );
+    assert_eq!(
+        ctx,
+        vec![(1, u0), (4, u0 + a1 + u2), (7, u2 + sm + a4 + u6)],
+        "a4 answered before the notice (first exchange, no summary); a7 after it"
+    );
+    assert_eq!(
+        r.compactions[0].request,
+        Some(2),
+        "the compaction lands before the third request (index 2), not the second"
+    );
 }
 
 #[test]

@@ -34,4 +34,10 @@ kept: Array<number>,
 /**
  * The record as stored.
  */
-raw: JsonValue | null, };
+raw: JsonValue | null, 
+/**
+ * Index of the message at which the compaction took effect, when later than `cut_index`
+ * (coworker writes its block at the boundary but compacts at its later `compacted`
+ * notice: requests answered in between still saw the pre-compaction context).
+ */
+applied_index: number | null, };

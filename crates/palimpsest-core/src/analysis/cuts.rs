@@ -18,6 +18,9 @@ pub struct Cut {
     pub number: usize,
     /// First message after the cut (boundary marker or summary).
     pub cut_index: usize,
+    /// Where the compaction took effect ([`crate::model::CompactionRecord::effective_index`]):
+    /// messages stored between the cut and this point were answered with the old context.
+    pub effective_index: usize,
     /// The message holding the summary, when there is one.
     pub summary_index: Option<usize>,
     /// Messages before the cut that stayed visible verbatim.
@@ -38,6 +41,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
             .map(|m| Cut {
                 number: 0,
                 cut_index: m.index,
+                effective_index: m.index,
                 summary_index: Some(m.index),
                 kept: BTreeSet::new(),
                 summary_text: String::new(),
@@ -51,6 +55,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
             .map(|c| Cut {
                 number: 0,
                 cut_index: c.cut_index,
+                effective_index: c.effective_index(),
                 summary_index: c.summary_index.or_else(|| {
                     session
                         .messages
@@ -86,10 +91,10 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
 }
 
 /// The compaction (1-based) that dropped message `earlier` from view before message `later`:
-/// the first cut after `earlier`, at or before `later`, that did not keep it.
+/// the first cut after `earlier`, in force at or before `later`, that did not keep it.
 pub fn dropped_between(cuts: &[Cut], earlier: usize, later: usize) -> Option<usize> {
     cuts.iter()
-        .find(|c| c.cut_index > earlier && c.cut_index <= later && !c.kept.contains(&earlier))
+        .find(|c| c.cut_index > earlier && c.effective_index <= later && !c.kept.contains(&earlier))
         .map(|c| c.number)
 }
 
@@ -158,4 +163,33 @@ fn find_key<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
             .filter(|x| x.is_object())
             .find_map(|x| x.get(key))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_drops_only_once_it_is_in_force() {
+        let cut = Cut {
+            number: 1,
+            cut_index: 3,
+            effective_index: 5,
+            summary_index: Some(3),
+            kept: BTreeSet::new(),
+            summary_text: String::new(),
+            trimmed: false,
+        };
+        let cuts = [cut];
+        assert_eq!(
+            dropped_between(&cuts, 1, 4),
+            None,
+            "message 4 came before the compaction took effect: message 1 was still visible"
+        );
+        assert_eq!(
+            dropped_between(&cuts, 1, 6),
+            Some(1),
+            "message 6 came after it: compaction 1 had dropped message 1"
+        );
+    }
 }

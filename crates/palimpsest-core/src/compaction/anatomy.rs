@@ -135,10 +135,17 @@ fn one(
     let rec: &CompactionRecord = &session.compactions[ordinal];
     let msgs = &session.messages;
     let cut = rec.cut_index.min(msgs.len());
-    let before = eras.context_at(cut);
+    // Before: the last request the compaction was not yet in force for. After: the first one
+    // past its block, and past the point it took effect when that is later (coworker's notice).
+    let effect = eras.effect(ordinal).min(msgs.len());
+    let before = eras.context_at(effect);
     let blk = eras.block(ordinal);
     let dropped = &blk.dropped;
-    let t_after = blk.end.max(cut);
+    let t_after = if effect > cut {
+        blk.end.max(effect + 1)
+    } else {
+        blk.end.max(cut)
+    };
     let after_all = eras.context_at(t_after);
     // The system prompt rides along every request: it is not something a compaction kept.
     let in_place: Vec<usize> = before

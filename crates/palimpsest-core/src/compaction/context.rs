@@ -12,6 +12,12 @@
 //! - a hidden message no compaction explains (a `/compact` echo, a UI notice, the boundary
 //!   line itself) was never in the model's context.
 //!
+//! A compaction is in force from its [`CompactionRecord::effective_index`]: its cut, or the later
+//! `applied_index` when the reader knows the compaction happened after the messages stored past
+//! its cut (coworker). Dropped messages leave, and the summary block it wrote at the cut joins,
+//! only for requests answered after that point; every "before/after this compaction" question
+//! (`requests`, `cut_before`, `compactions_before`) is answered from it, not from the cut.
+//!
 //! A request is the call whose answer is an ordinary assistant message; consecutive assistant
 //! messages are one answer (Claude Code stores one content block per line). Its context is every
 //! message stored before the answer that was visible at that point. The request after the last
@@ -23,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{MessageKind, Role, Session, Trigger};
+use crate::model::{CompactionRecord, MessageKind, Role, Session, Trigger};
 
 /// When one message was in the model's context: for every request point `t` (the position of
 /// the answer) with `from < t <= until`.
@@ -63,6 +69,8 @@ pub struct Eras {
     answers: Vec<usize>,
     /// `(cut_index, position in Session::compactions)`, sorted by cut.
     cuts: Vec<(usize, usize)>,
+    /// Per entry of `Session::compactions`: the position from which it is in force.
+    effects: Vec<usize>,
     len: usize,
 }
 
@@ -91,6 +99,11 @@ impl Eras {
             .map(|(i, c)| (c.cut_index, i))
             .collect();
         cuts.sort();
+        let effects: Vec<usize> = session
+            .compactions
+            .iter()
+            .map(CompactionRecord::effective_index)
+            .collect();
         // A boundary line that is not itself the summary is bookkeeping, never model input.
         let boundaries: Vec<usize> = session
             .compactions
@@ -98,7 +111,7 @@ impl Eras {
             .filter(|c| c.summary_index != Some(c.cut_index))
             .map(|c| c.cut_index)
             .collect();
-        let spans: Vec<Option<Span>> = msgs
+        let mut spans: Vec<Option<Span>> = msgs
             .iter()
             .enumerate()
             .map(|(pos, m)| {
@@ -112,17 +125,37 @@ impl Eras {
                 if m.kind == MessageKind::Notification || boundaries.contains(&pos) {
                     return None;
                 }
-                let (cut, ci) = *cuts.iter().find(|(cut, ci)| {
+                let (_, ci) = *cuts.iter().find(|(cut, ci)| {
                     let c = &session.compactions[*ci];
                     *cut > pos && !clears_in_place(session, c) && !c.kept.contains(&m.index)
                 })?;
                 Some(Span {
                     from: pos,
-                    until: cut,
+                    until: effects[ci],
                     dropped_by: Some(ci),
                 })
             })
             .collect();
+        // A compaction in force only after its cut wrote its block (summary, or a trim's
+        // rebuilt block) ahead of the messages answered with the old context: the block joins
+        // the context at the effect point, not at its own position.
+        for (ci, c) in session.compactions.iter().enumerate() {
+            if effects[ci] == c.cut_index {
+                continue;
+            }
+            for p in [Some(c.cut_index), c.summary_index].into_iter().flatten() {
+                if msgs.get(p).is_none_or(|m| m.kind != MessageKind::Summary) {
+                    continue;
+                }
+                if let Some(span) = spans[p].as_mut() {
+                    span.from = span.from.max(effects[ci]);
+                }
+                // Dropped again before it ever joined: never in the model's context.
+                if spans[p].is_some_and(|span| span.from >= span.until) {
+                    spans[p] = None;
+                }
+            }
+        }
         let blocks: Vec<CutBlock> = (0..session.compactions.len())
             .map(|ci| block(session, &spans, ci))
             .collect();
@@ -148,6 +181,7 @@ impl Eras {
             blocks,
             answers,
             cuts,
+            effects,
             len: msgs.len(),
         }
     }
@@ -209,6 +243,36 @@ impl Eras {
         &self.cuts
     }
 
+    /// The position from which compaction `ci` (position in `Session::compactions`) is in
+    /// force: requests answered after it see the compacted context.
+    pub fn effect(&self, ci: usize) -> usize {
+        self.effects[ci]
+    }
+
+    /// The cut of the latest compaction in force for the request answered at `t`, if any.
+    pub fn cut_before(&self, t: usize) -> Option<usize> {
+        self.cuts
+            .iter()
+            .rev()
+            .find(|(_, ci)| self.effects[*ci] < t)
+            .map(|(cut, _)| *cut)
+    }
+
+    /// How many compactions are in force for the request answered at `t`.
+    pub fn compactions_before(&self, t: usize) -> usize {
+        self.effects.iter().filter(|&&e| e < t).count()
+    }
+
+    /// The request points `t` for which the message at `pos` was in the model's context:
+    /// `from < t <= until` (`until` is `usize::MAX` while it still is); `None` when never.
+    pub fn visible_span(&self, pos: usize) -> Option<(usize, usize)> {
+        self.spans
+            .get(pos)
+            .copied()
+            .flatten()
+            .map(|s| (s.from, s.until))
+    }
+
     /// The number of messages.
     pub fn len(&self) -> usize {
         self.len
@@ -247,12 +311,7 @@ impl Eras {
                     number: i + 1,
                     answer_index: answer,
                     context_len: started - ended,
-                    after_cut: self
-                        .cuts
-                        .iter()
-                        .rev()
-                        .find(|(cut, _)| *cut < point)
-                        .map(|(cut, _)| *cut),
+                    after_cut: self.cut_before(point),
                 }
             })
             .collect()

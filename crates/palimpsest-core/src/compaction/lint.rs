@@ -334,7 +334,7 @@ fn misplaced_text(
 pub fn lint_session(session: &Session, eras: &Eras, shape: RequestShape) -> LintReport {
     let mut points: Vec<usize> = eras.answers().to_vec();
     points.push(session.messages.len());
-    let era_of = |t: usize| eras.cuts().iter().filter(|(c, _)| *c < t).count();
+    let era_of = |t: usize| eras.compactions_before(t);
     let mut findings: Vec<Finding> = Vec::new();
     let mut seen: HashMap<(FindingKind, usize, String), usize> = HashMap::new();
     let mut start = 0;
@@ -389,8 +389,7 @@ fn cause(session: &Session, eras: &Eras, f: &Finding, pos: usize, t: usize) -> O
             return None;
         }
         let ci = eras.dropped_by(p)?;
-        let cut = session.compactions[ci].cut_index;
-        (cut < t).then_some(cut)
+        (eras.effect(ci) < t).then_some(session.compactions[ci].cut_index)
     });
     dropped.or_else(|| {
         let (cut, _) = *eras.cuts().iter().rev().find(|(c, _)| *c <= pos)?;

@@ -107,12 +107,7 @@ pub fn request_context(
         request: number,
         requests: eras.request_count(),
         answer_index: (t < session.messages.len()).then(|| session.messages[t].index),
-        after_cut: eras
-            .cuts()
-            .iter()
-            .rev()
-            .find(|(c, _)| *c < t)
-            .map(|(c, _)| *c),
+        after_cut: eras.cut_before(t),
         indices: messages.iter().map(|m| m.index).collect(),
         tokens_counted: messages.iter().map(|m| counter.count(m)).sum(),
         token_method: counter.method().to_owned(),

@@ -88,6 +88,7 @@ pub fn record(cut: usize, summary: Option<usize>, trigger: Trigger) -> Compactio
         summary_index: summary,
         kept: Vec::new(),
         raw: None,
+        applied_index: None,
     }
 }
 

@@ -318,7 +318,7 @@ pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> 
             cut_index: c.cut_index,
             request: per_request
                 .iter()
-                .find(|r| r.message_index >= c.cut_index)
+                .find(|r| r.message_index >= c.effective_index())
                 .map(|r| r.request),
             trigger: c.trigger,
             pre_tokens: c.pre_tokens,
@@ -355,24 +355,34 @@ fn sub(from: &mut [u64; 10], what: &[u64; 10]) {
 }
 
 /// The context of each request, by a sweep over `compaction::Eras` (which dates each message's
-/// visibility): a message joins the running sum after it is stored and leaves it after the
-/// compaction that dropped it.
+/// visibility): a message joins the running sum once requests pass the point it became visible
+/// (its own position, or the point a compaction took effect for the block it wrote) and leaves
+/// it once they pass the point the compaction that dropped it took effect.
 fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
     let eras = Eras::new(session);
     let answers = eras.answers();
     let mut running = [0u64; 10];
-    // Sums leaving the context once requests pass the given position.
+    // Visible at t when from < t <= until: sums joining once t passes `from`, leaving once it
+    // passes `until`.
+    let mut joining: BTreeMap<usize, [u64; 10]> = BTreeMap::new();
     let mut leaving: BTreeMap<usize, [u64; 10]> = BTreeMap::new();
     let mut out: Vec<RequestTokens> = Vec::with_capacity(answers.len());
     let mut next = 0;
     for (pos, (m, sums)) in session.messages.iter().zip(per_msg).enumerate() {
         if next < answers.len() && answers[next] == pos {
-            // Visible at t when from < t <= until: drop spans whose `until` is before t.
-            while let Some(entry) = leaving.first_entry() {
-                if *entry.key() >= pos {
-                    break;
+            // Joins first: a span that both joined and left before t must not underflow.
+            for (map, join) in [(&mut joining, true), (&mut leaving, false)] {
+                while let Some(entry) = map.first_entry() {
+                    if *entry.key() >= pos {
+                        break;
+                    }
+                    let v = entry.remove();
+                    if join {
+                        add(&mut running, &v);
+                    } else {
+                        sub(&mut running, &v);
+                    }
                 }
-                sub(&mut running, &entry.remove());
             }
             out.push(RequestTokens {
                 request: next,
@@ -390,12 +400,11 @@ fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
             // Claude repeats one response's usage on each of its lines: one per request.
             r.recorded = Some(u);
         }
-        if !eras.ever_visible(pos) {
+        let Some((from, until)) = eras.visible_span(pos) else {
             continue;
-        }
-        add(&mut running, sums);
-        if let Some(ci) = eras.dropped_by(pos) {
-            let until = session.compactions[ci].cut_index;
+        };
+        add(joining.entry(from).or_default(), sums);
+        if until != usize::MAX {
             add(leaving.entry(until).or_default(), sums);
         }
     }

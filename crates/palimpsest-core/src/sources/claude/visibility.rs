@@ -209,6 +209,7 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
         summary_index,
         kept,
         raw: meta,
+        applied_index: None,
     }
 }
 
@@ -256,5 +257,6 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
         summary_index: None,
         kept: Vec::new(),
         raw: meta,
+        applied_index: None,
     }
 }

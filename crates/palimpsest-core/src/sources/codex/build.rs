@@ -189,6 +189,7 @@ impl Builder {
                 summary_index,
                 kept,
                 raw: Some(raw),
+                applied_index: None,
             });
             return;
         }
@@ -213,6 +214,7 @@ impl Builder {
             summary_index: Some(cut),
             kept,
             raw: Some(raw),
+            applied_index: None,
         });
     }
 

@@ -8,6 +8,11 @@
 //! its `boundary_index`. The agent view is then exactly what the model receives. Only the latest
 //! block is agent-visible. A trim is a compaction without summary: its record has no
 //! `summary_index`, but its block (the prior summary plus the trim note) is inserted all the same.
+//!
+//! **When it applies.** The block sits at the boundary, but coworker compacts when it writes the
+//! `compacted` notice, later: the messages between the boundary and the notice were answered
+//! with the old context. The record's `applied_index` is the notice's position, so
+//! `compaction::Eras` dates the block and the drop from there (it does the dating, not this).
 
 use std::path::{Path, PathBuf};
 
@@ -105,6 +110,8 @@ pub fn build(entries: &[Entry], ctx: &Context) -> Built {
     let cut = latest.map_or(0, |l| found[l].state.boundary_index);
 
     let mut out = Built::default();
+    // For each record pushed while building, the compaction it came from.
+    let mut record_of: Vec<usize> = Vec::new();
     for (j, mut m) in stored.into_iter().enumerate() {
         for (k, f) in found.iter().enumerate() {
             if f.state.boundary_index == j && applies(&f.state) {
@@ -113,6 +120,7 @@ pub fn build(entries: &[Entry], ctx: &Context) -> Built {
                 out.origin.push(None);
                 out.block_raw.push((idx, f.raw.clone()));
                 out.compactions.push(record(idx, f));
+                record_of.push(k);
             }
         }
         let leading_system = j == 0 && m.role == Role::System && m.kind == MessageKind::Ordinary;
@@ -126,6 +134,14 @@ pub fn build(entries: &[Entry], ctx: &Context) -> Built {
         m.index = out.messages.len();
         out.messages.push(m);
         out.origin.push(Some(j));
+    }
+    // An applied compaction took effect at its notice. A record known only from the
+    // `sessions.compaction` column has no notice to date it, so it counts from its cut.
+    for (r, &k) in out.compactions.iter_mut().zip(&record_of) {
+        r.applied_index = found[k]
+            .notice
+            .and_then(|ni| out.origin.iter().position(|o| *o == Some(ni)))
+            .filter(|&p| p > r.cut_index);
     }
     // Records whose block was never applied still count as compactions; they cut nowhere.
     for f in found.iter().filter(|f| !applies(&f.state)) {
@@ -163,6 +179,7 @@ fn record(idx: usize, f: &Found) -> CompactionRecord {
         summary_index: (!f.state.trimmed).then_some(idx),
         kept: Vec::new(),
         raw: Some(f.raw.clone()),
+        applied_index: None,
     }
 }
 

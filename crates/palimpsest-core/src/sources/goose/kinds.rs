@@ -131,6 +131,7 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
             summary_index,
             kept,
             raw: None,
+            applied_index: None,
         });
         previous_end = c + 1;
     }

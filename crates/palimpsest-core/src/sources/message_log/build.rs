@@ -255,6 +255,7 @@ pub fn build(path: &Path, items: &[Item]) -> Built {
                 summary_index: Some(i),
                 kept: Vec::new(),
                 raw: None,
+                applied_index: None,
             });
         }
     }
@@ -324,6 +325,7 @@ fn record(pos: usize, r: &Value, msgs: &[Message]) -> CompactionRecord {
             })
             .unwrap_or_default(),
         raw: Some(r.clone()),
+        applied_index: None,
     }
 }
 
