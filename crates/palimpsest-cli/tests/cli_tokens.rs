@@ -14,6 +14,12 @@ fn short() -> PathBuf {
     repo().join("../shared/data/claude-code/short.jsonl")
 }
 
+/// A transcript with tool results of at least `CACHE_MIN_BYTES` (256): short.jsonl's longest
+/// piece is 225 bytes, so nothing of it is ever cached.
+fn tool_heavy() -> PathBuf {
+    repo().join("../shared/data/claude-code/tool_heavy.jsonl")
+}
+
 fn tokens(args: &[&str], cache: &Path) -> Value {
     let out = Command::cargo_bin("palimpsest")
         .unwrap()
@@ -42,6 +48,8 @@ fn json_contract_on_a_claude_transcript() {
         "Claude models are estimated with o200k_base"
     );
     let fc = &v["final_context"];
+    // Checked against tiktoken-rs on the transcript's own texts: user 8 + 9, assistant text
+    // 1 + 16, thinking 28, tool calls (name + JSON input) 2 + 21 and 1 + 19, results 53 + 53.
     assert_eq!(
         fc["total"], 211,
         "short.jsonl's final context is 211 o200k tokens"
@@ -67,7 +75,9 @@ fn json_contract_on_a_claude_transcript() {
         "processed has the same shape"
     );
     assert_eq!(
-        v["recorded_usage"]["recorded_context"], 25_353,
+        // The last usage: input 3 + cache creation 13 835 + cache read 11 515.
+        v["recorded_usage"]["recorded_context"],
+        25_353,
         "the transcript's own usage (input + cache) is shown beside our estimate"
     );
     for key in ["top_tools", "top_parts", "per_request"] {
@@ -77,12 +87,12 @@ fn json_contract_on_a_claude_transcript() {
 
 #[test]
 fn encoding_flag_cache_and_svg() {
-    if !short().exists() {
+    if !tool_heavy().exists() {
         return;
     }
     let cache = tempfile::tempdir().unwrap();
     let svg = cache.path().join("t.svg");
-    let path = short();
+    let path = tool_heavy();
     let p = path.to_str().unwrap();
     let first = tokens(
         &[
@@ -138,8 +148,9 @@ fn goose_fixture_and_bad_encoding() {
         .get_output()
         .stdout
         .clone();
+    // `sessions --json` prints the list itself (an array of session metadata).
     let list: Value = serde_json::from_slice(&out).unwrap();
-    let id = list["sessions"][0]["id"]
+    let id = list[0]["id"]
         .as_str()
         .expect("the fixture holds sessions")
         .to_owned();
