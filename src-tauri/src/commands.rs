@@ -9,9 +9,16 @@ use palimpsest_core::rpc::{
     GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq, MessageDetail, OpenPathReq,
     SourceGroup, SourceOrigin,
 };
+use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
+use palimpsest_core::rpc::{
+    CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
+};
+use palimpsest_core::tokens::TokenCache;
+use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
 use palimpsest_core::timeline::Timeline;
 use tauri::State;
 
+use crate::progress;
 use crate::state::AppState;
 
 /// The sources to show on start: the path argument, else the user's goose sessions, else the
@@ -76,4 +83,70 @@ pub fn get_request(
 ) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
     let session = state.session(&req.path, &req.id)?;
     Ok(api::request_view(&session, req.request)?)
+}
+
+/// Count a session's tokens (cached in core's default cache dir) and build the Tokens view.
+/// Progress goes out as `task-progress` events; `cancel_tokens` stops it.
+#[tauri::command(async)]
+pub fn count_tokens(
+    state: State<'_, AppState>,
+    req: CountTokensReq,
+) -> Result<TokenReport, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    let opts = api::TokenOptions {
+        encoding: req.encoding,
+        cache_dir: TokenCache::default_dir(),
+        report: ReportOptions::default(),
+    };
+    let cancel = progress::TOKENS.start();
+    let mut report = progress::reporter("tokens", &req.id);
+    Ok(api::token_report(&session, &opts, &mut report, &cancel)?)
+}
+
+/// Stop the token count in progress; false when none runs.
+#[tauri::command(async)]
+pub fn cancel_tokens(_state: State<'_, AppState>, req: CancelTokensReq) -> Result<bool, IpcError> {
+    let CancelTokensReq {} = req;
+    Ok(progress::TOKENS.cancel())
+}
+
+/// The Tokens view's charts in the window's theme.
+#[tauri::command(async)]
+pub fn token_charts(
+    _state: State<'_, AppState>,
+    req: TokenChartsReq,
+) -> Result<TokenCharts, IpcError> {
+    Ok(api::token_charts(&req.report, req.theme)?)
+}
+
+/// The history compacted once under a replay setting, as timeline rows.
+#[tauri::command(async)]
+pub fn replay_panel(state: State<'_, AppState>, req: ReplayReq) -> Result<ReplayPanel, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::replay_panel(&session, &req.options))
+}
+
+/// The session run forward under a replay setting: totals and compactions.
+#[tauri::command(async)]
+pub fn replay_summary(
+    state: State<'_, AppState>,
+    req: ReplayReq,
+) -> Result<SimulationSummary, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::replay_summary(&session, &req.options))
+}
+
+/// The sweep around a setting, with its heatmap.
+#[tauri::command(async)]
+pub fn replay_sweep(
+    state: State<'_, AppState>,
+    req: ReplaySweepReq,
+) -> Result<SweepView, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::replay_sweep_view(
+        &session,
+        &req.options,
+        req.metric,
+        req.theme,
+    )?)
 }

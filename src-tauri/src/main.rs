@@ -7,6 +7,7 @@
 
 mod commands;
 mod locations;
+mod progress;
 mod state;
 
 use palimpsest_core::rpc::IpcError;
@@ -28,6 +29,7 @@ fn main() {
     let state = AppState::new(locations::startup_sources(std::env::args_os().skip(1)));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        .plugin(progress::plugin())
         .manage(state)
         .invoke_handler(palimpsest_core::with_commands!(handlers))
         .run(tauri::generate_context!());

@@ -11,6 +11,7 @@ one line per test and a final `N passed, N failed`; exits 1 when any test failed
 """
 
 import argparse
+import json
 import os
 import shutil
 import socket
@@ -210,6 +211,97 @@ def test_without_a_path_it_opens_the_users_goose_sessions(c):
         c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
 
 
+# --- Tokens and Replay tabs ----------------------------------------------------------------------
+
+REPLAY_ROWS = """
+return Array.from(document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]')).map(r => ({
+  kind: r.dataset.kind, source: r.dataset.sourceIndex, orphan: r.dataset.orphan === 'true',
+  tail: r.dataset.keptTail === 'true', text: r.textContent }));
+"""
+# React listens to `input` events; set the value through the native setter so it sees the change.
+SET_KNOB = """
+const el = document.querySelector('[data-testid=replay-controls-A] [data-knob=' + arguments[0] + ']');
+if (el.type === 'checkbox') { if (el.checked !== arguments[1]) el.click(); return true; }
+Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, String(arguments[1]));
+el.dispatchEvent(new Event('input', {bubbles: true}));
+return true;
+"""
+
+
+def open_tab(c, tab):
+    c.d.click(f'[data-tab="{tab}"]')
+    c.d.wait("return document.querySelector('[role=tab][aria-selected=true]')?.dataset.tab === arguments[0];",
+             tab, what=f"the {tab} tab")
+
+
+def cli_binary(c):
+    """The `palimpsest` CLI built beside the app (same target dir), else the default target/."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for p in (os.path.join(os.path.dirname(c.app), "palimpsest"), os.path.join(root, "target", "debug", "palimpsest")):
+        if os.path.exists(p):
+            return p
+    raise AssertionError("the palimpsest CLI is not built (cargo build -p palimpsest-cli)")
+
+
+def test_replay_seed_five_k3_and_naive_orphan(c):
+    c.open_session("seed-five")
+    open_tab(c, "replay")
+    try:
+        c.d.wait("return document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]').length > 0;",
+                 what="the replayed agent view")
+        c.d.run(SET_KNOB, "keep_tail", 3)
+        want = [("summary", ""), ("continuation", ""), ("ordinary", "1"), ("ordinary", "2"),
+                ("ordinary", "3"), ("ordinary", "4"), ("preserved_copy", "0")]
+        c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]'));"
+                 "return r.length === 7 && r[2].dataset.sourceIndex === '1' && "
+                 "document.querySelector('[data-testid=replay-A]').dataset.busy === 'false';",
+                 what="K=3 to replay into 7 rows")
+        rows = c.d.run(REPLAY_ROWS)
+        got = [(r["kind"], r["source"]) for r in rows]
+        check(got == want, f"K=3: summary, continuation, 1-4 kept, the preserved ask; got {got}")
+        check("cat store.py" in rows[2]["text"], f"row 3 is the cat store.py request; got {rows[2]['text']!r}")
+        check("Tool result" in rows[3]["text"] or "result" in rows[3]["text"], f"row 4 is its response; got {rows[3]['text']!r}")
+        check("pytest -q" in rows[4]["text"], f"row 5 is the pytest -q request; got {rows[4]['text']!r}")
+        check("test_retry" in rows[5]["text"], f"row 6 is the pytest failure; got {rows[5]['text']!r}")
+        check("add a retry to fetch_rows in store.py" in rows[6]["text"], f"row 7 is the preserved ask; got {rows[6]['text']!r}")
+        check([r["tail"] for r in rows] == [False, False, True, True, True, True, False],
+              f"rows 3-6 are called out as the kept tail; got {[r['tail'] for r in rows]}")
+        check("copy of #0" in rows[6]["text"], f"the preserved copy links back to the ask; got {rows[6]['text']!r}")
+        orphans = c.d.run("return document.querySelector('[data-testid=replay-A-orphans]').dataset.orphans;")
+        check(orphans == "0", f"the walk back keeps every call with its result; orphans {orphans}")
+        c.d.screenshot(os.path.join(c.out, "replay-k3.png"))
+
+        c.d.run(SET_KNOB, "naive", True)
+        c.d.wait("return document.querySelector('[data-testid=replay-A-orphans]')?.dataset.orphans === '1';",
+                 what="naive K=3 to show 1 orphan")
+        rows = c.d.run(REPLAY_ROWS)
+        check([r["source"] for r in rows if r["orphan"]] == ["2"],
+              f"the orphan is the cat result (message 2); got {[(r['source'], r['orphan']) for r in rows]}")
+        text = c.d.text("[data-testid=replay-A-orphans]")
+        check("1 orphaned tool result" in text, f"the orphan is called out in words; got {text!r}")
+
+        # A | B: B at K=3 (walk) against A naive K=3: the cat request is only in B.
+        c.d.click("[data-testid=replay-compare]")
+        c.d.wait("return document.querySelectorAll('[data-testid=replay-B] [data-testid=replay-row]').length === 7;",
+                 what="setting B (K=3) beside A")
+        only_b = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-B] .replay-row.only-here'));"
+                          "return r.length ? r.map(e => e.dataset.sourceIndex) : null;", what="rows only in B marked")
+        check(only_b == ["1"], f"only B keeps the cat store.py request (message 1); got {only_b}")
+
+        # The sweep: a cell click sets A's K and cap.
+        c.d.click("[data-testid=sweep-run]")
+        c.d.wait("return !!document.querySelector('[data-testid=sweep-grid] button[data-row=\"5\"][data-col=\"2\"]');",
+                 timeout=60, what="the sweep grid")
+        c.d.click('[data-testid=sweep-grid] button[data-row="5"][data-col="2"]')
+        k = c.d.wait("const v = document.querySelector('[data-testid=replay-controls-A] [data-knob=keep_tail]').value;"
+                     "const cap = document.querySelector('[data-testid=replay-controls-A] [data-knob=tool_result_cap]').value;"
+                     "return v === '5' && cap === '10000' && [v, cap];", what="the clicked cell to set A")
+        check(k == ["5", "10000"], f"cell (K=5, cap 10000) sets A to K=5, cap 10000; got {k}")
+        c.d.screenshot(os.path.join(c.out, "replay-compare-sweep.png"))
+    finally:
+        open_tab(c, "timeline")
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
     test_seed_five_agent_view_shows_5_visible_rows,
@@ -217,6 +309,8 @@ TESTS = [
     test_hostile_html_shows_as_text_and_nothing_executes,
     test_inspector_shows_whole_message_and_raw_json,
     test_keyboard_moves_switches_views_and_lists_keys,
+    test_replay_seed_five_k3_and_naive_orphan,
+    test_tokens_total_equals_cli,
     test_without_a_path_it_opens_the_users_goose_sessions,
 ]
 

@@ -127,6 +127,21 @@ export function App() {
     [rows, fetchDetail],
   );
 
+  // Another tab points at a stored message: select it (in All when the view hides it); the
+  // inspector follows the selection.
+  const selectMessage = useCallback(
+    (index: number) => {
+      const pos = rows.findIndex((r) => r.index === index);
+      if (pos !== -1) return setCursor(pos);
+      const all = timeline?.rows ?? [];
+      const at = all.findIndex((r) => r.index === index);
+      if (at === -1) return;
+      setView("all");
+      setCursor(at);
+    },
+    [rows, timeline],
+  );
+
   const openPaths = useCallback(async (paths: string[]) => {
     for (const path of paths) {
       try {
@@ -213,6 +228,7 @@ export function App() {
             cursor={cursor}
             setCursor={setCursor}
             openRow={openRow}
+            selectMessage={selectMessage}
           />
         </main>
         <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />

@@ -340,3 +340,50 @@ pub fn request_view(
             .unwrap_or_else(|| Error::Invalid(format!("no request {number}")))
     })
 }
+
+// ---- The app's Tokens and Replay panels (`crate::panels`). ----
+
+/// The Tokens panel's four charts, one SVG each, in the light or dark theme.
+pub fn token_charts(
+    report: &crate::tokens::report::TokenReport,
+    theme: crate::charts::ThemeName,
+) -> Result<crate::panels::TokenCharts> {
+    crate::panels::token_charts(report, theme)
+}
+
+/// A loaded session's history compacted once, as timeline rows with tokens and orphans marked.
+pub fn replay_panel(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+) -> crate::panels::ReplayPanel {
+    let counter = replay_counter(session);
+    let view = crate::replay::options::replay_once(session, opts, None, &counter);
+    crate::panels::replay_panel(session, opts, view, &counter)
+}
+
+/// The totals and compactions of a loaded session run forward under a replay policy.
+pub fn replay_summary(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+) -> crate::panels::SimulationSummary {
+    let sim = replay_simulate(session, opts);
+    crate::panels::SimulationSummary {
+        totals: sim.totals,
+        compactions: sim.compactions,
+    }
+}
+
+/// The Replay panel's sweep over its default grid ([`crate::panels::default_axes`]), with the
+/// heatmap in the given theme.
+pub fn replay_sweep_view(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+    metric: crate::replay::sweep::Metric,
+    theme: crate::charts::ThemeName,
+) -> Result<crate::panels::SweepView> {
+    let (rows, cols) = crate::panels::default_axes(session, opts);
+    let grid = replay_sweep(session, opts, rows, cols, metric);
+    let title = crate::panels::sweep_title(session, metric);
+    let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
+    Ok(crate::panels::SweepView { grid, svg })
+}

@@ -13,6 +13,7 @@ pub mod charts;
 pub mod compaction;
 pub mod error;
 pub mod model;
+pub mod panels;
 pub mod replay;
 pub mod rpc;
 pub mod sources;

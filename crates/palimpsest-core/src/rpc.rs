@@ -21,6 +21,12 @@ macro_rules! with_commands {
             open_path($crate::rpc::OpenPathReq) -> $crate::rpc::SourceGroup,
             get_timeline($crate::rpc::GetTimelineReq) -> $crate::timeline::Timeline,
             get_message($crate::rpc::GetMessageReq) -> $crate::rpc::MessageDetail,
+            count_tokens($crate::rpc::CountTokensReq) -> $crate::tokens::report::TokenReport,
+            cancel_tokens($crate::rpc::CancelTokensReq) -> bool,
+            token_charts($crate::rpc::TokenChartsReq) -> $crate::panels::TokenCharts,
+            replay_panel($crate::rpc::ReplayReq) -> $crate::panels::ReplayPanel,
+            replay_summary($crate::rpc::ReplayReq) -> $crate::panels::SimulationSummary,
+            replay_sweep($crate::rpc::ReplaySweepReq) -> $crate::panels::SweepView,
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
         }
@@ -105,6 +111,75 @@ pub struct GetRequestReq {
     pub id: String,
     /// The request number, 1-based; the last one is the request the agent would send next.
     pub request: usize,
+}
+
+/// Request of `count_tokens`: count one session's tokens (cached; progress goes out as
+/// [`TaskProgress`] events, `cancel_tokens` stops it) and build the Tokens view.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CountTokensReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The vocabulary; `null` picks it from the session's model.
+    pub encoding: Option<crate::tokens::Encoding>,
+}
+
+/// Request of `cancel_tokens`: stop the count in progress (it answers `cancelled`). Returns
+/// whether one was running.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CancelTokensReq {}
+
+/// Request of `token_charts`: draw a Tokens view in a theme.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TokenChartsReq {
+    /// The report `count_tokens` returned.
+    pub report: crate::tokens::report::TokenReport,
+    /// Light or dark, as the system is.
+    pub theme: crate::charts::ThemeName,
+}
+
+/// Request of `replay_panel` and `replay_summary`: one session under one replay setting.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplayReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The setting.
+    pub options: crate::replay::options::ReplayOptions,
+}
+
+/// Request of `replay_sweep`: the panel's default grid around a setting, one metric.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ReplaySweepReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The setting the other knobs keep.
+    pub options: crate::replay::options::ReplayOptions,
+    /// What the cells show.
+    pub metric: crate::replay::sweep::Metric,
+    /// Heatmap theme.
+    pub theme: crate::charts::ThemeName,
+}
+
+/// The event `count_tokens` emits as counting advances (event name `task-progress`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TaskProgress {
+    /// Which work: `tokens`.
+    pub task: String,
+    /// The session being worked on.
+    pub id: String,
+    /// How far it has got.
+    pub progress: crate::tokens::Progress,
 }
 
 /// Where a source in the sidebar came from.

@@ -1,5 +1,6 @@
 // The bottom strip: one tab per view of the session (tabs/index.ts) and the status line.
 import type { TabDef } from "../tabs";
+import { TaskStatus } from "./TaskStatus";
 
 export interface BottomBarProps {
   tabs: TabDef[];
@@ -27,6 +28,7 @@ export function BottomBar({ tabs, active, onTab, status, busy }: BottomBarProps)
           </button>
         ))}
       </div>
+      <TaskStatus />
       <div className="status" role="status" data-testid="status">
         {busy && <span className="spinner" aria-hidden="true" />}
         {status}

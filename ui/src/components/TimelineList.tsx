@@ -84,11 +84,13 @@ function rowClass(row: TimelineRow, selected: boolean, dimInvisible: boolean): s
   return c.join(" ");
 }
 
-function Row({ row }: { row: TimelineRow }) {
+/** One row's cells; the Replay panel draws its replayed contexts with it too (`indexLabel`
+ * replaces the index for messages a policy wrote, which have none). */
+export function Row({ row, indexLabel }: { row: TimelineRow; indexLabel?: string }) {
   const modelOnly = isModelOnly(row);
   return (
     <div className="row-main">
-      <span className="c-idx">{row.index}</span>
+      <span className="c-idx">{indexLabel ?? row.index}</span>
       <span className={`c-role role-${row.role}`}>{row.role}</span>
       <span className="c-kind">
         {modelOnly && (

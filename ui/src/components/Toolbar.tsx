@@ -1,6 +1,7 @@
 // The toolbar: where we are (source ▸ session), the view switch, File › Open and the key list.
 import type { View } from "../bindings/View";
 import { VIEWS } from "../timeline/rows";
+import { EncodingSelect } from "./EncodingSelect";
 
 export interface ToolbarProps {
   sourceLabel: string | null;
@@ -42,6 +43,7 @@ export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, on
           </button>
         ))}
       </div>
+      <EncodingSelect />
       <button type="button" className="help-button" onClick={onHelp} title="Keyboard shortcuts (?)">
         ?
       </button>

@@ -17,4 +17,6 @@ export interface TabContext {
   setCursor: (position: number) => void;
   /** Show the row at `position` whole in the inspector now. */
   openRow: (position: number) => void;
+  /** Select stored message `index` (switching to All when the view hides it). */
+  selectMessage: (index: number) => void;
 }

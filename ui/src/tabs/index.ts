@@ -3,6 +3,8 @@
 import type { ComponentType } from "react";
 import type { TabContext } from "./context";
 import { TimelineTab } from "./TimelineTab";
+import { TokensTab } from "./TokensTab";
+import { ReplayTab } from "./ReplayTab";
 
 export type { TabContext } from "./context";
 
@@ -12,4 +14,8 @@ export interface TabDef {
   component: ComponentType<TabContext>;
 }
 
-export const TABS: TabDef[] = [{ id: "timeline", label: "Timeline", component: TimelineTab }];
+export const TABS: TabDef[] = [
+  { id: "timeline", label: "Timeline", component: TimelineTab },
+  { id: "tokens", label: "Tokens", component: TokensTab },
+  { id: "replay", label: "Replay", component: ReplayTab },
+];

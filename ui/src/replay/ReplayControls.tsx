@@ -1,0 +1,97 @@
+// The knobs of one replay setting: policy, keep-tail K, threshold, context window, trigger cap,
+// tool-result cap, summary size and the legacy/manual/naive switches. Empty number fields mean
+// "the default" (the session's window, the policy's caps), as core reads `null`.
+import type { ReplayOptions } from "../bindings/ReplayOptions";
+import type { PolicyName } from "../bindings/PolicyName";
+
+export interface ReplayControlsProps {
+  side: "A" | "B";
+  options: ReplayOptions;
+  onChange: (o: ReplayOptions) => void;
+}
+
+export function ReplayControls({ side, options: o, onChange }: ReplayControlsProps) {
+  const set = (patch: Partial<ReplayOptions>) => onChange({ ...o, ...patch });
+  const goose = o.policy === "goose";
+  const id = (name: string) => `replay-${side}-${name}`;
+  return (
+    <fieldset className="replay-controls" data-testid={`replay-controls-${side}`}>
+      <legend>Setting {side}</legend>
+      <label htmlFor={id("policy")}>policy</label>
+      <select id={id("policy")} value={o.policy} onChange={(e) => set({ policy: e.target.value as PolicyName })} data-knob="policy">
+        <option value="goose">goose</option>
+        <option value="coworker">coworker</option>
+      </select>
+
+      <label htmlFor={id("k")}>keep-tail K</label>
+      <span className="knob">
+        <input id={id("k")} type="range" min={0} max={20} value={o.keep_tail} disabled={!goose} onChange={(e) => set({ keep_tail: Number(e.target.value) })} data-knob="keep_tail" />
+        <output>{o.keep_tail}</output>
+      </span>
+
+      <label htmlFor={id("threshold")}>threshold</label>
+      <span className="knob">
+        <input
+          id={id("threshold")}
+          type="range"
+          min={0.5}
+          max={0.95}
+          step={0.05}
+          value={o.threshold ?? 0.8}
+          onChange={(e) => set({ threshold: Number(e.target.value) })}
+          data-knob="threshold"
+        />
+        <output>{(o.threshold ?? 0.8).toFixed(2)}</output>
+      </span>
+
+      <NumberKnob id={id("window")} label="context window" value={o.context_window} placeholder="session's / 128000" onChange={(v) => set({ context_window: v })} knob="context_window" />
+      <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder="250000" disabled={goose} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
+      <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={goose ? "off" : "10000"} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />
+      <NumberKnob id={id("summary")} label="summary tokens" value={o.summary_tokens} placeholder={o.legacy ? "3000" : "2000"} onChange={(v) => set({ summary_tokens: v })} knob="summary_tokens" />
+
+      <span className="switches">
+        <Switch label="naive tail" title="goose: slice the last K messages without walking back to a tool call" checked={o.naive} disabled={!goose} onChange={(naive) => set({ naive })} knob="naive" />
+        <Switch label="manual" title="goose: a /compact (no user message preserved)" checked={o.manual} disabled={!goose} onChange={(manual) => set({ manual })} knob="manual" />
+        <Switch label="legacy" title="coworker: legacy block layout and 3000-token summary" checked={o.legacy} disabled={goose} onChange={(legacy) => set({ legacy })} knob="legacy" />
+      </span>
+    </fieldset>
+  );
+}
+
+function NumberKnob(p: {
+  id: string;
+  label: string;
+  value: number | null;
+  placeholder: string;
+  disabled?: boolean;
+  knob: string;
+  onChange: (v: number | null) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={p.id}>{p.label}</label>
+      <input
+        id={p.id}
+        type="number"
+        min={0}
+        value={p.value ?? ""}
+        placeholder={p.placeholder}
+        disabled={p.disabled}
+        data-knob={p.knob}
+        onChange={(e) => {
+          const v = e.target.value.trim();
+          const n = Number(v);
+          p.onChange(v === "" || !Number.isFinite(n) || n < 0 ? null : Math.round(n));
+        }}
+      />
+    </>
+  );
+}
+
+function Switch(p: { label: string; title: string; checked: boolean; disabled: boolean; knob: string; onChange: (v: boolean) => void }) {
+  return (
+    <label className="switch" title={p.title}>
+      <input type="checkbox" checked={p.checked} disabled={p.disabled} onChange={(e) => p.onChange(e.target.checked)} data-knob={p.knob} /> {p.label}
+    </label>
+  );
+}

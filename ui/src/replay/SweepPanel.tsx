@@ -1,0 +1,111 @@
+// The sweep: core's heatmap as a picture, and under it the same grid as a table of buttons —
+// clicking (or Enter on) a cell sets side A to that keep-tail / trigger cap and tool-result cap.
+import { useState } from "react";
+import type { Metric } from "../bindings/Metric";
+import type { ReplayOptions } from "../bindings/ReplayOptions";
+import type { SweepView } from "../bindings/SweepView";
+import { call, toIpcError } from "../ipc";
+import { SvgImage } from "../components/SvgImage";
+import { useSystemTheme } from "../theme";
+import { cellOptions, isCell, short } from "./diff";
+
+const METRICS: { metric: Metric; label: string }[] = [
+  { metric: "tokens-after", label: "mean tokens after a cut" },
+  { metric: "compactions", label: "compactions" },
+  { metric: "tokens-processed", label: "tokens processed" },
+  { metric: "last-read-kept", label: "last-read file kept verbatim" },
+  { metric: "orphans", label: "orphans" },
+];
+
+export interface SweepPanelProps {
+  path: string;
+  id: string;
+  options: ReplayOptions;
+  onPick: (o: ReplayOptions) => void;
+}
+
+export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
+  const theme = useSystemTheme();
+  const [metric, setMetric] = useState<Metric>("tokens-after");
+  const [sweep, setSweep] = useState<SweepView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = () => {
+    setBusy(true);
+    setError(null);
+    call("replay_sweep", { path, id, options, metric, theme })
+      .then(setSweep)
+      .catch((e) => setError(toIpcError(e).message))
+      .finally(() => setBusy(false));
+  };
+  const grid = sweep?.grid;
+  const capInForce = options.tool_result_cap ?? (options.policy === "goose" ? 0 : 10_000);
+  return (
+    <section className="sweep" data-testid="sweep">
+      <div className="sweep-head">
+        <strong>Sweep</strong>
+        <label>
+          metric{" "}
+          <select value={metric} onChange={(e) => setMetric(e.target.value as Metric)} data-testid="sweep-metric">
+            {METRICS.map((m) => (
+              <option key={m.metric} value={m.metric}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={run} disabled={busy} data-testid="sweep-run">
+          {busy ? "Sweeping…" : sweep ? "Sweep again" : "Run sweep"}
+        </button>
+        <span className="muted small">
+          {options.policy === "goose" ? "keep-tail 0–8" : "trigger caps ¼–1 × window"} × tool-result caps, around setting A. Click a cell to set A.
+        </span>
+      </div>
+      {error && <p className="error-text">{error}</p>}
+      {sweep && grid && (
+        <>
+          <SvgImage svg={sweep.svg} alt={`Sweep heatmap of ${grid.metric}`} />
+          <table className="sweep-grid" data-testid="sweep-grid">
+            <thead>
+              <tr>
+                <th>
+                  {grid.rows.axis} ↓ / {grid.cols.axis} →
+                </th>
+                {grid.cols.values.map((v, c) => (
+                  <th key={c}>{short(Number(v))}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {grid.rows.values.map((rv, r) => (
+                <tr key={r}>
+                  <th>{short(Number(rv))}</th>
+                  {grid.cols.values.map((_, c) => {
+                    const v = grid.values[r]?.[c] ?? null;
+                    const here = isCell(grid, r, c, options, capInForce);
+                    return (
+                      <td key={c}>
+                        <button
+                          type="button"
+                          className={here ? "cell current" : "cell"}
+                          aria-pressed={here}
+                          data-row={r}
+                          data-col={c}
+                          title={`${grid.rows.axis} ${rv}, ${grid.cols.axis} ${grid.cols.values[c]}: set A to this`}
+                          onClick={() => onPick(cellOptions(grid, r, c, options))}
+                        >
+                          {v === null ? "–" : grid.metric === "last-read-kept" ? `${Math.round(v * 100)}%` : short(v)}
+                          {here && " ◀"}
+                        </button>
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

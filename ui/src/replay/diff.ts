@@ -1,0 +1,69 @@
+// Pure logic of the Replay panel (tested in diff.test.ts): default options, what identifies a
+// replayed row across two settings, which rows only one side has, and the sweep cell -> setting.
+import type { ReplayOptions } from "../bindings/ReplayOptions";
+import type { ReplayRow } from "../bindings/ReplayRow";
+import type { SweepGrid } from "../bindings/SweepGrid";
+
+export const DEFAULT_OPTIONS: ReplayOptions = {
+  policy: "goose",
+  keep_tail: 0,
+  naive: false,
+  manual: false,
+  context_window: null,
+  threshold: null,
+  trigger_cap: null,
+  tool_result_cap: null,
+  summary_tokens: null,
+  legacy: false,
+};
+
+/** A row's identity across settings: what it is and which stored message it is or copies. */
+export function rowKey(r: ReplayRow): string {
+  return `${r.row.kind}:${r.source_index ?? "written"}`;
+}
+
+/** Positions in `side` of rows whose identity `other` does not have (counted, so duplicates pair up). */
+export function onlyIn(side: ReplayRow[], other: ReplayRow[]): Set<number> {
+  const left = new Map<string, number>();
+  for (const r of other) left.set(rowKey(r), (left.get(rowKey(r)) ?? 0) + 1);
+  const out = new Set<number>();
+  for (const r of side) {
+    const k = rowKey(r);
+    const n = left.get(k) ?? 0;
+    if (n > 0) left.set(k, n - 1);
+    else out.add(r.position);
+  }
+  return out;
+}
+
+/** The options a sweep cell stands for: its row and column values applied to `base`. */
+export function cellOptions(grid: SweepGrid, r: number, c: number, base: ReplayOptions): ReplayOptions {
+  const next = { ...base };
+  for (const [axis, k] of [
+    [grid.rows, r],
+    [grid.cols, c],
+  ] as const) {
+    const raw = axis.values[k];
+    if (raw === undefined) continue;
+    const v = Number(raw);
+    if (axis.axis === "keep-tail") next.keep_tail = v;
+    else if (axis.axis === "trigger-cap") next.trigger_cap = v;
+    else next.tool_result_cap = v;
+  }
+  return next;
+}
+
+/** Whether a sweep cell is the setting `o` (to mark it in the grid). */
+export function isCell(grid: SweepGrid, r: number, c: number, o: ReplayOptions, capInForce: number): boolean {
+  const at = cellOptions(grid, r, c, o);
+  const cap = (x: ReplayOptions) => x.tool_result_cap ?? capInForce;
+  return at.keep_tail === o.keep_tail && at.trigger_cap === o.trigger_cap && cap(at) === cap(o);
+}
+
+/** "12k" style numbers for axis labels. */
+export function short(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,0 +1,83 @@
+// Window-wide state that lives outside any one tab: the token encoding chosen in the toolbar and
+// the long task in progress (fed by the app's `task-progress` events), shown in the status bar.
+// A tiny store read with useSyncExternalStore, so the toolbar, the status bar and the tabs stay
+// in step without threading props through App.
+import { useEffect, useSyncExternalStore } from "react";
+import { listen } from "@tauri-apps/api/event";
+import type { Encoding } from "./bindings/Encoding";
+import type { TaskProgress } from "./bindings/TaskProgress";
+import { call } from "./ipc";
+
+/** `null` = the encoding of the session's model. */
+export type EncodingChoice = Encoding | null;
+
+export interface RunningTask {
+  task: string;
+  label: string;
+  /** 0..1, or null before the first report. */
+  fraction: number | null;
+}
+
+interface State {
+  encoding: EncodingChoice;
+  running: RunningTask | null;
+}
+
+let state: State = { encoding: null, running: null };
+const subscribers = new Set<() => void>();
+
+function set(next: Partial<State>) {
+  state = { ...state, ...next };
+  subscribers.forEach((f) => f());
+}
+
+function subscribe(f: () => void) {
+  subscribers.add(f);
+  return () => subscribers.delete(f);
+}
+
+export function useEncoding(): [EncodingChoice, (e: EncodingChoice) => void] {
+  const e = useSyncExternalStore(subscribe, () => state.encoding);
+  return [e, (encoding) => set({ encoding })];
+}
+
+export function useRunningTask(): RunningTask | null {
+  return useSyncExternalStore(subscribe, () => state.running);
+}
+
+/** Mark a task as started (`fraction` null until progress arrives) or finished (`null`). */
+export function setRunning(task: RunningTask | null) {
+  set({ running: task });
+}
+
+/** Fraction done of a progress event (bytes; pieces when there are no bytes). */
+export function fractionOf(p: TaskProgress["progress"]): number {
+  if (p.total_bytes > 0) return Math.min(1, p.done_bytes / p.total_bytes);
+  if (p.total_pieces > 0) return Math.min(1, p.done_pieces / p.total_pieces);
+  return 1;
+}
+
+/** Feed `task-progress` events into the running task while mounted (once, in the status bar). */
+export function useTaskProgressEvents() {
+  useEffect(() => {
+    let unlisten: (() => void) | undefined;
+    let gone = false;
+    listen<TaskProgress>("task-progress", (e) => {
+      const r = state.running;
+      if (r && r.task === e.payload.task) set({ running: { ...r, fraction: fractionOf(e.payload.progress) } });
+    })
+      .then((u) => (gone ? u() : (unlisten = u)))
+      .catch(() => {
+        // Outside the app (unit tests) there are no events.
+      });
+    return () => {
+      gone = true;
+      unlisten?.();
+    };
+  }, []);
+}
+
+/** Ask the app to stop the running task (only token counting can be stopped). */
+export function cancelRunning() {
+  if (state.running?.task === "tokens") void call("cancel_tokens", {}).catch(() => {});
+}
