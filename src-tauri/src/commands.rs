@@ -5,17 +5,17 @@
 use std::path::Path;
 
 use palimpsest_core::api;
-use palimpsest_core::rpc::{
-    GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq, MessageDetail, OpenPathReq,
-    SourceGroup, SourceOrigin,
-};
 use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::rpc::{
     CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
+use palimpsest_core::rpc::{
+    GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq, MessageDetail, OpenPathReq,
+    SourceGroup, SourceOrigin,
+};
+use palimpsest_core::timeline::Timeline;
 use palimpsest_core::tokens::TokenCache;
 use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
-use palimpsest_core::timeline::Timeline;
 use tauri::State;
 
 use crate::progress;
