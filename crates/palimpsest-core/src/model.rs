@@ -300,6 +300,12 @@ pub struct RecordedUsage {
     /// Sum over all requests of the session, when recorded.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub accumulated_total_tokens: Option<u64>,
+    /// The whole prompt of the last request (fresh input plus cache reads and writes): the
+    /// recorded context size. Sources split input and cache differently (Claude and Codex count
+    /// cached tokens inside input, coworker apart from it), so the reader that knows says.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub context_tokens: Option<u64>,
 }
 
 /// What listing a session tells, without reading its messages.

@@ -596,3 +596,148 @@ fn claude_transcripts_count_like_tiktoken() {
         "one usage per request, not per line"
     );
 }
+
+fn fixture_report(rel: &str, id: Option<&str>) -> report::TokenReport {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(rel);
+    let s = palimpsest_core::api::load_session(&path, id).expect("fixture loads");
+    totals(&s)
+}
+
+fn recorded(r: &report::TokenReport) -> Vec<Option<u64>> {
+    r.per_request.iter().map(|q| q.recorded).collect()
+}
+
+#[test]
+fn goose_recorded_usage_is_the_session_token_columns() {
+    let r = fixture_report("goose/sessions.db", Some("seed-five"));
+    let u = r
+        .recorded_usage
+        .clone()
+        .expect("seed-five has token columns");
+    assert_eq!(
+        recorded(&r),
+        [None, None],
+        "goose rows of this schema carry no per-message usage"
+    );
+    assert_eq!(
+        (
+            u.recorded_context,
+            u.requests_with_usage,
+            u.recorded_processed
+        ),
+        (Some(2_000), 0, None),
+        "the last call's input_tokens column (2 000) is the recorded context"
+    );
+    assert_eq!(
+        u.session.and_then(|s| s.accumulated_total_tokens),
+        Some(5_100),
+        "accumulated_total_tokens column"
+    );
+}
+
+#[test]
+fn codex_recorded_usage_is_each_answers_token_count() {
+    let r = fixture_report(
+        "codex/sessions/2026/02/24/rollout-2026-02-24T10-51-00-019c8f0a-0000-7000-8000-00000000a001.jsonl",
+        None,
+    );
+    // token_count after the first answer: last input 239 000 (120 000 of it cached); the one
+    // after "Keep going." has no answer (the compaction replaced it); after the compaction
+    // 29 000 (15 000 cached). OpenAI input already includes the cached tokens.
+    assert_eq!(
+        recorded(&r),
+        [None, Some(239_000), Some(29_000)],
+        "each token_count is the request whose answer precedes it; the reasoning-only first \
+         answer was never reported"
+    );
+    let u = r.recorded_usage.expect("Codex records usage");
+    assert_eq!(
+        (
+            u.recorded_context,
+            u.requests_with_usage,
+            u.recorded_processed
+        ),
+        (Some(29_000), 2, Some(268_000)),
+        "cached input is not added on top of input_tokens"
+    );
+    assert_eq!(
+        u.session.and_then(|s| s.context_tokens),
+        Some(29_000),
+        "the session's last context is the last token_count's input"
+    );
+}
+
+#[test]
+fn coworker_recorded_usage_is_each_assistant_sidecar() {
+    let r = fixture_report("coworker/state", Some("a1b2c3d4e5f6"));
+    // input + cache_read + cache_write of each assistant line's `usage` sidecar.
+    let want = [
+        7_168,
+        9_500 + 7_000,
+        3_000 + 9_000,
+        2_000 + 11_000,
+        2_500 + 3_000,
+        3_100 + 3_000,
+        4_000 + 2_000,
+        5_000 + 2_000,
+    ];
+    assert_eq!(
+        recorded(&r),
+        want.map(Some),
+        "one sidecar per answered request, fresh input plus cache"
+    );
+    let u = r.recorded_usage.expect("coworker records usage");
+    assert_eq!(
+        (
+            u.recorded_context,
+            u.requests_with_usage,
+            u.recorded_processed
+        ),
+        (Some(7_000), 8, Some(want.iter().sum())),
+        "the last sidecar is the recorded context"
+    );
+    assert_eq!(
+        u.session.and_then(|s| s.context_tokens),
+        Some(7_000),
+        "the session's last context counts cache reads (coworker keeps them apart from input)"
+    );
+}
+
+#[test]
+fn claude_recorded_usage_is_one_per_response_not_per_line() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/claude-code/short.jsonl"
+    );
+    if !std::path::Path::new(path).exists() {
+        return;
+    }
+    let s = palimpsest_core::api::load_session(std::path::Path::new(path), None).unwrap();
+    let lines_with_usage = s
+        .messages
+        .iter()
+        .filter(|m| report::message_usage(m.details.as_ref()).is_some())
+        .count();
+    assert_eq!(
+        lines_with_usage, 1,
+        "short.jsonl stores one response (one message.id, one usage) over five content-block \
+         lines: the reader makes them one message"
+    );
+    let r = totals(&s);
+    assert_eq!(
+        recorded(&r),
+        [Some(3 + 13_835 + 11_515)],
+        "input + cache creation + cache read, once for the one request"
+    );
+    let u = r.recorded_usage.expect("Claude records usage");
+    assert_eq!(
+        (
+            u.recorded_processed,
+            u.session.and_then(|s| s.context_tokens)
+        ),
+        (Some(25_353), Some(25_353)),
+        "the repeated usage is not summed five times"
+    );
+}

@@ -27,4 +27,10 @@ cache_write_tokens: number | null,
 /**
  * Sum over all requests of the session, when recorded.
  */
-accumulated_total_tokens: number | null, };
+accumulated_total_tokens: number | null, 
+/**
+ * The whole prompt of the last request (fresh input plus cache reads and writes): the
+ * recorded context size. Sources split input and cache differently (Claude and Codex count
+ * cached tokens inside input, coworker apart from it), so the reader that knows says.
+ */
+context_tokens: number | null, };

@@ -411,8 +411,15 @@ fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
     out
 }
 
-/// The recorded context (input + cache reads + cache writes) in a message's usage details.
-/// OpenAI-style records (with `cached_input_tokens`) already include cached tokens in input.
+/// The recorded context (input + cache reads + cache writes) in a message's usage details, as
+/// the readers leave it:
+/// - Claude Code: `usage` with `input_tokens`, `cache_read_input_tokens`,
+///   `cache_creation_input_tokens` (fresh input apart from the cache: summed);
+/// - coworker: `usage` with `input`, `cache_read`, `cache_write` (likewise summed);
+/// - Codex: `last_token_usage` of the `token_count` after the answer, whose `input_tokens`
+///   already includes `cached_input_tokens` (taken as is);
+/// - goose (newer rows): `usage` with `inputTokens`, the whole prompt; its `cacheReadTokens` /
+///   `cacheWriteTokens` are shares of it, so they are deliberately not in the key lists below.
 pub fn message_usage(details: Option<&Value>) -> Option<u64> {
     let d = details?;
     let u = d
@@ -447,10 +454,10 @@ fn usage(session: &Session, reqs: &[RequestTokens], final_total: u64) -> Option<
         .filter_map(|r| r.recorded.map(|u| (r.request, u)))
         .collect();
     let meta = session.meta.usage.clone();
-    let meta_ctx = meta.as_ref().and_then(|u| {
-        u.input_tokens
-            .map(|i| i + u.cache_read_tokens.unwrap_or(0) + u.cache_write_tokens.unwrap_or(0))
-    });
+    // The reader says what the whole prompt was; input alone is the best guess without it.
+    let meta_ctx = meta
+        .as_ref()
+        .and_then(|u| u.context_tokens.or(u.input_tokens));
     if meta.is_none() && recorded.is_empty() {
         return None;
     }

@@ -189,6 +189,7 @@ pub fn usage(u: &Value) -> RecordedUsage {
         cache_read_tokens: read,
         cache_write_tokens: write,
         accumulated_total_tokens: None,
+        context_tokens: input,
     }
 }
 

@@ -7,7 +7,8 @@
 //! visible context (the encrypted `compaction` item as an opaque summary); with only `message`
 //! (local compaction) the summary becomes a user message and the recent user messages that
 //! Codex carries over stay visible. `event_msg`s are UI echoes: `token_count` gives recorded
-//! usage, the rest is only counted.
+//! usage (the session's last, and each answer's `last_token_usage` in its details), the rest is
+//! only counted.
 
 use std::collections::BTreeMap;
 
@@ -43,6 +44,9 @@ pub struct Builder {
     pub usage: Option<RecordedUsage>,
     /// `last_token_usage.total_tokens` of the latest `token_count`, for a compaction's pre-tokens.
     last_total: Option<u64>,
+    /// The latest model message stored since the previous `token_count`: the answer the next
+    /// `token_count` reports on.
+    unreported_answer: Option<usize>,
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -112,6 +116,9 @@ impl Builder {
 
     fn add(&mut self, mut m: Message, number: usize) {
         m.index = self.messages.len();
+        if m.role == Role::Assistant && m.kind == MessageKind::Ordinary {
+            self.unreported_answer = Some(m.index);
+        }
         self.messages.push(m);
         self.lines.push(number);
     }
@@ -129,6 +136,15 @@ impl Builder {
                 let last = info.and_then(|i| i.get("last_token_usage"));
                 let total = info.and_then(|i| i.get("total_token_usage"));
                 if let Some(last) = last {
+                    // Per-request usage rides on the answer it reports on (the token report reads
+                    // it there); a count with no answer since the previous one (the request a
+                    // compaction replaced) stays session-level only.
+                    if let Some(i) = self.unreported_answer.take() {
+                        let details = self.messages[i].details.get_or_insert_with(|| json!({}));
+                        if let Some(o) = details.as_object_mut() {
+                            o.insert("last_token_usage".into(), last.clone());
+                        }
+                    }
                     let n = |k: &str| last.get(k).and_then(Value::as_u64);
                     self.last_total = n("total_tokens");
                     self.usage = Some(RecordedUsage {
@@ -140,6 +156,8 @@ impl Builder {
                         accumulated_total_tokens: total
                             .and_then(|t| t.get("total_tokens"))
                             .and_then(Value::as_u64),
+                        // OpenAI's input_tokens already includes cached_input_tokens.
+                        context_tokens: n("input_tokens"),
                     });
                 }
             }

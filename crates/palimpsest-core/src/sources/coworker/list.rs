@@ -60,6 +60,10 @@ pub(super) fn last_usage(u: &Value) -> RecordedUsage {
         cache_read_tokens: get("cache_read"),
         cache_write_tokens: get("cache_write"),
         accumulated_total_tokens: None,
+        context_tokens: u
+            .get("input")
+            .is_some()
+            .then(|| tokens(u, &["input", "cache_read", "cache_write"])),
     }
 }
 

@@ -59,6 +59,8 @@ fn meta_from_line(path: &Path, v: &Value) -> SessionMeta {
         cache_read_tokens: None,
         cache_write_tokens: None,
         accumulated_total_tokens: tok("accumulated_total_tokens"),
+        // goose's input of the last call is the current context, cache included.
+        context_tokens: tok("input_tokens"),
     };
     let id = session_id(path);
     let description = v

@@ -78,6 +78,9 @@ fn meta_from_row(path: &Path, id: String, v: &[Sql]) -> SessionMeta {
         cache_read_tokens: tokens(&v[9]),
         cache_write_tokens: tokens(&v[10]),
         accumulated_total_tokens: tokens(&v[11]),
+        // goose's input of the last call is the current context, cache included (its cache
+        // columns say how much of it was cached, they are not on top of it).
+        context_tokens: tokens(&v[7]),
     };
     SessionMeta {
         name: name.or(description).unwrap_or_else(|| id.clone()),
