@@ -228,6 +228,12 @@ return true;
 """
 
 
+def js_click(c, css):
+    """Scroll an element of a scrolling pane into view, then click it like a user."""
+    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+    c.d.click(css)
+
+
 def open_tab(c, tab):
     c.d.click(f'[data-tab="{tab}"]')
     c.d.wait("return document.querySelector('[role=tab][aria-selected=true]')?.dataset.tab === arguments[0];",
@@ -281,7 +287,7 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
         check("1 orphaned tool result" in text, f"the orphan is called out in words; got {text!r}")
 
         # A | B: B at K=3 (walk) against A naive K=3: the cat request is only in B.
-        c.d.click("[data-testid=replay-compare]")
+        js_click(c, "[data-testid=replay-compare]")
         c.d.wait("return document.querySelectorAll('[data-testid=replay-B] [data-testid=replay-row]').length === 7;",
                  what="setting B (K=3) beside A")
         only_b = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-B] .replay-row.only-here'));"
@@ -289,16 +295,59 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
         check(only_b == ["1"], f"only B keeps the cat store.py request (message 1); got {only_b}")
 
         # The sweep: a cell click sets A's K and cap.
-        c.d.click("[data-testid=sweep-run]")
+        js_click(c, "[data-testid=sweep-run]")
         c.d.wait("return !!document.querySelector('[data-testid=sweep-grid] button[data-row=\"5\"][data-col=\"2\"]');",
                  timeout=60, what="the sweep grid")
-        c.d.click('[data-testid=sweep-grid] button[data-row="5"][data-col="2"]')
+        js_click(c, '[data-testid=sweep-grid] button[data-row="5"][data-col="2"]')
         k = c.d.wait("const v = document.querySelector('[data-testid=replay-controls-A] [data-knob=keep_tail]').value;"
                      "const cap = document.querySelector('[data-testid=replay-controls-A] [data-knob=tool_result_cap]').value;"
                      "return v === '5' && cap === '10000' && [v, cap];", what="the clicked cell to set A")
         check(k == ["5", "10000"], f"cell (K=5, cap 10000) sets A to K=5, cap 10000; got {k}")
         c.d.screenshot(os.path.join(c.out, "replay-compare-sweep.png"))
     finally:
+        open_tab(c, "timeline")
+
+
+def test_tokens_total_equals_cli(c):
+    sid = "goose-compacted"
+    db = os.path.join(c.fixtures, "goose", "sessions.db")
+    out = subprocess.run([cli_binary(c), "tokens", db, "--session", sid, "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    want = json.loads(out)
+    c.open_session(sid)
+    open_tab(c, "tokens")
+    try:
+        final = c.d.wait("return document.querySelector('[data-testid=final-table-total]')?.dataset.total;",
+                         timeout=60, what="the token count")
+        processed = c.d.run("return document.querySelector('[data-testid=processed-table-total]').dataset.total;")
+        check(int(final) == want["final_context"]["total"],
+              f"the final-context table total equals `palimpsest tokens --json`: app {final}, CLI {want['final_context']['total']}")
+        check(int(processed) == want["processed"]["total"],
+              f"the processed table total equals the CLI's: app {processed}, CLI {want['processed']['total']}")
+        enc = c.d.text("[data-testid=tokens-encoding]")
+        check(enc == want["encoding"], f"the same encoding as the CLI; app {enc!r}, CLI {want['encoding']!r}")
+        charts = c.d.run("return document.querySelectorAll('[data-testid=tokens] .chart img').length;")
+        check(charts == 4, f"four charts (final, processed, per request, tools); got {charts}")
+        # A top part links to its message: clicking selects it in the inspector.
+        idx = c.d.run("return document.querySelector('[data-testid=parts-table] [data-message-link]').dataset.messageLink;")
+        js_click(c, f'[data-testid=parts-table] [data-message-link="{idx}"]')
+        c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
+                 idx, what=f"message {idx} in the inspector")
+        check(idx == str(want["top_parts"][0]["message_index"]), f"the first top part links to the CLI's first; got {idx}")
+        time.sleep(0.5)
+        shown = c.d.run("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent;")
+        check(shown == f"#{idx}", f"the selection stays on message {idx}; inspector shows {shown}")
+        c.d.screenshot(os.path.join(c.out, "tokens.png"))
+        # Another encoding recounts: the encoding shown follows the toolbar.
+        c.d.run("const s = document.querySelector('[data-testid=encoding]');"
+                "Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'cl100k_base');"
+                "s.dispatchEvent(new Event('change', {bubbles: true}));")
+        c.d.wait("return document.querySelector('[data-testid=tokens-encoding]')?.textContent === 'cl100k_base';",
+                 timeout=60, what="the cl100k_base recount")
+    finally:
+        c.d.run("const s = document.querySelector('[data-testid=encoding]');"
+                "Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, '');"
+                "s.dispatchEvent(new Event('change', {bubbles: true}));")
         open_tab(c, "timeline")
 
 

@@ -16,6 +16,9 @@ import { KeyHelp } from "./components/KeyHelp";
 import { TABS } from "./tabs";
 import { countRows, rowsInView } from "./timeline/rows";
 import { useKeyboard } from "./keyboard";
+import { CutView } from "./components/CutView";
+import { useCuts } from "./cuts/useCuts";
+import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 
 export function App() {
@@ -37,10 +40,19 @@ export function App() {
 
   const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
+  const cutsState = useCuts(selected, timeline);
+  // Where each cut lands in this view (first row at or after it): core's anatomy once it is in,
+  // else the recorded cuts.
+  const cutAt = useMemo(() => cutRows(cutsState.data?.cuts ?? [], rows), [cutsState.data, rows]);
   const cutPositions = useMemo(() => {
-    const cutAt = new Set((timeline?.compactions ?? []).map((c) => c.cut_index));
-    return rows.flatMap((r, pos) => (cutAt.has(r.index) ? [pos] : []));
-  }, [timeline, rows]);
+    if (cutsState.data) return cutAt.map((c) => c.position);
+    const at = new Set((timeline?.compactions ?? []).map((c) => c.cut_index));
+    return rows.flatMap((r, pos) => (at.has(r.index) ? [pos] : []));
+  }, [cutsState.data, cutAt, timeline, rows]);
+  // The cut open in the inspector (ordinal in cut order), shown while the row it opens stays
+  // selected: moving on (j/k, a click) shows that message again, [ / ] come back to a cut.
+  const [openCut, setOpenCut] = useState<number | null>(null);
+  const rowsByIndex = useMemo(() => new Map((timeline?.rows ?? []).map((r) => [r.index, r])), [timeline]);
 
   // Start-up sources; the first session opens so the window is never blank.
   useEffect(() => {
@@ -121,6 +133,7 @@ export function App() {
   const openRow = useCallback(
     (pos: number) => {
       setCursor(pos);
+      setOpenCut(null);
       const r = rows[pos];
       if (r) fetchDetail(r.index);
     },
@@ -141,6 +154,32 @@ export function App() {
     },
     [rows, timeline],
   );
+
+  const firstRowAt = (index: number) => rows.findIndex((r) => r.index >= index);
+  const openCutData = openCut !== null ? cutsState.data?.cuts[openCut] : undefined;
+  const shownCut = openCutData && firstRowAt(openCutData.anatomy.cut_index) === cursor ? openCut : null;
+  const openCutAt = (ordinal: number) => {
+    const c = cutsState.data?.cuts[ordinal];
+    if (!c) return;
+    const p = firstRowAt(c.anatomy.cut_index);
+    if (p === -1) return;
+    setCursor(p);
+    setOpenCut(ordinal);
+  };
+  const openCutAtPosition = (position: number) => {
+    const hit = cutAt.find((c) => c.position === position);
+    if (hit) openCutAt(hit.ordinal);
+  };
+  // A message of the cut view, in the timeline: in this view when it is there, else in All.
+  const showStored = (index: number) => {
+    setOpenCut(null);
+    const p = rows.findIndex((r) => r.index === index);
+    if (p !== -1) return setCursor(p);
+    const at = (timeline?.rows ?? []).findIndex((r) => r.index === index);
+    if (at === -1) return;
+    setView("all");
+    setCursor(at);
+  };
 
   const openPaths = useCallback(async (paths: string[]) => {
     for (const path of paths) {
@@ -170,12 +209,13 @@ export function App() {
   useKeyboard({
     rowCount: rows.length,
     cutPositions,
+    openCutAtPosition,
     cursor,
     setCursor,
     open: () => cursor >= 0 && openRow(cursor),
     setView: switchView,
     toggleHelp: () => setHelp((h) => !h),
-    closeHelp: () => setHelp(false),
+    closeHelp: () => (setHelp(false), setOpenCut(null)),
     toggleRaw: () => setShowRaw((r) => !r),
     focusFilter: () => filterRef.current?.focus(),
     openFile,
@@ -205,7 +245,7 @@ export function App() {
         onOpenFolder={openFolder}
         onHelp={() => setHelp(true)}
       />
-      <div className="panes">
+      <div className={`panes${shownCut !== null ? " cut-open" : ""}`}>
         {sources !== null && sources.every((g) => g.sessions.length === 0) ? (
           <div className="sidebar empty-pane" data-testid="no-sources">
             <p>No sessions found{sources.length ? ` in ${sources.map((g) => g.path).join(", ")}` : ""}.</p>
@@ -228,10 +268,24 @@ export function App() {
             cursor={cursor}
             setCursor={setCursor}
             openRow={openRow}
+            cuts={{ ...cutsState, openCut: shownCut, openCutAt }}
             selectMessage={selectMessage}
           />
         </main>
-        <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
+        {shownCut !== null && openCutData ? (
+          <CutView
+            cut={openCutData}
+            ordinal={shownCut}
+            count={cutsState.data?.cuts.length ?? 0}
+            rowsByIndex={rowsByIndex}
+            onPrev={() => openCutAt(shownCut - 1)}
+            onNext={() => openCutAt(shownCut + 1)}
+            onClose={() => setOpenCut(null)}
+            onShow={showStored}
+          />
+        ) : (
+          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
+        )}
       </div>
       <BottomBar tabs={TABS} active={tab} onTab={setTab} status={status} busy={loading || sources === null} />
       {help && <KeyHelp onClose={() => setHelp(false)} />}

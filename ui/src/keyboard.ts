@@ -7,6 +7,8 @@ export interface KeyActions {
   rowCount: number;
   /** Positions (in the current view) of the rows that open a new context after a cut. */
   cutPositions: number[];
+  /** `[` / `]` landed on the cut row at `position`: open that cut in the inspector. */
+  openCutAtPosition?: (position: number) => void;
   cursor: number;
   setCursor: (pos: number) => void;
   open: () => void;
@@ -24,7 +26,7 @@ export function keyAction(
   cursor: number,
   rowCount: number,
   cutPositions: number[] = [],
-): { move?: number; view?: View; cmd?: "open" | "help" | "close" | "raw" | "filter" | "openFile" } | null {
+): { move?: number; view?: View; cmd?: "open" | "cut" | "help" | "close" | "raw" | "filter" | "openFile" } | null {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") return { cmd: "openFile" };
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   const last = rowCount - 1;
@@ -47,11 +49,11 @@ export function keyAction(
       return rowCount ? { move: Math.max(0, cursor - 20) } : null;
     case "]": {
       const next = cutPositions.find((p) => p > cursor);
-      return next === undefined ? null : { move: next };
+      return next === undefined ? null : { move: next, cmd: "cut" };
     }
     case "[": {
       const prev = [...cutPositions].reverse().find((p) => p < cursor);
-      return prev === undefined ? null : { move: prev };
+      return prev === undefined ? null : { move: prev, cmd: "cut" };
     }
     case "Enter":
       return { cmd: "open" };
@@ -92,6 +94,7 @@ export function useKeyboard(actions: KeyActions) {
       if (act.move !== undefined) a.setCursor(act.move);
       if (act.view) a.setView(act.view);
       if (act.cmd === "open") a.open();
+      if (act.cmd === "cut" && act.move !== undefined) a.openCutAtPosition?.(act.move);
       if (act.cmd === "help") a.toggleHelp();
       if (act.cmd === "close") a.closeHelp();
       if (act.cmd === "raw") a.toggleRaw();

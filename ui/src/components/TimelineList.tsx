@@ -20,9 +20,13 @@ export interface TimelineListProps {
   cursor: number;
   onSelect: (position: number) => void;
   onOpen: (position: number) => void;
+  /** Message index -> a pairing-lint badge drawn on that row (text, never colour alone). */
+  marks?: Map<number, string>;
+  /** Clicking a cut banner: the message index of the row it sits on. */
+  onOpenCut?: (index: number) => void;
 }
 
-export function TimelineList({ rows, cuts, dimInvisible, cursor, onSelect, onOpen }: TimelineListProps) {
+export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, cursor, onSelect, onOpen }: TimelineListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -63,10 +67,30 @@ export function TimelineList({ rows, cuts, dimInvisible, cursor, onSelect, onOpe
             >
               {cut !== undefined && (
                 <div className="cut-banner" role="separator" data-testid="cut">
-                  <span>{cut}</span>
+                  {onOpenCut ? (
+                    <button
+                      type="button"
+                      className="cut-rule-btn"
+                      data-testid="cut-open"
+                      title="Open this cut: dropped | summary | kept verbatim"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onOpenCut(row.index);
+                      }}
+                    >
+                      {cut}
+                    </button>
+                  ) : (
+                    <span>{cut}</span>
+                  )}
                 </div>
               )}
               <Row row={row} />
+              {marks?.has(row.index) && (
+                <span className="finding-badge" data-testid="finding-badge" title={`Pairing problem: ${marks.get(row.index)}`}>
+                  ⚠ {marks.get(row.index)}
+                </span>
+              )}
             </div>
           );
         })}

@@ -3,6 +3,7 @@
 import type { Timeline } from "../bindings/Timeline";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { View } from "../bindings/View";
+import type { CutsContext } from "../cuts/useCuts";
 
 export interface TabContext {
   /** Source path of the open session (the `path` every command takes). */
@@ -19,4 +20,7 @@ export interface TabContext {
   openRow: (position: number) => void;
   /** Select stored message `index` (switching to All when the view hides it). */
   selectMessage: (index: number) => void;
+  /** The session's compactions, requests and pairing lint (`get_cuts`) and the cut open in
+   * the inspector; absent in tests that do not need them. */
+  cuts?: CutsContext;
 }

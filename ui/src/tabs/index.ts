@@ -3,6 +3,7 @@
 import type { ComponentType } from "react";
 import type { TabContext } from "./context";
 import { TimelineTab } from "./TimelineTab";
+import { RequestsTab } from "./RequestsTab";
 import { TokensTab } from "./TokensTab";
 import { ReplayTab } from "./ReplayTab";
 
@@ -16,6 +17,7 @@ export interface TabDef {
 
 export const TABS: TabDef[] = [
   { id: "timeline", label: "Timeline", component: TimelineTab },
+  { id: "requests", label: "Requests", component: RequestsTab },
   { id: "tokens", label: "Tokens", component: TokensTab },
   { id: "replay", label: "Replay", component: ReplayTab },
 ];

@@ -58,9 +58,9 @@ describe("keys", () => {
     expect([k("?"), k("Enter"), k("o", true)], "help, open, Ctrl+O").toEqual([{ cmd: "help" }, { cmd: "open" }, { cmd: "openFile" }]);
     expect(k("x"), "unbound keys do nothing").toBeNull();
   });
-  it("[ and ] jump between cuts and stop at the last one", () => {
+  it("[ and ] jump between cuts, open them, and stop at the last one", () => {
     const at = (key: string, cursor: number) => keyAction({ key, ctrlKey: false, metaKey: false, altKey: false }, cursor, 10, [2, 7]);
-    expect([at("]", 0), at("]", 2), at("]", 7)], "next cut after the cursor, none after the last").toEqual([{ move: 2 }, { move: 7 }, null]);
-    expect([at("[", 9), at("[", 7), at("[", 2)], "previous cut before the cursor, none before the first").toEqual([{ move: 7 }, { move: 2 }, null]);
+    expect([at("]", 0), at("]", 2), at("]", 7)], "next cut after the cursor, none after the last").toEqual([{ move: 2, cmd: "cut" }, { move: 7, cmd: "cut" }, null]);
+    expect([at("[", 9), at("[", 7), at("[", 2)], "previous cut before the cursor, none before the first").toEqual([{ move: 7, cmd: "cut" }, { move: 2, cmd: "cut" }, null]);
   });
 });

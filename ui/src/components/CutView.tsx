@@ -1,0 +1,180 @@
+// The opened cut, in the (widened) inspector: three columns — what was dropped | the summary |
+// what the model kept verbatim — with the messages that carried a file's content marked on
+// both sides, what became of each file in words, the summary's health and its length against
+// the budget. All transcript text is rendered as text nodes.
+import { useMemo } from "react";
+import type { CutDetail } from "../bindings/CutDetail";
+import type { TimelineRow } from "../bindings/TimelineRow";
+import type { CutFile } from "../bindings/CutFile";
+import type { SummaryHealth } from "../bindings/SummaryHealth";
+import { KIND_LABEL, formatSize } from "../timeline/rows";
+import { baseName, carriedFiles, cutRuleLabel, splitMentions } from "../cuts/model";
+
+export interface CutViewProps {
+  cut: CutDetail;
+  ordinal: number;
+  count: number;
+  /** Every stored row, to draw messages by index. */
+  rowsByIndex: Map<number, TimelineRow>;
+  onPrev: () => void;
+  onNext: () => void;
+  onClose: () => void;
+  /** Show stored message `index` in the timeline. */
+  onShow: (index: number) => void;
+}
+
+const FATE_MARK: Record<CutFile["fate"], string> = {
+  kept_verbatim: "✓",
+  only_in_summary: "≈",
+  lost: "✖",
+};
+
+export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow }: CutViewProps) {
+  const a = cut.anatomy;
+  const carried = useMemo(() => carriedFiles(cut), [cut]);
+  const names = useMemo(() => cut.files.flatMap((f) => [f.path, baseName(f.path)]), [cut]);
+  const range = a.dropped ? `#${a.dropped[0]}–#${a.dropped[1]}` : "nothing";
+  return (
+    <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} aria-label={`Compaction cut ${ordinal + 1}`}>
+      <header className="cut-head">
+        <strong>✂ {cutRuleLabel(cut, ordinal + 1)}</strong>
+        <span className="cut-nav">
+          <button type="button" onClick={onPrev} disabled={ordinal === 0} title="Previous cut ([)">
+            ◀
+          </button>
+          <span className="muted small">
+            {ordinal + 1} / {count}
+          </span>
+          <button type="button" onClick={onNext} disabled={ordinal + 1 >= count} title="Next cut (])">
+            ▶
+          </button>
+          <button type="button" onClick={onClose} title="Back to the message (Esc)" data-testid="cut-close">
+            ✕
+          </button>
+        </span>
+      </header>
+      <p className="cut-sub muted small">
+        Context {a.context_before} → {a.context_after} messages · dropped {a.dropped_count} ({range}) · kept verbatim {cut.kept.length}
+        {a.preserved_duplicate && " · the preserved ask is also in the kept tail: the model sees it twice"}
+        {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
+      </p>
+      {cut.files.length > 0 && (
+        <ul className="cut-files" data-testid="cut-files" aria-label="What became of each file">
+          {cut.files.map((f) => (
+            <li key={f.path} className={`fate fate-${f.fate}`} data-fate={f.fate}>
+              <span aria-hidden="true">{FATE_MARK[f.fate]}</span> {f.sentence}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="cut-columns">
+        <section className="cut-col" data-testid="cut-dropped" aria-label="Dropped">
+          <h4>
+            Dropped <span className="muted">({cut.dropped.length})</span>
+          </h4>
+          {cut.dropped.length === 0 && <p className="muted small">Nothing: the cut only added a summary.</p>}
+          {cut.dropped.map((i) => (
+            <Card key={i} index={i} row={rowsByIndex.get(i)} files={carried.get(i)} onShow={onShow} />
+          ))}
+        </section>
+        <section className="cut-col cut-summary" data-testid="cut-summary" aria-label="Summary">
+          <h4>
+            Summary {a.summary_index !== null && <span className="muted">#{a.summary_index}</span>}
+          </h4>
+          <Health health={a.summary_health} issues={a.health} />
+          {cut.summary_text !== null ? (
+            <pre className="summary-text" data-testid="summary-text">
+              {splitMentions(cut.summary_text, names).map((p, k) =>
+                p.mark ? (
+                  <mark key={k} title="A file the dropped messages carried verbatim">
+                    {p.text}
+                  </mark>
+                ) : (
+                  p.text
+                ),
+              )}
+            </pre>
+          ) : (
+            <p className="muted small">No summary message: the dropped messages are gone without one.</p>
+          )}
+          {a.continuation_index !== null && (
+            <>
+              <h4 className="sub">Continuation note</h4>
+              <Card index={a.continuation_index} row={rowsByIndex.get(a.continuation_index)} onShow={onShow} />
+            </>
+          )}
+        </section>
+        <section className="cut-col" data-testid="cut-kept" aria-label="Kept verbatim">
+          <h4>
+            Kept verbatim <span className="muted">({cut.kept.length})</span>
+          </h4>
+          {cut.kept.length === 0 && <p className="muted small">Nothing: the model sees only the summary.</p>}
+          {cut.kept.map((i) => (
+            <Card
+              key={i}
+              index={i}
+              row={rowsByIndex.get(i)}
+              files={carried.get(i)}
+              note={i === a.preserved_index ? `preserved copy${a.preserved_source !== null ? ` of #${a.preserved_source}` : ""}` : undefined}
+              onShow={onShow}
+            />
+          ))}
+        </section>
+      </div>
+    </aside>
+  );
+}
+
+function Health({ health, issues }: { health: SummaryHealth | null; issues: CutDetail["anatomy"]["health"] }) {
+  const budget =
+    health && health.budget_tokens !== null
+      ? ` of a ${health.budget_tokens.toLocaleString()}-token budget (${Math.round((health.budget_fraction ?? 0) * 100)}%)`
+      : " (no budget for this format)";
+  return (
+    <div className="health" data-testid="summary-health">
+      {health && (
+        <p className="small">
+          {health.chars.toLocaleString()} characters ≈ {health.tokens_estimate.toLocaleString()} tokens{budget} · profile {health.profile}
+          {health.sections_present.length > 0 && ` · sections: ${health.sections_present.join(", ")}`}
+        </p>
+      )}
+      {issues.length === 0 ? (
+        <p className="small health-ok">✓ healthy summary</p>
+      ) : (
+        <ul className="health-issues">
+          {issues.map((h, k) => (
+            <li key={k} data-code={h.code}>
+              ⚠ {h.message}
+              {h.code === "few_sections" && h.missing.length > 0 && <span className="muted"> (missing: {h.missing.join(", ")})</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Card({ index, row, files, note, onShow }: { index: number; row: TimelineRow | undefined; files?: string[]; note?: string; onShow: (i: number) => void }) {
+  const first = row?.parts[0];
+  const preview = first ? `${first.label ? `${first.label} ` : ""}${first.part_type === "tool_result" ? "→ " : ""}${first.preview}` : "";
+  return (
+    <button
+      type="button"
+      className={`cut-card${files ? " carrier" : ""}`}
+      onClick={() => onShow(index)}
+      title="Show this message in the timeline"
+      data-testid="cut-card"
+      data-index={index}
+      data-carrier={files ? "true" : "false"}
+    >
+      <span className="cut-card-head">
+        <span className="c-idx">#{index}</span> <strong>{row?.role ?? "?"}</strong>
+        {row && row.kind !== "ordinary" && <span className="kind-tag"> · {KIND_LABEL[row.kind]}</span>}
+        {note && <span className="kind-tag"> · {note}</span>}
+        {row && <span className="muted small"> · {formatSize(row.size)}</span>}
+      </span>
+      {files && <span className="file-chip">▤ file content: {files.map(baseName).join(", ")}</span>}
+      <span className="cut-card-preview">{preview}</span>
+    </button>
+  );
+}

@@ -1,0 +1,163 @@
+// Pure logic of the cut views: cut labels, where each cut lands in a view's rows, the ribbon's
+// density bins, finding badges per message and file mentions in a summary. No React here, so
+// it is tested directly (model.test.ts). The data comes from core (`get_cuts`, `get_request`).
+import type { CutDetail } from "../bindings/CutDetail";
+import type { Finding } from "../bindings/Finding";
+import type { TimelineRow } from "../bindings/TimelineRow";
+import type { FindingKind } from "../bindings/FindingKind";
+import { formatTokens } from "../timeline/rows";
+
+/** "64 → 174 tokens" as recorded by the agent, else "≈64 → ≈174 tokens (estimate)" from our count. */
+export function cutTokens(c: CutDetail): string {
+  const a = c.anatomy;
+  if (a.pre_tokens !== null || a.post_tokens !== null)
+    return `${formatTokens(a.pre_tokens)} → ${formatTokens(a.post_tokens)} tokens`;
+  return `≈${formatTokens(a.pre_tokens_counted)} → ≈${formatTokens(a.post_tokens_counted)} tokens (estimate)`;
+}
+
+/** The rule drawn in the timeline and the ribbon's label: "cut 1 · auto · 167k → 12k tokens". */
+export function cutRuleLabel(c: CutDetail, ordinal: number): string {
+  return [`cut ${ordinal}`, c.anatomy.trigger ?? "trigger not recorded", cutTokens(c)].join(" · ");
+}
+
+/**
+ * Position in `rows` of the row each cut opens: the first row at or after its cut index (in the
+ * Agent view the boundary line itself may be hidden). Cuts that land on the same row, or after
+ * the last row, are left out; the result is in cut order.
+ */
+export function cutPositions(cuts: CutDetail[], rows: TimelineRow[]): { ordinal: number; position: number }[] {
+  const out: { ordinal: number; position: number }[] = [];
+  let p = 0;
+  cuts.forEach((c, ordinal) => {
+    while (p < rows.length && rows[p]!.index < c.anatomy.cut_index) p++;
+    if (p < rows.length && out[out.length - 1]?.position !== p) out.push({ ordinal, position: p });
+  });
+  return out;
+}
+
+/** Message index of a view row -> the cut banner drawn above it. */
+export function cutBanners(cuts: CutDetail[], rows: TimelineRow[]): Map<number, string> {
+  const m = new Map<number, string>();
+  for (const { ordinal, position } of cutPositions(cuts, rows)) {
+    m.set(rows[position]!.index, cutRuleLabel(cuts[ordinal]!, ordinal + 1));
+  }
+  return m;
+}
+
+export interface RibbonBin {
+  /** First stored position in the bin. */
+  start: number;
+  /** Estimated tokens (bytes / 4) of the messages in the bin. */
+  tokens: number;
+  /** 0..1: tokens against the densest bin. */
+  density: number;
+  /** Messages in the bin the model still sees. */
+  visible: number;
+  count: number;
+}
+
+/** The session cut into `bins` equal runs of stored messages, each with its token estimate. */
+export function ribbonBins(rows: TimelineRow[], bins: number): RibbonBin[] {
+  const n = Math.max(1, Math.min(bins, rows.length));
+  const out: RibbonBin[] = Array.from({ length: n }, (_, i) => ({
+    start: Math.floor((i * rows.length) / n),
+    tokens: 0,
+    density: 0,
+    visible: 0,
+    count: 0,
+  }));
+  rows.forEach((r, p) => {
+    const b = out[Math.min(n - 1, Math.floor((p * n) / rows.length))]!;
+    b.tokens += Math.ceil(r.size / 4);
+    b.count++;
+    if (r.agent_visible) b.visible++;
+  });
+  const max = Math.max(1, ...out.map((b) => b.tokens));
+  for (const b of out) b.density = b.tokens / max;
+  return out;
+}
+
+/** Stored position (0-based) of the cut on the ribbon, as a fraction of the session. */
+export function fractionOf(storedIndex: number, rows: TimelineRow[]): number {
+  if (rows.length === 0) return 0;
+  const p = rows.findIndex((r) => r.index >= storedIndex);
+  return (p === -1 ? rows.length : p) / rows.length;
+}
+
+/** The row of `view` to show for a click at `fraction` of the whole session (`all`). */
+export function positionAt(fraction: number, all: TimelineRow[], view: TimelineRow[]): number {
+  if (view.length === 0 || all.length === 0) return -1;
+  const stored = all[Math.min(all.length - 1, Math.max(0, Math.floor(fraction * all.length)))]!.index;
+  const p = view.findIndex((r) => r.index >= stored);
+  return p === -1 ? view.length - 1 : p;
+}
+
+export const FINDING_LABEL: Record<FindingKind, string> = {
+  orphan_result: "orphan tool result",
+  unanswered_call: "unanswered tool call",
+  duplicate_id: "duplicate tool id",
+  misplaced_result: "misplaced tool result",
+};
+
+/** Message index -> a short badge text naming its pairing problems (both APIs merged). */
+export function findingBadges(findings: Finding[]): Map<number, string> {
+  const kinds = new Map<number, Set<FindingKind>>();
+  for (const f of findings) {
+    const s = kinds.get(f.message_index) ?? new Set<FindingKind>();
+    s.add(f.kind);
+    kinds.set(f.message_index, s);
+  }
+  const m = new Map<number, string>();
+  for (const [i, s] of kinds) m.set(i, [...s].map((k) => FINDING_LABEL[k]).join(", "));
+  return m;
+}
+
+/** One finding per (kind, message, call) with the texts of every API that reports it. */
+export function groupFindings(findings: Finding[]): { key: string; first: Finding; byApi: Finding[] }[] {
+  const groups = new Map<string, { key: string; first: Finding; byApi: Finding[] }>();
+  for (const f of findings) {
+    const key = `${f.kind}:${f.message_index}:${f.call_id}`;
+    const g = groups.get(key);
+    if (g) g.byApi.push(f);
+    else groups.set(key, { key, first: f, byApi: [f] });
+  }
+  return [...groups.values()].sort((a, b) => a.first.message_index - b.first.message_index);
+}
+
+/**
+ * `text` split into plain and matched pieces for the file names in `names` (longest first, so
+ * `test_store.py` is not matched as `store.py`); rendered as text nodes and <mark>s.
+ */
+export function splitMentions(text: string, names: string[]): { text: string; mark: boolean }[] {
+  const wanted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  const out: { text: string; mark: boolean }[] = [];
+  let i = 0;
+  let plain = "";
+  while (i < text.length) {
+    const hit = wanted.find((n) => text.startsWith(n, i) && !/[\w.-]/.test(text[i - 1] ?? " "));
+    if (hit) {
+      if (plain) out.push({ text: plain, mark: false });
+      plain = "";
+      out.push({ text: hit, mark: true });
+      i += hit.length;
+    } else {
+      plain += text[i];
+      i++;
+    }
+  }
+  if (plain) out.push({ text: plain, mark: false });
+  return out;
+}
+
+/** The last path segment: what a summary usually writes. */
+export function baseName(path: string): string {
+  return path.split("/").pop() ?? path;
+}
+
+/** Message index -> the files it carried (for highlighting carriers in the columns). */
+export function carriedFiles(c: CutDetail): Map<number, string[]> {
+  const m = new Map<number, string[]>();
+  for (const f of c.files)
+    for (const i of [...f.dropped_carriers, ...f.kept_carriers]) m.set(i, [...(m.get(i) ?? []), f.path]);
+  return m;
+}

@@ -1,0 +1,173 @@
+// The Requests tab: "what the model saw at request N". A stepper and slider over the session's
+// requests (the last is the request the agent would send next) show the exact agent-visible
+// message list of that request as timeline rows, with its pairing-lint findings and the exact
+// error text OpenAI and Anthropic return for each. Above: every finding of the session, each
+// a link to the first request it broke. Keys while the tab is open: `,` / `.` step back / on.
+import { useEffect, useMemo, useState } from "react";
+import type { TabContext } from "./context";
+import type { RequestView } from "../bindings/RequestView";
+import type { IpcError } from "../bindings/IpcError";
+import type { Finding } from "../bindings/Finding";
+import { call, toIpcError } from "../ipc";
+import { TimelineList } from "../components/TimelineList";
+import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
+
+export function RequestsTab({ path, timeline, rows, setCursor, cuts }: TabContext) {
+  const id = timeline?.meta.id ?? null;
+  const data = cuts?.data ?? null;
+  const count = data?.requests.length ?? 0;
+  const [request, setRequest] = useState(0);
+  const [view, setView] = useState<RequestView | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [cursor, setLocalCursor] = useState(-1);
+
+  // A new session opens on the request it would send next.
+  useEffect(() => setRequest(count), [id, count]);
+
+  useEffect(() => {
+    if (!path || !id || request < 1) return;
+    let live = true;
+    setLoading(true);
+    call("get_request", { path, id, request })
+      .then((v) => live && (setView(v), setError(null), setLocalCursor(-1)))
+      .catch((e) => live && setError(toIpcError(e)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [path, id, request]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA") && (t as HTMLInputElement).type !== "range") return;
+      if (e.key === ",") setRequest((r) => Math.max(1, r - 1));
+      else if (e.key === ".") setRequest((r) => Math.min(count, r + 1));
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [count]);
+
+  const all = useMemo(() => (data ? [...data.lint[0]!.findings, ...data.lint[1]!.findings] : []), [data]);
+  const sessionGroups = useMemo(() => groupFindings(all), [all]);
+  const groups = useMemo(() => groupFindings(view?.findings ?? []), [view]);
+  const badges = useMemo(() => findingBadges(view?.findings ?? []), [view]);
+  const banners = useMemo(() => cutBanners(data?.cuts ?? [], view?.rows ?? []), [data, view]);
+
+  if (!timeline) return <div className="empty-pane">Select a session in the sidebar, or open a file or folder.</div>;
+  if (cuts?.error) return <div className="empty-pane error-text">Could not rebuild the requests: {cuts.error.message}</div>;
+  if (!data) return <div className="empty-pane">Rebuilding the session's requests…</div>;
+  const info = data.requests[request - 1];
+  const show = (index: number) => {
+    const p = rows.findIndex((r) => r.index === index);
+    if (p !== -1) setCursor(p);
+  };
+  return (
+    <div className="requests-tab" data-testid="requests-tab">
+      <div className="request-stepper">
+        <button type="button" onClick={() => setRequest((r) => Math.max(1, r - 1))} disabled={request <= 1} title="Previous request (,)">
+          ◀
+        </button>
+        <label>
+          Request{" "}
+          <input
+            type="number"
+            min={1}
+            max={count}
+            value={request}
+            onChange={(e) => setRequest(Math.min(count, Math.max(1, Number(e.target.value) || 1)))}
+            data-testid="request-number"
+          />{" "}
+          of {count}
+        </label>
+        <button type="button" onClick={() => setRequest((r) => Math.min(count, r + 1))} disabled={request >= count} title="Next request (.)">
+          ▶
+        </button>
+        <input
+          className="request-slider"
+          type="range"
+          min={1}
+          max={Math.max(1, count)}
+          value={request}
+          onChange={(e) => setRequest(Number(e.target.value))}
+          aria-label="Request"
+        />
+        <span className="muted small" data-testid="request-summary">
+          {info?.answer_index != null ? `answered by #${info.answer_index}` : "the next request"}
+          {info?.after_cut != null && ` · after the cut at #${info.after_cut}`}
+          {view && view.request === request && ` · ${view.rows.length} messages · ≈${view.tokens_counted.toLocaleString()} tokens (${view.token_method})`}
+          {loading && " · loading…"}
+        </span>
+      </div>
+      {sessionGroups.length > 0 ? (
+        <details className="session-findings" open data-testid="session-findings">
+          <summary>
+            ⚠ {sessionGroups.length} pairing finding{sessionGroups.length === 1 ? "" : "s"} in this session
+          </summary>
+          <ul>
+            {sessionGroups.map((g) => (
+              <li key={g.key}>
+                <button type="button" className="link" onClick={() => g.first.first_request && setRequest(g.first.first_request)}>
+                  {FINDING_LABEL[g.first.kind]} <code>{g.first.call_id}</code> at #{g.first.message_index}, requests {g.first.first_request ?? "?"}–{g.first.last_request ?? "?"}
+                  {g.first.caused_by_cut !== null && ` · caused by the cut at #${g.first.caused_by_cut}`}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : (
+        <p className="muted small session-findings" data-testid="session-findings">
+          ✓ No pairing problem in any request of this session (OpenAI and Anthropic rules).
+        </p>
+      )}
+      {error && <p className="error-text">{error.message}</p>}
+      {groups.length > 0 && (
+        <section className="request-findings" data-testid="request-findings" aria-label="Pairing findings of this request">
+          {groups.map((g) => (
+            <FindingCard key={g.key} group={g.byApi} onShow={show} />
+          ))}
+        </section>
+      )}
+      {view && (
+        <div className="request-rows">
+          <TimelineList
+            rows={view.rows}
+            cuts={banners}
+            dimInvisible={false}
+            cursor={cursor}
+            onSelect={setLocalCursor}
+            onOpen={(p) => view.rows[p] && show(view.rows[p]!.index)}
+            marks={badges}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function FindingCard({ group, onShow }: { group: Finding[]; onShow: (index: number) => void }) {
+  const f = group[0]!;
+  return (
+    <article className="finding" data-testid="finding" data-kind={f.kind} data-index={f.message_index}>
+      <h4>
+        ✖ {FINDING_LABEL[f.kind]} <code>{f.call_id}</code> in{" "}
+        <button type="button" className="link" onClick={() => onShow(f.message_index)}>
+          #{f.message_index}
+        </button>
+        {f.caused_by_cut !== null && <span className="muted"> · caused by the cut at #{f.caused_by_cut}</span>}
+      </h4>
+      {group.map((g) => (
+        <div key={g.api} className="finding-api" data-api={g.api}>
+          <span className="api-name">{g.api === "openai" ? "OpenAI" : "Anthropic"}</span>
+          {g.error_param && <code className="muted"> {g.error_param}</code>}
+          <pre className="error-text" data-testid="finding-text">
+            {g.error_text ?? "(no documented error text: the provider may accept it or fail differently)"}
+          </pre>
+        </div>
+      ))}
+    </article>
+  );
+}
