@@ -46,6 +46,7 @@ class Ctx:
         self.out = out
         self.app = app
         self.fixtures = fixtures
+        self.screenshot_dir = None
 
     def open_session(self, sid):
         self.d.click(f'[data-testid=session][data-session-id="{sid}"]')
@@ -351,6 +352,109 @@ def test_tokens_total_equals_cli(c):
         open_tab(c, "timeline")
 
 
+CUT_CARDS = """
+const col = document.querySelector(arguments[0]);
+return col ? Array.from(col.querySelectorAll('[data-testid=cut-card]')).map(c => ({
+  index: Number(c.dataset.index), carrier: c.dataset.carrier === 'true', text: c.textContent })) : null;
+"""
+
+
+def test_goose_compacted_cut_view_shows_dropped_summary_kept(c):
+    # fixtures/README.md: originals 0-4 dropped (the file came back at #2, `cat store.py`), the
+    # summary (5) names store.py, the continuation (6), the preserved ask (7); goose keeps no tail.
+    c.open_session("goose-compacted")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=ribbon-cut]').length === 1;", what="the ribbon's cut mark")
+    mark = c.d.run("return document.querySelector('[data-testid=ribbon-cut]').dataset.cutIndex;")
+    check(mark == "5", f"the ribbon marks the one cut at message 5; got {mark}")
+    rule = c.d.wait("const b = document.querySelector('[data-testid=cut-open]'); return b && b.textContent;",
+                    what="the cut rule in the timeline")
+    check(rule.startswith("cut 1 · auto · ") and "→" in rule and "tokens" in rule,
+          f"the rule names trigger and tokens before → after; got {rule!r}")
+    c.d.click("[data-testid=cut-open]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '5';", what="the cut view")
+    dropped = c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")
+    check([r["index"] for r in dropped] == [0, 1, 2, 3, 4], f"dropped column = messages 0-4; got {[r['index'] for r in dropped]}")
+    check([r["index"] for r in dropped if r["carrier"]] == [2],
+          f"only #2 (the `cat store.py` result) carried a file; marked {[r['index'] for r in dropped if r['carrier']]}")
+    check("store.py" in dropped[2]["text"], f"the carrier names the file; got {dropped[2]['text']!r}")
+    summary = c.d.text("[data-testid=summary-text]")
+    check(summary.startswith("<analysis>") and "store.py" in summary, f"the summary column shows message 5's text; got {summary[:120]!r}")
+    marks = c.d.run("return Array.from(document.querySelectorAll('[data-testid=summary-text] mark')).map(m => m.textContent);")
+    check(marks and set(marks) == {"store.py"}, f"the summary's mentions of the dropped file are highlighted; got {marks}")
+    health = c.d.text("[data-testid=summary-health]")
+    check("only 4 of 9 sections present" in health and "414 characters" in health,
+          f"health flags and length are shown; got {health!r}")
+    kept = c.d.run(CUT_CARDS, "[data-testid=cut-kept]")
+    check([r["index"] for r in kept] == [7], f"kept verbatim = the preserved copy (7) only; got {[r['index'] for r in kept]}")
+    check("preserved copy of #0" in kept[0]["text"], f"the kept copy says what it preserves; got {kept[0]['text']!r}")
+    fates = c.d.text("[data-testid=cut-files]")
+    check("store.py: dropped verbatim, only in the summary; read again at #9" in fates,
+          f"the file's fate is said in words; got {fates!r}")
+    c.d.screenshot(os.path.join(c.out, "cut-view.png"))
+    if c.screenshot_dir:
+        root_shot(os.path.join(c.screenshot_dir, "screenshot-cut-view.png"))
+    # j moves on: the inspector shows the message again; ] from the top opens the cut again.
+    c.d.run("document.activeElement && document.activeElement.blur();")
+    c.d.keys("g")
+    c.d.wait("return !document.querySelector('[data-testid=cut-view]') && "
+             "document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index === '0';",
+             what="g to leave the cut for message 0")
+    c.d.keys("]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '5' && "
+             "document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index === '5';",
+             what="] to jump to the cut and open it")
+    c.d.keys("\ue00c")  # Escape
+    c.d.wait("return !document.querySelector('[data-testid=cut-view]');", what="Escape to close the cut")
+    c.d.click("[data-testid=ribbon-cut]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '5';",
+             what="a click on the ribbon's mark to open the cut")
+    c.d.click('[data-testid=cut-close]')
+
+
+def test_unanswered_call_finding_badge_and_request_context(c):
+    # fixtures/README.md (Codex a003): call_u1 at #3 never gets its output; `palimpsest lint`
+    # dates it from request 2 to the next request (4).
+    sid = "019c8f0a-0000-7000-8000-00000000a003"
+    c.d.wait("const b = document.querySelector(`[data-testid=session][data-session-id='${arguments[0]}']`);"
+             "if (b) b.scrollIntoView({block: 'center'}); return !!b;", sid, what="the Codex session in the sidebar")
+    c.open_session(sid)
+    c.set_view("all")
+    badges = c.d.wait("const b = Array.from(document.querySelectorAll('[data-testid=finding-badge]'));"
+                      "return b.length ? b.map(x => [x.closest('[data-testid=row]').dataset.index, x.textContent]) : null;",
+                      what="the finding badge")
+    check(badges == [["3", "⚠ unanswered tool call"]], f"one badge, on the call at #3; got {badges}")
+    open_tab(c, "requests")
+    try:
+        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '4' && "
+                 "document.querySelectorAll('[data-testid=finding]').length === 1;",
+                 what="the next request (4) and its finding")
+        f = c.d.run("const f = document.querySelector('[data-testid=finding]'); return [f.dataset.kind, f.dataset.index];")
+        check(f == ["unanswered_call", "3"], f"the finding is the unanswered call at #3; got {f}")
+        texts = c.d.run("return Array.from(document.querySelectorAll('[data-testid=finding-text]')).map(t => t.textContent);")
+        check(texts == [
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. "
+            "The following tool_call_ids did not have response messages: call_u1",
+            "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: call_u1. Each `tool_use` "
+            "block must have a corresponding `tool_result` block in the next message.",
+        ], f"OpenAI's then Anthropic's exact error texts; got {texts}")
+        idx = [r["index"] for r in c.rows()]
+        check(idx == list(range(9)), f"request 4 sends every message 0-8 (no compaction); got {idx}")
+        c.d.screenshot(os.path.join(c.out, "request-finding.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-requests.png"))
+        c.d.run("document.activeElement && document.activeElement.blur();")
+        c.d.keys(",,,")
+        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '1' && "
+                 "!document.querySelector('[data-testid=request-findings]') && "
+                 "document.querySelectorAll('[data-testid=row]').length > 0;",
+                 what=", , , to step back to request 1")
+        first = [r["index"] for r in c.rows()]
+        check(max(first) < 3, f"request 1 is answered before the call: its context stops before #3; got {first}")
+    finally:
+        open_tab(c, "timeline")
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
     test_seed_five_agent_view_shows_5_visible_rows,
@@ -360,6 +464,8 @@ TESTS = [
     test_keyboard_moves_switches_views_and_lists_keys,
     test_replay_seed_five_k3_and_naive_orphan,
     test_tokens_total_equals_cli,
+    test_goose_compacted_cut_view_shows_dropped_summary_kept,
+    test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_opens_the_users_goose_sessions,
 ]
 
@@ -410,6 +516,7 @@ def main():
         d.wait_ready()
         d.start(app, [fixtures])
         c = Ctx(d, a.out, app, fixtures)
+        c.screenshot_dir = a.screenshot_dir
         d.wait(SESSIONS, timeout=30, what="the app to list the fixtures")
         tests = [t for t in TESTS if not a.only or a.only in t.__name__]
         for t in tests:

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { TimelineRow } from "../bindings/TimelineRow";
+import type { CutDetail } from "../bindings/CutDetail";
+import type { Finding } from "../bindings/Finding";
+import { cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions } from "./model";
+
+const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
+  index,
+  role: "user",
+  kind: "ordinary",
+  created: null,
+  agent_visible: agent,
+  user_visible: true,
+  parts: [],
+  error: null,
+  size,
+});
+
+// The shape of goose-compacted's one cut (fixtures/README.md), as `get_cuts` returns it.
+const cut = (cut_index: number, recorded: [number, number] | null): CutDetail => ({
+  anatomy: {
+    ordinal: 0,
+    cut_index,
+    trigger: "auto",
+    pre_tokens: recorded ? recorded[0] : null,
+    post_tokens: recorded ? recorded[1] : null,
+    pre_tokens_counted: 64,
+    post_tokens_counted: 174,
+    token_method: "estimate (chars/4)",
+    summary_index: cut_index,
+    summary_chars: 414,
+    health: [],
+    summary_health: null,
+    continuation_index: null,
+    kept_tail: [],
+    kept_copies_of: [],
+    dropped: [0, cut_index - 1],
+    dropped_count: cut_index,
+    preserved_index: null,
+    preserved_source: null,
+    preserved_duplicate: false,
+    chained_summaries: [],
+    context_before: cut_index,
+    context_after: 3,
+    block_end: cut_index + 1,
+  },
+  dropped: [],
+  kept: [],
+  summary_text: null,
+  files: [],
+});
+
+const finding = (kind: Finding["kind"], message_index: number, api: Finding["api"]): Finding => ({
+  kind,
+  message_index,
+  call_id: "call_u1",
+  caused_by_cut: null,
+  api,
+  request_entry: 3,
+  error_text: `${api} text`,
+  error_param: null,
+  first_request: 2,
+  last_request: 4,
+});
+
+describe("cut labels", () => {
+  it("use the recorded tokens when the agent recorded them, else our estimate, labelled", () => {
+    expect(cutRuleLabel(cut(5, [167_000, 12_000]), 2), "recorded numbers, rounded to k").toBe("cut 2 · auto · 167k → 12k tokens");
+    expect(cutRuleLabel(cut(5, null), 1), "goose records none: the estimate says so").toBe("cut 1 · auto · ≈64 → ≈174 tokens (estimate)");
+  });
+});
+
+describe("cut positions", () => {
+  it("land on the first row of the view at or after the cut, once per row", () => {
+    // Agent view of a Claude-like session: the boundary (4) is hidden, the summary (5) shows.
+    const agent = [row(5, true), row(6, true), row(9, true)];
+    expect(cutPositions([cut(4, null), cut(5, null), cut(8, null)], agent), "cuts 4 and 5 share row 5; cut 8 opens on row 9").toEqual([
+      { ordinal: 0, position: 0 },
+      { ordinal: 2, position: 2 },
+    ]);
+    expect([...cutBanners([cut(8, null)], agent).keys()], "the banner sits on message 9").toEqual([9]);
+    expect(cutPositions([cut(20, null)], agent), "a cut after the last row has no row").toEqual([]);
+  });
+});
+
+describe("ribbon", () => {
+  it("bins the session's token estimate and maps clicks back to rows of the view", () => {
+    const all = [row(0, false, 400), row(1, false, 0), row(2, true, 40), row(3, true, 40)];
+    const bins = ribbonBins(all, 2);
+    expect(bins.map((b) => [b.start, b.tokens, b.visible]), "two bins of two messages, bytes / 4").toEqual([
+      [0, 100, 0],
+      [2, 20, 2],
+    ]);
+    expect(bins.map((b) => b.density), "density against the densest bin").toEqual([1, 0.2]);
+    const agent = all.filter((r) => r.agent_visible);
+    expect(positionAt(0.1, all, agent), "a click on the dropped start shows the first row the view has after it").toBe(0);
+    expect(positionAt(0.99, all, agent), "the end of the strip is the last row").toBe(1);
+  });
+});
+
+describe("findings", () => {
+  it("badge each message once and group the two APIs' texts per problem", () => {
+    const fs = [finding("unanswered_call", 3, "openai"), finding("unanswered_call", 3, "anthropic"), finding("orphan_result", 7, "openai")];
+    expect([...findingBadges(fs)], "one badge per message").toEqual([
+      [3, "unanswered tool call"],
+      [7, "orphan tool result"],
+    ]);
+    const g = groupFindings(fs);
+    expect(g.map((x) => [x.first.message_index, x.byApi.map((f) => f.api)]), "OpenAI and Anthropic texts side by side").toEqual([
+      [3, ["openai", "anthropic"]],
+      [7, ["openai"]],
+    ]);
+  });
+});
+
+describe("summary mentions", () => {
+  it("marks whole file names, longest first, never inside another name", () => {
+    const parts = splitMentions("read store.py and test_store.py; mystore.py no", ["store.py", "test_store.py"]);
+    expect(parts.filter((p) => p.mark).map((p) => p.text), "store.py and test_store.py, not the tail of mystore.py").toEqual(["store.py", "test_store.py"]);
+    expect(parts.map((p) => p.text).join(""), "the text is kept whole").toBe("read store.py and test_store.py; mystore.py no");
+  });
+});
