@@ -12,7 +12,7 @@ APP := $(TARGET_DIR)/debug/palimpsest-app
 ARGS ?=
 
 .PHONY: all run test deps deps-e2e ui ui-deps app fmt clippy rust-test ui-test bindings \
-	bindings-check e2e screenshot clean-ui
+	bindings-check e2e e2e-bins screenshot clean-ui
 
 all: app
 
@@ -76,7 +76,11 @@ bindings-check: bindings
 	       git status --porcelain --untracked-files=all ui/src/bindings; exit 1; }
 
 # End-to-end: the real app in a real webview (WebKitWebDriver via tauri-driver) under Xvfb.
-e2e: deps-e2e app
+# The CLI (compared against) and the live writer (palimpsest-writer) the e2e tests run.
+e2e-bins:
+	$(CARGO) build -p palimpsest-cli -p palimpsest-fixtures --bins
+
+e2e: deps-e2e app e2e-bins
 	xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
 	  python3 tests/e2e/run.py --app "$(APP)" --fixtures "$(CURDIR)/fixtures"
 

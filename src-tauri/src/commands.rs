@@ -4,14 +4,17 @@
 
 use std::path::Path;
 
-use palimpsest_core::api;
+use palimpsest_core::analysis::spill_text::Confirmation;
+use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
+use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::rpc::{
     CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
 use palimpsest_core::rpc::{
-    GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq, MessageDetail, OpenPathReq,
-    SourceGroup, SourceOrigin,
+    DiagnoseFleetReq, DiagnoseReq, GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq,
+    MessageDetail, OpenPathReq, OpenSpillAnywayReq, SourceGroup, SourceOrigin, SpillTextReq,
+    SpillsReq,
 };
 use palimpsest_core::timeline::Timeline;
 use palimpsest_core::tokens::TokenCache;
@@ -38,13 +41,15 @@ pub fn list_sources(
 
 /// A file or folder the user opened or dropped.
 #[tauri::command(async)]
-pub fn open_path(_state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceGroup, IpcError> {
+pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceGroup, IpcError> {
     let path = Path::new(&req.path);
     let label = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| req.path.clone());
-    Ok(api::source_group(&label, path, SourceOrigin::Opened))
+    let group = api::source_group(&label, path, SourceOrigin::Opened);
+    state.follow(&group.path);
+    Ok(group)
 }
 
 /// One session's compact rows (the session is kept for `get_message`).
@@ -65,24 +70,55 @@ pub fn get_message(
     Ok(api::message_detail(path, &session, req.index, req.raw)?)
 }
 
-/// Every compaction of a session as the cut view draws it, with its requests and lint.
+/// The post-mortem of one session (BPE token counts, as `palimpsest diagnose`).
 #[tauri::command(async)]
-pub fn get_cuts(
-    state: State<'_, AppState>,
-    req: palimpsest_core::rpc::GetCutsReq,
-) -> Result<palimpsest_core::compaction::cutview::SessionCuts, IpcError> {
+pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosis, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::session_cuts(&session))
+    Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
 }
 
-/// What the model saw at one request, as rows, with its pairing findings.
+/// Every session under a source diagnosed: the fleet table.
 #[tauri::command(async)]
-pub fn get_request(
-    state: State<'_, AppState>,
-    req: palimpsest_core::rpc::GetRequestReq,
-) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
+pub fn diagnose_fleet(
+    _state: State<'_, AppState>,
+    req: DiagnoseFleetReq,
+) -> Result<Fleet, IpcError> {
+    Ok(api::diagnose_fleet(
+        Path::new(&req.path),
+        &DiagnoseOptions::default(),
+    )?)
+}
+
+/// Every spill file of one session; no file is read.
+#[tauri::command(async)]
+pub fn spills(state: State<'_, AppState>, req: SpillsReq) -> Result<SpillReview, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::request_view(&session, req.request)?)
+    Ok(api::spills(&session, &DiagnoseOptions::default())?)
+}
+
+/// One spill file inside the session's folders, with its text; others are refused.
+#[tauri::command(async)]
+pub fn spill_text(state: State<'_, AppState>, req: SpillTextReq) -> Result<SpillEntry, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    let opts = DiagnoseOptions::default();
+    Ok(api::spill_text(
+        &session,
+        &opts,
+        &req.file,
+        Confirmation::None,
+    )?)
+}
+
+/// A spill file outside the session's folders, after the user confirmed its full path.
+#[tauri::command(async)]
+pub fn open_spill_anyway(
+    state: State<'_, AppState>,
+    req: OpenSpillAnywayReq,
+) -> Result<SpillEntry, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    let confirmed = Confirmation::Path(&req.confirmed_path);
+    let opts = DiagnoseOptions::default();
+    Ok(api::spill_text(&session, &opts, &req.file, confirmed)?)
 }
 
 /// Count a session's tokens (cached in core's default cache dir) and build the Tokens view.
@@ -149,4 +185,24 @@ pub fn replay_sweep(
         req.metric,
         req.theme,
     )?)
+}
+
+/// Every compaction of a session as the cut view draws it, with its requests and lint.
+#[tauri::command(async)]
+pub fn get_cuts(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetCutsReq,
+) -> Result<palimpsest_core::compaction::cutview::SessionCuts, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::session_cuts(&session))
+}
+
+/// What the model saw at one request, as rows, with its pairing findings.
+#[tauri::command(async)]
+pub fn get_request(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetRequestReq,
+) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::request_view(&session, req.request)?)
 }

@@ -6,12 +6,14 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod live;
 mod locations;
 mod progress;
 mod state;
 
 use palimpsest_core::rpc::IpcError;
 use state::AppState;
+use tauri::Manager;
 
 /// Expands the command list into the handler, checking first that every command function has
 /// exactly the signature the list (and so the generated TypeScript) declares.
@@ -31,6 +33,16 @@ fn main() {
         .plugin(tauri_plugin_dialog::init())
         .plugin(progress::plugin())
         .manage(state)
+        .setup(|app| {
+            let state = app.state::<AppState>();
+            let paths = state
+                .startup
+                .iter()
+                .map(|s| s.path.to_string_lossy().into_owned());
+            let tx = live::start(app.handle().clone(), paths.collect());
+            let _ = state.live.set(tx);
+            Ok(())
+        })
         .invoke_handler(palimpsest_core::with_commands!(handlers))
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -2,7 +2,8 @@
 //! opening a message of a 100k-message session does not re-read the whole file.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
@@ -25,6 +26,8 @@ pub struct AppState {
     pub startup: Vec<StartupSource>,
     /// The last session loaded: `(path, id, session)`.
     loaded: Mutex<Option<(String, String, Arc<Session>)>>,
+    /// Where to send a source path to follow it live (`live::start`), once started.
+    pub live: OnceLock<Sender<String>>,
 }
 
 impl AppState {
@@ -33,6 +36,7 @@ impl AppState {
         Self {
             startup,
             loaded: Mutex::new(None),
+            live: OnceLock::new(),
         }
     }
 
@@ -52,5 +56,23 @@ impl AppState {
         let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
         *loaded = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
         Ok(session)
+    }
+
+    /// Forget the cached copy of session `id` under `path` (it changed on disk).
+    pub fn forget(&self, path: &str, id: &str) {
+        if let Ok(mut loaded) = self.loaded.lock()
+            && loaded
+                .as_ref()
+                .is_some_and(|(p, i, _)| p == path && i == id)
+        {
+            *loaded = None;
+        }
+    }
+
+    /// Follow `path` live from now on (a source the user opened).
+    pub fn follow(&self, path: &str) {
+        if let Some(tx) = self.live.get() {
+            let _ = tx.send(path.to_owned());
+        }
     }
 }

@@ -455,8 +455,168 @@ def test_unanswered_call_finding_badge_and_request_context(c):
         open_tab(c, "timeline")
 
 
+# --- Post-mortem, Spills, Live (tabs/PostmortemTab.tsx, tabs/SpillsTab.tsx, live.ts) ----------
+
+STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
+
+
+def bin_beside_app(c, name, package):
+    """A workspace binary built beside the app (same target dir), else in the default target/."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for p in (os.path.join(os.path.dirname(c.app), name), os.path.join(root, "target", "debug", name)):
+        if os.path.exists(p):
+            return p
+    raise AssertionError(f"{name} is not built (cargo build -p {package})")
+
+
+def test_postmortem_verdict_equals_cli(c):
+    db = os.path.join(c.fixtures, "goose-stuck", "sessions.db")
+    out = subprocess.run([cli_binary(c), "diagnose", db, "--json"], capture_output=True, text=True, check=True).stdout
+    want = json.loads(out)
+    c.open_session(STUCK_ID)
+    open_tab(c, "postmortem")
+    try:
+        got = c.d.wait("return document.querySelector('[data-testid=verdict]')?.textContent;", timeout=60,
+                       what="the post-mortem verdict")
+        check(got == want["verdict"], f"the verdict is exactly the CLI's;\n app: {got!r}\n cli: {want['verdict']!r}")
+        # Every re-read file of the CLI is in the table, and its links point at the re-reads.
+        table = c.d.run("return Array.from(document.querySelectorAll('[data-testid=rereads] tbody tr')).map(tr => "
+                        "[tr.cells[0].textContent, Number(tr.cells[2].textContent), Number(tr.cells[3].textContent), "
+                        "Array.from(tr.querySelectorAll('[data-testid=msg-link]')).map(b => Number(b.dataset.index))]);")
+        cli_rows = [[f["path"], f["rereads"], f["after_compaction"], f["reread_messages"][:12]] for f in want["rereads"] if f["rereads"] > 0]
+        check(table == cli_rows, f"re-reads per file (path, re-reads, after compaction, message links) as the CLI;\n app: {table}\n cli: {cli_rows}")
+        # A finding's link selects its message in the timeline and the inspector.
+        target = cli_rows[0][3][0]
+        c.d.click(f'[data-testid=rereads] [data-testid=msg-link][data-index="{target}"]')
+        c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
+                 target, what=f"message {target} in the inspector after clicking its link")
+        c.d.screenshot(os.path.join(c.out, "postmortem.png"))
+        root_shot(os.path.join(c.out, "postmortem-screen.png"))
+        # The fleet across the fixtures' sessions: one row per session, clickable into it.
+        if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
+            c.d.click("[data-testid=fleet-run]")
+        ids = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-session]')).map(b => b.dataset.sessionId);"
+                       "return r.length ? r : null;", timeout=120, what="the fleet table")
+        check(STUCK_ID in ids and "seed-five" in ids, f"the fleet lists every session of the source; got {ids}")
+        seed = '[data-testid=fleet-session][data-session-id="seed-five"]'
+        c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", seed)
+        c.d.click(seed)
+        c.d.wait("return document.querySelector('[data-testid=session][aria-current=true]')?.dataset.sessionId === 'seed-five';",
+                 what="the fleet row to open seed-five")
+    finally:
+        open_tab(c, "timeline")
+
+
+def test_spills_coworker_lists_files_and_flags_the_missing_one(c):
+    state = os.path.join(c.fixtures, "coworker", "state")
+    sid = "a1b2c3d4e5f6"
+    env = dict(os.environ, COWORKER_SCRATCH_BASE=os.path.join(c.fixtures, "coworker", "scratch"))
+    want = json.loads(subprocess.run([cli_binary(c), "spills", state, "--session", sid, "--json"], env=env,
+                                     capture_output=True, text=True, check=True).stdout)
+    c.open_session(sid)
+    open_tab(c, "spills")
+    try:
+        got = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => "
+                       "[tr.dataset.status, tr.cells[1].textContent]); return r.length ? r : null;", timeout=30,
+                       what="the spill files")
+        cli = [[s["status"], s["resolved"] or s["path"] or "(full text not saved)"] for s in want["spills"]]
+        check(got == cli, f"the spill files, in order, with the CLI's statuses;\n app: {got}\n cli: {cli}")
+        missing = [p for st, p in got if st == "missing"]
+        check(len(missing) == 1 and missing[0].endswith("0002-run_shell-output.txt"),
+              f"exactly one spill file is flagged missing (0002-run_shell-output.txt); got {missing}")
+        text = c.d.text("[data-testid=spills]")
+        check("✖ missing" in text, "the missing file is flagged with a mark and a word, not colour alone")
+        # The first (present) file: capped result beside the file, the elided middle marked.
+        c.d.wait("return !!document.querySelector('[data-testid=spill-text] .elided-middle');", timeout=15,
+                 what="the spill file beside its capped result, elided middle marked")
+        elided = c.d.text("[data-testid=elided]")
+        check("10.1 kB elided" in elided, f"the capped result says how much the model did not see; got {elided!r}")
+        c.d.screenshot(os.path.join(c.out, "spills.png"))
+        root_shot(os.path.join(c.out, "spills-screen.png"))
+    finally:
+        open_tab(c, "timeline")
+
+
+def test_live_writer_rows_appear_once_in_order(c):
+    writer = bin_beside_app(c, "palimpsest-writer", "palimpsest-fixtures")
+    folder = tempfile.mkdtemp(prefix="palimpsest-e2e-live-")
+    os.makedirs(os.path.join(folder, "goose"))
+    c.d.quit()
+    c.d.start(c.app, [folder])
+    try:
+        c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
+                 what="the empty folder's window")
+        # Record, in the page, when each row and cut first appears (Date.now(): the same clock the
+        # writer's t_ms uses).
+        c.d.run("""
+          window.__seen = {}; window.__cuts = {};
+          const note = () => {
+            const t = Date.now();
+            for (const r of document.querySelectorAll('[data-testid=row]')) {
+              const i = r.dataset.index; if (!(i in window.__seen)) window.__seen[i] = t;
+              if (r.querySelector('[data-testid=cut]') && !(i in window.__cuts)) window.__cuts[i] = t;
+            }
+          };
+          new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
+        """)
+        c.d.keys("f")
+        c.d.wait("return document.querySelector('[data-testid=follow]')?.getAttribute('aria-pressed') === 'true';",
+                 what="f to turn follow on")
+        db = os.path.join(folder, "goose", "sessions.db")
+        p = subprocess.run([writer, "--goose", db, "--rate", "10", "--turns", "3", "--compact-after", "2"],
+                           capture_output=True, text=True, check=True, timeout=60)
+        commits = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+        c.d.wait("return document.querySelectorAll('[data-testid=row]').length >= 18 && "
+                 "!!document.querySelector('[data-testid=cut]');", timeout=15, what="18 rows and the cut")
+        time.sleep(1.0)  # anything late (a duplicate) would show up now
+        rows = c.rows()
+        idx = [r["index"] for r in rows]
+        check(idx == list(range(18)), f"every message of live-1 exactly once, in order; got {idx}")
+        texts = [r["text"] for r in rows]
+        check("summary 2:" in texts[10] and "turn 2: add a retry" in texts[13],
+              f"the summary lands at 10 and the next turn at 13; got {texts[10]!r}, {texts[13]!r}")
+        dimmed = [r["index"] for r in rows if r["dimmed"]]
+        check(dimmed == list(range(10)), f"the compaction dims the 10 originals in place; dimmed {dimmed}")
+        cuts = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut]')).map(e => e.closest('[data-testid=row]').dataset.index);")
+        check(cuts == ["10"], f"one cut, above the summary (message 10); got {cuts}")
+        errors = c.d.run("return Array.from(document.querySelectorAll('.problem, .error-text, .part-error')).map(e => e.textContent);")
+        status = c.d.run(STATUS)
+        check(errors == [] and "⚠" not in status and "Error" not in status, f"no error is shown; got {errors}, status {status!r}")
+        check(c.d.run("return !!document.querySelector('[data-testid=session][data-session-id=\"live-1\"] [data-testid=live-dot]');"),
+              "the sidebar marks live-1 as live (● live)")
+        sel = c.d.run("return document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index;")
+        check(sel == "17", f"follow keeps the newest message selected and in view; selected {sel}")
+        c.d.screenshot(os.path.join(c.out, "live.png"))
+        root_shot(os.path.join(c.out, "live-screen.png"))
+        seen = c.d.run("return window.__seen;")
+        cut_seen = c.d.run("return window.__cuts;")
+        lat = []
+        for k, w in enumerate(x for x in commits if "seq" in x):
+            seq = w["seq"]
+            index = seq if seq < 10 else seq + 3  # the compaction inserts summary, continuation, copy
+            lat.append(("row", index, seen[str(index)] - w["t_ms"]))
+        comp = next(x for x in commits if x.get("event") == "compaction")
+        lat.append(("cut", 10, cut_seen["10"] - comp["t_ms"]))
+        ms = sorted(v for _, _, v in lat)
+        med = ms[len(ms) // 2]
+        p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+        with open(os.path.join(c.out, "live-latency.json"), "w") as f:
+            json.dump({"median_ms": med, "p95_ms": p95, "max_ms": ms[-1], "samples": lat}, f, indent=1)
+        print(f"     live latency, writer commit -> row in the DOM: median {med} ms, p95 {p95} ms, max {ms[-1]} ms "
+              f"({len(ms)} commits)")
+        check(len(lat) == 16, f"15 message commits and one compaction were timed; got {len(lat)}")
+    finally:
+        c.d.quit()
+        c.d.start(c.app, [c.fixtures])
+        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
+    test_postmortem_verdict_equals_cli,
+    test_spills_coworker_lists_files_and_flags_the_missing_one,
+    test_live_writer_rows_appear_once_in_order,
     test_seed_five_agent_view_shows_5_visible_rows,
     test_goose_compacted_agent_view_is_summary_continuation_preserved,
     test_hostile_html_shows_as_text_and_nothing_executes,
@@ -507,7 +667,8 @@ def main():
     goose_root = tempfile.mkdtemp(prefix="palimpsest-e2e-goose-")
     os.makedirs(os.path.join(goose_root, "data", "sessions"))
     shutil.copy(os.path.join(fixtures, "goose", "sessions.db"), os.path.join(goose_root, "data", "sessions", "sessions.db"))
-    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, GOOSE_PATH_ROOT=goose_root)
+    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, GOOSE_PATH_ROOT=goose_root,
+               COWORKER_SCRATCH_BASE=os.path.join(fixtures, "coworker", "scratch"))
     td = subprocess.Popen([driver_bin, "--port", str(port), "--native-port", str(native)],
                           stdout=log, stderr=subprocess.STDOUT, env=env)
     d = Driver(f"http://127.0.0.1:{port}")

@@ -20,6 +20,7 @@ import { CutView } from "./components/CutView";
 import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
+import { sessionKey, useFollow, useLive } from "./live";
 
 export function App() {
   const [sources, setSources] = useState<SourceGroup[] | null>(null);
@@ -37,6 +38,7 @@ export function App() {
   const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");
   const [help, setHelp] = useState(false);
   const filterRef = useRef<HTMLInputElement>(null);
+  const liveView = useLive(selected, setSources, setTimeline, setSelected);
 
   const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
@@ -79,8 +81,9 @@ export function App() {
     call("get_timeline", selected)
       .then((t) => {
         if (!live) return;
-        setTimeline(t);
-        setCursor(t.rows.length > 0 ? 0 : -1);
+        const caught = liveView.catchUp(t);
+        setTimeline(caught);
+        setCursor(caught.rows.length > 0 ? 0 : -1);
       })
       .catch((e) => live && (setTimeline(null), setError(toIpcError(e))))
       .finally(() => live && setLoading(false));
@@ -206,6 +209,8 @@ export function App() {
   const openFile = useCallback(() => pick(false), [pick]);
   const openFolder = useCallback(() => pick(true), [pick]);
 
+  const follow = useFollow(timeline, rows[cursor]?.index, rows.length - 1, setCursor);
+
   useKeyboard({
     rowCount: rows.length,
     cutPositions,
@@ -219,6 +224,7 @@ export function App() {
     toggleRaw: () => setShowRaw((r) => !r),
     focusFilter: () => filterRef.current?.focus(),
     openFile,
+    toggleFollow: follow.toggleFollow,
   });
 
   const group = sources?.find((g) => g.path === selected?.path) ?? null;
@@ -234,6 +240,12 @@ export function App() {
           ? "Looking for sessions…"
           : "Ready";
 
+  const liveNote = [
+    follow.unseen > 0 ? `${follow.unseen} new since you last looked (G: newest)` : null,
+    selected && liveView.liveSessions.has(sessionKey(selected.path, selected.id)) ? `● live${follow.follow ? ", following" : ""}` : null,
+    liveView.problem ? `⚠ ${liveView.problem}` : null,
+  ].filter(Boolean).join(" · ");
+
   return (
     <div className="app">
       <Toolbar
@@ -244,6 +256,8 @@ export function App() {
         onOpenFile={openFile}
         onOpenFolder={openFolder}
         onHelp={() => setHelp(true)}
+        follow={follow.follow}
+        onFollow={follow.toggleFollow}
       />
       <div className={`panes${shownCut !== null ? " cut-open" : ""}`}>
         {sources !== null && sources.every((g) => g.sessions.length === 0) ? (
@@ -257,7 +271,7 @@ export function App() {
             ))}
           </div>
         ) : (
-          <Sidebar ref={filterRef} sources={sources ?? []} selected={selected} filter={filter} onFilter={setFilter} onSelect={setSelected} />
+          <Sidebar ref={filterRef} sources={sources ?? []} selected={selected} filter={filter} onFilter={setFilter} onSelect={setSelected} live={liveView.liveSessions} />
         )}
         <main className="main" data-view={view}>
           <ActiveTab
@@ -269,6 +283,9 @@ export function App() {
             setCursor={setCursor}
             openRow={openRow}
             cuts={{ ...cutsState, openCut: shownCut, openCutAt }}
+            selectSession={setSelected}
+            sourceSessionCount={group?.sessions.length ?? 0}
+            newFrom={follow.newFrom}
             selectMessage={selectMessage}
           />
         </main>
@@ -287,7 +304,7 @@ export function App() {
           <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
         )}
       </div>
-      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={status} busy={loading || sources === null} />
+      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || sources === null} />
       {help && <KeyHelp onClose={() => setHelp(false)} />}
       {dragging && <div className="drop-overlay">Drop a session file, database or folder to open it</div>}
     </div>

@@ -18,6 +18,8 @@ export interface KeyActions {
   toggleRaw: () => void;
   focusFilter: () => void;
   openFile: () => void;
+  /** Follow mode on / off (f). */
+  toggleFollow?: () => void;
 }
 
 /** What a key does, as a pure function of the key and the current position (tested). */
@@ -26,7 +28,7 @@ export function keyAction(
   cursor: number,
   rowCount: number,
   cutPositions: number[] = [],
-): { move?: number; view?: View; cmd?: "open" | "cut" | "help" | "close" | "raw" | "filter" | "openFile" } | null {
+): { move?: number; view?: View; cmd?: "open" | "cut" | "help" | "close" | "raw" | "filter" | "openFile" | "follow" } | null {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") return { cmd: "openFile" };
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   const last = rowCount - 1;
@@ -71,6 +73,8 @@ export function keyAction(
       return { cmd: "raw" };
     case "/":
       return { cmd: "filter" };
+    case "f":
+      return { cmd: "follow" };
     default:
       return null;
   }
@@ -100,6 +104,7 @@ export function useKeyboard(actions: KeyActions) {
       if (act.cmd === "raw") a.toggleRaw();
       if (act.cmd === "filter") a.focusFilter();
       if (act.cmd === "openFile") a.openFile();
+      if (act.cmd === "follow") a.toggleFollow?.();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

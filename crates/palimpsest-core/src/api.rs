@@ -197,7 +197,11 @@ pub fn token_report(
     let encoding = opts
         .encoding
         .unwrap_or_else(|| Encoding::for_model(session.meta.model.as_deref()));
-    let cache = opts.cache_dir.as_deref().map(TokenCache::open).transpose()?;
+    let cache = opts
+        .cache_dir
+        .as_deref()
+        .map(TokenCache::open)
+        .transpose()?;
     let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
     Ok(tokens::report::build(session, &counts, opts.report))
 }
@@ -240,7 +244,11 @@ pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::anal
     let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let bpe = move |t: &str| enc.count(t) as usize;
     let o = crate::analysis::Options {
-        count_tokens: if opts.estimate_tokens { &crate::analysis::chars_div_4 } else { &bpe },
+        count_tokens: if opts.estimate_tokens {
+            &crate::analysis::chars_div_4
+        } else {
+            &bpe
+        },
         spill_pattern: re.as_ref(),
     };
     Ok(crate::analysis::diagnose(session, &o))
@@ -251,10 +259,18 @@ pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::anal
 pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {
     let catalog = sources::open(path)?;
     let (metas, list_problems) = catalog.list();
-    let mut problems: Vec<Problem> = catalog.problems.iter().chain(list_problems.iter()).map(Problem::from).collect();
+    let mut problems: Vec<Problem> = catalog
+        .problems
+        .iter()
+        .chain(list_problems.iter())
+        .map(Problem::from)
+        .collect();
     let mut rows = Vec::new();
     for meta in &metas {
-        match catalog.load(path, Some(&meta.id)).and_then(|s| diagnose(&s, opts).map(|d| (s, d))) {
+        match catalog
+            .load(path, Some(&meta.id))
+            .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
+        {
             Ok((s, d)) => rows.push(crate::analysis::fleet::row(&s.meta, &d)),
             Err(e) => problems.push(Problem::from(&e)),
         }
@@ -282,7 +298,10 @@ fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 +
 }
 
 /// Compact a loaded session's history once under a replay policy, as it stands.
-pub fn replay(session: &Session, opts: &crate::replay::options::ReplayOptions) -> crate::replay::options::ReplayView {
+pub fn replay(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+) -> crate::replay::options::ReplayView {
     crate::replay::options::replay_once(session, opts, None, &replay_counter(session))
 }
 
@@ -316,29 +335,6 @@ pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> 
 pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::discovery::Location> {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     crate::sources::discovery::discover(home.as_deref(), &|k| std::env::var(k).ok(), added)
-}
-
-// ---- The app's cut view, request stepper and finding badges (`crate::compaction::cutview`). ----
-
-/// Every compaction of a loaded session as three columns with file fates, its requests, the
-/// messages that carried files, and the pairing lint under both providers' rules.
-pub fn session_cuts(session: &Session) -> crate::compaction::cutview::SessionCuts {
-    crate::compaction::cutview::session_cuts(session, &crate::compaction::CharEstimate)
-}
-
-/// The context of request `number` as timeline rows with its pairing findings; an error names
-/// the valid range (as [`request_context`]).
-pub fn request_view(
-    session: &Session,
-    number: usize,
-) -> Result<crate::compaction::cutview::RequestView> {
-    let counter = crate::compaction::CharEstimate;
-    crate::compaction::cutview::request_view(session, number, &counter).ok_or_else(|| {
-        // The same range error `context` gives.
-        request_context(session, number)
-            .err()
-            .unwrap_or_else(|| Error::Invalid(format!("no request {number}")))
-    })
 }
 
 // ---- The app's Tokens and Replay panels (`crate::panels`). ----
@@ -386,4 +382,51 @@ pub fn replay_sweep_view(
     let title = crate::panels::sweep_title(session, metric);
     let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
     Ok(crate::panels::SweepView { grid, svg })
+}
+
+// ---- The app's cut view, request stepper and finding badges (`crate::compaction::cutview`). ----
+
+/// Every compaction of a loaded session as three columns with file fates, its requests, the
+/// messages that carried files, and the pairing lint under both providers' rules.
+pub fn session_cuts(session: &Session) -> crate::compaction::cutview::SessionCuts {
+    crate::compaction::cutview::session_cuts(session, &crate::compaction::CharEstimate)
+}
+
+/// The context of request `number` as timeline rows with its pairing findings; an error names
+/// the valid range (as [`request_context`]).
+pub fn request_view(
+    session: &Session,
+    number: usize,
+) -> Result<crate::compaction::cutview::RequestView> {
+    let counter = crate::compaction::CharEstimate;
+    crate::compaction::cutview::request_view(session, number, &counter).ok_or_else(|| {
+        // The same range error `context` gives.
+        request_context(session, number)
+            .err()
+            .unwrap_or_else(|| Error::Invalid(format!("no request {number}")))
+    })
+}
+
+// ---- The app's Post-mortem, Spills and live following (`crate::analysis`, `crate::follow`). ----
+
+/// How many bytes of one spill file the app shows ([`spill_text`]).
+pub const SPILL_TEXT_MAX: usize = 1 << 20;
+
+/// One spill file of a loaded session with its text (at most [`SPILL_TEXT_MAX`] bytes). `file`
+/// must be a resolved path its spill review lists; one outside the session's folders is read
+/// only with the user's confirmation of that exact path ([`crate::analysis::spill_text`]).
+pub fn spill_text(
+    session: &Session,
+    opts: &DiagnoseOptions,
+    file: &str,
+    confirmation: crate::analysis::spill_text::Confirmation,
+) -> Result<crate::analysis::SpillEntry> {
+    let review = spills(
+        session,
+        &DiagnoseOptions {
+            max_text_bytes: 0,
+            ..opts.clone()
+        },
+    )?;
+    crate::analysis::spill_text::spill_text(&review, file, confirmation, SPILL_TEXT_MAX)
 }

@@ -12,6 +12,7 @@ pub mod api;
 pub mod charts;
 pub mod compaction;
 pub mod error;
+pub mod follow;
 pub mod model;
 pub mod panels;
 pub mod replay;

@@ -27,6 +27,11 @@ macro_rules! with_commands {
             replay_panel($crate::rpc::ReplayReq) -> $crate::panels::ReplayPanel,
             replay_summary($crate::rpc::ReplayReq) -> $crate::panels::SimulationSummary,
             replay_sweep($crate::rpc::ReplaySweepReq) -> $crate::panels::SweepView,
+            diagnose($crate::rpc::DiagnoseReq) -> $crate::analysis::Diagnosis,
+            diagnose_fleet($crate::rpc::DiagnoseFleetReq) -> $crate::analysis::Fleet,
+            spills($crate::rpc::SpillsReq) -> $crate::analysis::SpillReview,
+            spill_text($crate::rpc::SpillTextReq) -> $crate::analysis::SpillEntry,
+            open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
         }
@@ -90,27 +95,59 @@ pub struct GetMessageReq {
     pub raw: bool,
 }
 
-/// Request of `get_cuts`: every compaction of a session as the cut view draws it (three
-/// columns, file fates), its requests, and its pairing lint under both APIs.
+/// Request of `diagnose`: the post-mortem of one session.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct GetCutsReq {
+pub struct DiagnoseReq {
     /// The source path.
     pub path: String,
     /// The session id.
     pub id: String,
 }
 
-/// Request of `get_request`: what the model saw at one request, with its pairing findings.
+/// Request of `diagnose_fleet`: every session under a source, diagnosed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct GetRequestReq {
+pub struct DiagnoseFleetReq {
+    /// The source path.
+    pub path: String,
+}
+
+/// Request of `spills`: every spill file of one session (no file is read).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SpillsReq {
     /// The source path.
     pub path: String,
     /// The session id.
     pub id: String,
-    /// The request number, 1-based; the last one is the request the agent would send next.
-    pub request: usize,
+}
+
+/// Request of `spill_text`: one spill file inside the session's folders, with its text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SpillTextReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The spill file's resolved path, as `spills` listed it.
+    pub file: String,
+}
+
+/// Request of `open_spill_anyway`: a spill file outside the session's folders, which the user
+/// confirmed opening by clicking "Open anyway: <full path>".
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct OpenSpillAnywayReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The spill file's resolved path, as `spills` listed it.
+    pub file: String,
+    /// The full path the user confirmed; must equal `file`.
+    pub confirmed_path: String,
 }
 
 /// Request of `count_tokens`: count one session's tokens (cached; progress goes out as
@@ -180,6 +217,29 @@ pub struct TaskProgress {
     pub id: String,
     /// How far it has got.
     pub progress: crate::tokens::Progress,
+}
+
+/// Request of `get_cuts`: every compaction of a session as the cut view draws it (three
+/// columns, file fates), its requests, and its pairing lint under both APIs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetCutsReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+}
+
+/// Request of `get_request`: what the model saw at one request, with its pairing findings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetRequestReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The request number, 1-based; the last one is the request the agent would send next.
+    pub request: usize,
 }
 
 /// Where a source in the sidebar came from.

@@ -7,6 +7,7 @@ export const KEYS: [string, string][] = [
   ["[ / ]", "previous / next compaction cut"],
   ["1 / 2 / 3", "All / Agent / User view"],
   ["r", "raw JSON on / off"],
+  ["f", "follow: keep the newest message in view (live sessions)"],
   ["/", "filter sessions"],
   ["Ctrl+O", "open a file"],
   ["?", "this list"],

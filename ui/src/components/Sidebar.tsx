@@ -4,6 +4,7 @@ import { forwardRef } from "react";
 import type { SourceGroup } from "../bindings/SourceGroup";
 import type { SessionMeta } from "../bindings/SessionMeta";
 import { formatTime } from "../timeline/rows";
+import { sessionKey } from "../live";
 
 export interface SessionKey {
   path: string;
@@ -16,6 +17,8 @@ export interface SidebarProps {
   filter: string;
   onFilter: (f: string) => void;
   onSelect: (key: SessionKey) => void;
+  /** Keys (`sessionKey`) of sessions that changed lately: shown with a ● live mark. */
+  live?: Set<string>;
 }
 
 export function matchesFilter(s: SessionMeta, filter: string): boolean {
@@ -25,7 +28,7 @@ export function matchesFilter(s: SessionMeta, filter: string): boolean {
 }
 
 export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar(
-  { sources, selected, filter, onFilter, onSelect },
+  { sources, selected, filter, onFilter, onSelect, live },
   filterRef,
 ) {
   return (
@@ -66,7 +69,14 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                         data-session-id={s.id}
                         title={s.working_dir ?? s.path}
                       >
-                        <span className="session-name">{s.name}</span>
+                        <span className="session-name">
+                          {live?.has(sessionKey(g.path, s.id)) && (
+                            <span className="live-dot" title="Live: changed in the last two minutes" data-testid="live-dot">
+                              ● <span className="live-word">live</span>{" "}
+                            </span>
+                          )}
+                          {s.name}
+                        </span>
                         <span className="session-meta">
                           <span className="session-id">{s.id}</span>
                           <span>{formatTime(s.updated)}</span>

@@ -24,9 +24,11 @@ export interface TimelineListProps {
   marks?: Map<number, string>;
   /** Clicking a cut banner: the message index of the row it sits on. */
   onOpenCut?: (index: number) => void;
+  /** Rows from this message index on arrived since the user last looked (marked "new"). */
+  newFrom?: number | null;
 }
 
-export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, cursor, onSelect, onOpen }: TimelineListProps) {
+export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, cursor, onSelect, onOpen, newFrom }: TimelineListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -53,7 +55,7 @@ export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, curso
           return (
             <div
               key={item.key}
-              className={rowClass(row, item.index === cursor, dimInvisible)}
+              className={rowClass(row, item.index === cursor, dimInvisible) + (newFrom != null && row.index >= newFrom ? " new" : "")}
               style={{ transform: `translateY(${item.start}px)`, height: item.size }}
               role="row"
               aria-selected={item.index === cursor}

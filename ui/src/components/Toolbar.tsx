@@ -11,9 +11,12 @@ export interface ToolbarProps {
   onOpenFile: () => void;
   onOpenFolder: () => void;
   onHelp: () => void;
+  /** Follow mode: keep the newest message in view. */
+  follow?: boolean;
+  onFollow?: () => void;
 }
 
-export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onHelp }: ToolbarProps) {
+export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onHelp, follow, onFollow }: ToolbarProps) {
   return (
     <header className="toolbar">
       <div className="menu" role="menubar" aria-label="File">
@@ -44,6 +47,11 @@ export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, on
         ))}
       </div>
       <EncodingSelect />
+      {onFollow && (
+        <button type="button" className={`toggle follow${follow ? " active" : ""}`} aria-pressed={!!follow} onClick={onFollow} title="Follow: keep the newest message in view (f)" data-testid="follow">
+          ⟳ Follow{follow ? " on" : ""}
+        </button>
+      )}
       <button type="button" className="help-button" onClick={onHelp} title="Keyboard shortcuts (?)">
         ?
       </button>

@@ -6,7 +6,7 @@ import { cutsByIndex } from "../timeline/rows";
 import { Ribbon } from "../components/Ribbon";
 import { cutBanners, cutPositions, findingBadges, positionAt } from "../cuts/model";
 
-export function TimelineTab({ cuts: cutsCtx, timeline, view, rows, cursor, setCursor, openRow }: TabContext) {
+export function TimelineTab({ cuts: cutsCtx, timeline, view, rows, cursor, setCursor, openRow, newFrom }: TabContext) {
   const data = cutsCtx?.data ?? null;
   const recorded = useMemo(() => cutsByIndex(timeline?.compactions ?? []), [timeline]);
   // Core's anatomy labels each cut with its trigger and tokens before → after and places it on
@@ -51,7 +51,7 @@ export function TimelineTab({ cuts: cutsCtx, timeline, view, rows, cursor, setCu
           const hit = data && cutPositions(data.cuts, rows).find((c) => rows[c.position]?.index === index);
           if (hit) cutsCtx?.openCutAt(hit.ordinal);
         }}
-        dimInvisible={view !== "agent"} cursor={cursor} onSelect={setCursor} onOpen={openRow} />
+        dimInvisible={view !== "agent"} cursor={cursor} onSelect={setCursor} onOpen={openRow} newFrom={newFrom} />
     </>
   );
 }

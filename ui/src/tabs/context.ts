@@ -18,6 +18,12 @@ export interface TabContext {
   setCursor: (position: number) => void;
   /** Show the row at `position` whole in the inspector now. */
   openRow: (position: number) => void;
+  /** Open another session (the Post-mortem fleet table's rows). */
+  selectSession: (key: { path: string; id: string }) => void;
+  /** How many sessions the open session's source lists (a fleet needs several). */
+  sourceSessionCount: number;
+  /** Rows from this message index on arrived since the user last looked (live), or null. */
+  newFrom: number | null;
   /** Select stored message `index` (switching to All when the view hides it). */
   selectMessage: (index: number) => void;
   /** The session's compactions, requests and pairing lint (`get_cuts`) and the cut open in

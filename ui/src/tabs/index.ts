@@ -4,6 +4,8 @@ import type { ComponentType } from "react";
 import type { TabContext } from "./context";
 import { TimelineTab } from "./TimelineTab";
 import { RequestsTab } from "./RequestsTab";
+import { PostmortemTab } from "./PostmortemTab";
+import { SpillsTab } from "./SpillsTab";
 import { TokensTab } from "./TokensTab";
 import { ReplayTab } from "./ReplayTab";
 
@@ -20,4 +22,6 @@ export const TABS: TabDef[] = [
   { id: "requests", label: "Requests", component: RequestsTab },
   { id: "tokens", label: "Tokens", component: TokensTab },
   { id: "replay", label: "Replay", component: ReplayTab },
+  { id: "postmortem", label: "Post-mortem", component: PostmortemTab },
+  { id: "spills", label: "Spills", component: SpillsTab },
 ];

@@ -23,6 +23,7 @@ pub mod paths;
 pub mod reads;
 pub mod review;
 pub mod shell;
+pub mod spill_text;
 pub mod spills;
 pub mod verdict;
 

@@ -1,0 +1,206 @@
+//! Following every open source at once, for the app: [`watch`](crate::watch)'s changes turned
+//! into [`LiveEvent`]s that carry compact timeline rows and the source they belong to.
+//!
+//! A [`Follower`] keeps one [`Tracker`] per source (a goose `sessions.db`, a session file, a
+//! Claude Code / Codex / coworker folder) and one [`FsWatch`] over all of them, rebuilt when a
+//! source is added. [`Follower::poll`] blocks until something changed (or the poll interval
+//! passed) and returns what changed, in order, already shaped for the UI: the whole `Message`s
+//! of a change become [`TimelineRow`]s so a burst of large tool results never crosses IPC whole.
+//! Threads, event emission and the app's caches are the app's business (`src-tauri/src/live.rs`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::Problem;
+use crate::error::Result;
+use crate::model::{CompactionRecord, SessionMeta};
+use crate::timeline::{TimelineRow, row};
+use crate::watch::{Change, FsWatch, Tracker};
+
+/// One change to a followed source, as the app's UI applies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LiveEvent {
+    /// A session appeared under `path`.
+    SessionAdded {
+        /// The source path ([`crate::rpc::SourceGroup::path`]).
+        path: String,
+        /// Its listing.
+        session: SessionMeta,
+    },
+    /// Rows were added at the end of a session.
+    Appended {
+        /// The source path.
+        path: String,
+        /// The session id.
+        session_id: String,
+        /// The new rows, in order; `index` is the position in the session.
+        rows: Vec<TimelineRow>,
+    },
+    /// Everything from `from_index` on was replaced by `rows`.
+    Rewritten {
+        /// The source path.
+        path: String,
+        /// The session id.
+        session_id: String,
+        /// First index that differs.
+        from_index: usize,
+        /// The rows from `from_index` to the end, as they are now.
+        rows: Vec<TimelineRow>,
+    },
+    /// Rows kept their content but changed visibility (a compaction hid the originals).
+    VisibilityChanged {
+        /// The source path.
+        path: String,
+        /// The session id.
+        session_id: String,
+        /// `(index, agent_visible, user_visible)` as they are now.
+        rows: Vec<(usize, bool, bool)>,
+    },
+    /// A compaction appeared: a new cut.
+    Compaction {
+        /// The source path.
+        path: String,
+        /// The session id.
+        session_id: String,
+        /// The compaction as the reader recorded it.
+        record: CompactionRecord,
+    },
+    /// Something could not be read; the rest is still followed.
+    Problem {
+        /// The source path.
+        path: String,
+        /// What went wrong, naming the file.
+        problem: Problem,
+    },
+}
+
+impl LiveEvent {
+    /// The session the event is about, when it is about one.
+    pub fn session_id(&self) -> Option<&str> {
+        match self {
+            LiveEvent::SessionAdded { session, .. } => Some(&session.id),
+            LiveEvent::Appended { session_id, .. }
+            | LiveEvent::Rewritten { session_id, .. }
+            | LiveEvent::VisibilityChanged { session_id, .. }
+            | LiveEvent::Compaction { session_id, .. } => Some(session_id),
+            LiveEvent::Problem { .. } => None,
+        }
+    }
+
+    /// The source path the event belongs to.
+    pub fn path(&self) -> &str {
+        match self {
+            LiveEvent::SessionAdded { path, .. }
+            | LiveEvent::Appended { path, .. }
+            | LiveEvent::Rewritten { path, .. }
+            | LiveEvent::VisibilityChanged { path, .. }
+            | LiveEvent::Compaction { path, .. }
+            | LiveEvent::Problem { path, .. } => path,
+        }
+    }
+}
+
+/// A tracker's change as a UI event of source `path`.
+pub fn live_event(path: &str, change: Change) -> LiveEvent {
+    let path = path.to_owned();
+    match change {
+        Change::SessionAdded { session } => LiveEvent::SessionAdded { path, session },
+        Change::Appended {
+            session_id,
+            messages,
+        } => LiveEvent::Appended {
+            path,
+            session_id,
+            rows: messages.iter().map(row).collect(),
+        },
+        Change::Rewritten {
+            session_id,
+            from_index,
+            messages,
+        } => LiveEvent::Rewritten {
+            path,
+            session_id,
+            from_index,
+            rows: messages.iter().map(row).collect(),
+        },
+        Change::VisibilityChanged {
+            session_id,
+            messages,
+        } => LiveEvent::VisibilityChanged {
+            path,
+            session_id,
+            rows: messages,
+        },
+        Change::Compaction { session_id, record } => LiveEvent::Compaction {
+            path,
+            session_id,
+            record,
+        },
+        Change::Problem { problem } => LiveEvent::Problem { path, problem },
+    }
+}
+
+/// Follows a set of sources; see the module docs.
+pub struct Follower {
+    sources: Vec<(String, Tracker)>,
+    fs: Option<FsWatch>,
+}
+
+impl Default for Follower {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Follower {
+    /// Following nothing yet.
+    pub fn new() -> Self {
+        Follower {
+            sources: Vec::new(),
+            fs: None,
+        }
+    }
+
+    /// The source paths followed, as given.
+    pub fn paths(&self) -> Vec<&str> {
+        self.sources.iter().map(|(p, _)| p.as_str()).collect()
+    }
+
+    /// Follow the source at `path` from its current state on (what exists now is not
+    /// reported). Adding a path already followed does nothing.
+    pub fn add(&mut self, path: &str) -> Result<()> {
+        if self.sources.iter().any(|(p, _)| p == path) {
+            return Ok(());
+        }
+        let tracker = Tracker::new(Path::new(path), None)?;
+        self.sources.push((path.to_owned(), tracker));
+        let paths: Vec<PathBuf> = self.sources.iter().map(|(p, _)| p.into()).collect();
+        self.fs = Some(FsWatch::new(&paths)?);
+        Ok(())
+    }
+
+    /// Wait until a followed file changed or `poll` passed, then report what changed in every
+    /// source, in order. The timeout doubles as a poll for what notifications miss.
+    pub fn poll(&mut self, poll: Duration) -> Vec<LiveEvent> {
+        match &self.fs {
+            Some(fs) => {
+                fs.wait(poll);
+            }
+            None => std::thread::sleep(poll),
+        }
+        self.refresh()
+    }
+
+    /// Report what changed since the last call, without waiting.
+    pub fn refresh(&mut self) -> Vec<LiveEvent> {
+        let mut out = Vec::new();
+        for (path, tracker) in &mut self.sources {
+            out.extend(tracker.refresh().into_iter().map(|c| live_event(path, c)));
+        }
+        out
+    }
+}

@@ -1,0 +1,73 @@
+//! Live following: a background thread that watches every open source (the goose sessions DB
+//! and its `-wal`, each file or folder the user opened, Claude Code / Codex folders among the
+//! sources) with core's [`Follower`] and emits what changed to the window as one `live` event
+//! per batch (`Vec<LiveEvent>`). Diffing, fingerprints and debouncing are core's
+//! (`palimpsest_core::follow`, `watch`); applying the events is the UI's (`ui/src/live.ts`).
+
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::time::Duration;
+
+use palimpsest_core::follow::{Follower, LiveEvent};
+use tauri::{AppHandle, Emitter, Manager};
+
+use crate::state::AppState;
+
+/// The window event carrying a batch of [`LiveEvent`]s.
+pub const EVENT: &str = "live";
+
+/// How long the thread waits for a notification before looking anyway (a poll for what
+/// notifications miss, and how soon a newly opened source starts being followed).
+const POLL: Duration = Duration::from_millis(500);
+
+/// Start following `paths`; send more source paths on the returned channel to follow them too.
+pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<String> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("palimpsest-live".into())
+        .spawn(move || run(&app, paths, &rx));
+    if let Err(e) = spawned {
+        eprintln!("palimpsest-app: live following is off: {e}");
+    }
+    tx
+}
+
+fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<String>) {
+    let mut follower = Follower::new();
+    for p in paths {
+        add(&mut follower, &p);
+    }
+    loop {
+        loop {
+            match rx.try_recv() {
+                Ok(p) => add(&mut follower, &p),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => return,
+            }
+        }
+        let events = follower.poll(POLL);
+        if !events.is_empty() {
+            publish(app, &events);
+        }
+    }
+}
+
+/// A source that cannot be followed (gone, unreadable) still shows what it held; its problem
+/// is already in the sidebar from the listing, so it is only logged here.
+fn add(follower: &mut Follower, path: &str) {
+    if let Err(e) = follower.add(path) {
+        eprintln!("palimpsest-app: not following {path}: {e}");
+    }
+}
+
+fn publish(app: &AppHandle, events: &[LiveEvent]) {
+    // Drop the cached copy first, so a click on a new row loads the session as it is now.
+    let state = app.state::<AppState>();
+    for e in events {
+        if let Some(id) = e.session_id() {
+            state.forget(e.path(), id);
+        }
+    }
+    if let Err(e) = app.emit(EVENT, events) {
+        eprintln!("palimpsest-app: cannot send live changes to the window: {e}");
+    }
+}

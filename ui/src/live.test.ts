@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { applyToSources, applyToTimeline, mergeRows } from "./live";
+import type { Timeline } from "./bindings/Timeline";
+import type { TimelineRow } from "./bindings/TimelineRow";
+import type { SourceGroup } from "./bindings/SourceGroup";
+import type { SessionMeta } from "./bindings/SessionMeta";
+
+const row = (index: number, agent = true, user = true): TimelineRow => ({
+  index,
+  role: "user",
+  kind: "ordinary",
+  created: null,
+  agent_visible: agent,
+  user_visible: user,
+  parts: [],
+  error: null,
+  size: 0,
+});
+const meta = (id: string): SessionMeta => ({
+  id,
+  format: "goose",
+  path: "/db",
+  name: id,
+  working_dir: null,
+  created: null,
+  updated: null,
+  model: null,
+  context_limit: null,
+  usage: null,
+  message_count: 0,
+  compaction_count: 0,
+});
+const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [] });
+
+describe("live events", () => {
+  it("appends each row once even when an event repeats or overlaps a load", () => {
+    let t = timeline(3);
+    const ev = { event: "appended" as const, path: "/d", session_id: "live-1", rows: [row(2), row(3), row(4)] };
+    t = applyToTimeline(t, "/d", ev);
+    t = applyToTimeline(t, "/d", ev);
+    expect(t.rows.map((r) => r.index), "rows 0-4 once each, in order").toEqual([0, 1, 2, 3, 4]);
+    expect(t.meta.message_count, "the count follows").toBe(5);
+  });
+
+  it("ignores events of other sessions and sources", () => {
+    const t = timeline(2);
+    expect(applyToTimeline(t, "/d", { event: "appended", path: "/other", session_id: "live-1", rows: [row(2)] }), "another source").toBe(t);
+    expect(applyToTimeline(t, "/d", { event: "appended", path: "/d", session_id: "x", rows: [row(2)] }), "another session").toBe(t);
+  });
+
+  it("a compaction hides the originals and adds one cut", () => {
+    let t = timeline(2);
+    t = applyToTimeline(t, "/d", { event: "visibility_changed", path: "/d", session_id: "live-1", rows: [[0, false, true], [1, false, true]] });
+    const rec = { cut_index: 2, trigger: "auto" as const, pre_tokens: null, post_tokens: null, summary_index: 2, kept: [], raw: null, applied_index: null };
+    t = applyToTimeline(t, "/d", { event: "compaction", path: "/d", session_id: "live-1", record: rec });
+    t = applyToTimeline(t, "/d", { event: "compaction", path: "/d", session_id: "live-1", record: rec });
+    expect(t.rows.map((r) => r.agent_visible), "originals no longer seen by the model").toEqual([false, false]);
+    expect(t.compactions.map((c) => c.cut_index), "one cut, not two").toEqual([2]);
+  });
+
+  it("a rewrite replaces the tail", () => {
+    const t = applyToTimeline(timeline(5), "/d", { event: "rewritten", path: "/d", session_id: "live-1", from_index: 2, rows: [row(2, false)] });
+    expect(t.rows.map((r) => [r.index, r.agent_visible]), "rows from 2 on replaced").toEqual([[0, true], [1, true], [2, false]]);
+  });
+
+  it("new sessions join their source's list once, first", () => {
+    const groups: SourceGroup[] = [{ label: "d", path: "/d", origin: "argument", sessions: [meta("old")], problems: [] }];
+    const add = { event: "session_added" as const, path: "/d", session: meta("live-1") };
+    const out = applyToSources(applyToSources(groups, [add]), [add, { event: "appended", path: "/d", session_id: "live-1", rows: [row(0), row(1)] }]);
+    expect(out[0]!.sessions.map((s) => [s.id, s.message_count]), "listed once, counted").toEqual([["live-1", 2], ["old", 0]]);
+  });
+
+  it("mergeRows keeps order when rows arrive out of order", () => {
+    expect(mergeRows([row(0)], [row(2), row(1)]).map((r) => r.index), "sorted by index").toEqual([0, 1, 2]);
+  });
+});

@@ -1,0 +1,298 @@
+// The Post-mortem tab: why a worker got stuck. The one-line verdict, then each finding (re-reads
+// per file, exploration, loops, spill loops, compactions and what their summaries lost) with the
+// messages that prove it as links into the timeline and inspector. For a source holding several
+// sessions, the fleet table across them, each row opening its session. Analysis is core's
+// (`diagnose`, `diagnose_fleet`); everything transcript-derived is rendered as text.
+import { useEffect, useState } from "react";
+import type { TabContext } from "./context";
+import type { Diagnosis } from "../bindings/Diagnosis";
+import type { Fleet } from "../bindings/Fleet";
+import type { IpcError } from "../bindings/IpcError";
+import type { LossKind } from "../bindings/LossKind";
+import { call, toIpcError } from "../ipc";
+import { MessageLinks, percent } from "../components/MessageLinks";
+
+const LOSS_LABEL: Record<LossKind, string> = { path: "file path", identifier: "identifier", failing_test: "failing test", open_task: "open task" };
+/** Sources with at most this many sessions get the fleet table without asking. */
+const FLEET_AUTO = 25;
+
+export function PostmortemTab({ path, timeline, selectMessage, selectSession, sourceSessionCount }: TabContext) {
+  const id = timeline?.meta.id ?? null;
+  const size = timeline?.rows.length ?? 0;
+  const [d, setD] = useState<Diagnosis | null>(null);
+  const [err, setErr] = useState<IpcError | null>(null);
+  useEffect(() => {
+    if (!path || !id) return;
+    let live = true;
+    setErr(null);
+    // A live session grows: diagnose again once writes pause for a moment.
+    const t = setTimeout(() => {
+      call("diagnose", { path, id })
+        .then((r) => live && setD(r))
+        .catch((e) => live && (setD(null), setErr(toIpcError(e))));
+    }, d && d.session_id === id ? 400 : 0);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, id, size]);
+
+  if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to see its post-mortem.</div>;
+  if (err) return <div className="empty-pane error-text">Could not diagnose this session ({err.code}): {err.message}</div>;
+  const current = d && d.session_id === timeline.meta.id ? d : null;
+  return (
+    <div className="analysis" data-testid="postmortem">
+      {!current ? (
+        <p className="hint">
+          <span className="spinner" aria-hidden="true" />
+          Diagnosing {timeline.meta.name} (counting re-read tokens)…
+        </p>
+      ) : (
+        <Findings d={current} select={selectMessage} />
+      )}
+      {sourceSessionCount > 1 && <FleetView path={path} count={sourceSessionCount} current={timeline.meta.id} selectSession={(sid) => selectSession({ path, id: sid })} />}
+    </div>
+  );
+}
+
+function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) {
+  const rereads = d.rereads.filter((f) => f.rereads > 0);
+  const e = d.exploration;
+  return (
+    <>
+      <section className="verdict-box">
+        <h2>Verdict</h2>
+        <p className="verdict" data-testid="verdict">
+          {d.verdict}
+        </p>
+        {d.findings.length > 1 && (
+          <ol className="findings" data-testid="findings">
+            {d.findings.map((f, i) => (
+              <li key={i}>{f}</li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section data-testid="rereads">
+        <h3>Re-reads per file</h3>
+        {rereads.length === 0 ? (
+          <p className="muted">No file was read twice.</p>
+        ) : (
+          <table className="grid-table">
+            <thead>
+              <tr>
+                <th>file</th>
+                <th title="successful reads">reads</th>
+                <th title="reads of a file already read">re-reads</th>
+                <th title="a compaction had dropped the earlier read from the model's view">after compaction</th>
+                <th title="the earlier read was still in the model's view: pure waste">still visible</th>
+                <th title="tokens spent on re-reads">tokens</th>
+                <th>re-read at</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rereads.map((f) => (
+                <tr key={f.path}>
+                  <td className="path-cell" title={f.path}>
+                    <bdi>{f.path}</bdi>
+                  </td>
+                  <td className="num">{f.reads}</td>
+                  <td className="num">{f.rereads}</td>
+                  <td className="num">{f.after_compaction}</td>
+                  <td className="num">{f.while_visible}</td>
+                  <td className="num">{f.tokens}</td>
+                  <td>
+                    <MessageLinks indices={f.reread_messages} onSelect={select} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section data-testid="exploration">
+        <h3>Exploration</h3>
+        <p>
+          <strong>{percent(d.exploration_share)}</strong> of {e.calls} calls only look ({e.look_calls} look, {e.write_calls} write)
+          {e.seconds_per_call !== null && <> · {e.seconds_per_call.toFixed(1)} s per call</>}
+          {e.seconds_per_look_call !== null && <> · {e.seconds_per_look_call.toFixed(1)} s per look-only call</>}
+          {e.timed_calls < e.calls && e.calls > 0 && <span className="muted"> ({e.timed_calls} of {e.calls} calls timed)</span>}
+        </p>
+        {e.look_messages.length > 0 && (
+          <p className="small">
+            Look-only calls: <MessageLinks indices={e.look_messages} onSelect={select} />
+          </p>
+        )}
+      </section>
+
+      <section data-testid="loops">
+        <h3>Loops</h3>
+        {d.loops.length === 0 ? (
+          <p className="muted">No repeated calls, error streaks, long stretches without a write or timeouts.</p>
+        ) : (
+          <ul className="finding-list">
+            {d.loops.map((l, i) => (
+              <li key={i}>
+                <span className="tag">{l.kind.replace(/_/g, " ")}</span> {l.description} <MessageLinks indices={l.messages} onSelect={select} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section data-testid="spill-loops">
+        <h3>Spill loops</h3>
+        {d.spill_loops.length === 0 ? (
+          <p className="muted">No spill file was read only to be capped again.</p>
+        ) : (
+          d.spill_loops.map((s, i) => (
+            <div key={i} className="spill-loop">
+              <p>
+                On <code>{s.origin}</code>: {s.respilled} re-spills{s.ended_in_timeout ? ", ended in a timeout" : ""}{" "}
+                <MessageLinks indices={s.messages} onSelect={select} />
+              </p>
+              <ol className="small">
+                {s.steps.map((st, k) => (
+                  <li key={k}>
+                    <button type="button" className="msg-link" onClick={() => select(st.call_index)}>
+                      #{st.call_index}
+                    </button>{" "}
+                    read <code>{st.read_path}</code>
+                    {st.spilled_to ? (
+                      <>
+                        {" "}
+                        → capped, spilled to <code>{st.spilled_to}</code>
+                      </>
+                    ) : null}
+                    {st.timed_out && <strong> ✖ timed out</strong>}
+                  </li>
+                ))}
+              </ol>
+            </div>
+          ))
+        )}
+      </section>
+
+      <section data-testid="compactions">
+        <h3>Compactions and what the summaries lost</h3>
+        {d.compactions.length === 0 && <p className="muted">No compaction.</p>}
+        {d.compactions.map((c) => {
+          const lost = d.summary_losses.filter((l) => l.compaction === c.number);
+          return (
+            <div key={c.number} className="compaction-item">
+              <p>
+                <strong>Compaction {c.number}</strong> at <MessageLinks indices={[c.cut_index]} onSelect={select} /> dropped {c.dropped} messages; summary{" "}
+                {c.summary_index !== null && <MessageLinks indices={[c.summary_index]} onSelect={select} />} {c.summary_chars} characters:{" "}
+                {c.usable ? <span className="ok">✓ usable</span> : <span className="bad">✖ not usable: {c.problem}</span>}
+              </p>
+              {lost.length > 0 && (
+                <ul className="finding-list" data-testid="losses">
+                  {lost.map((l, i) => (
+                    <li key={i}>
+                      lost {LOSS_LABEL[l.kind]} <code>{l.value}</code> <MessageLinks indices={l.messages} onSelect={select} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          );
+        })}
+      </section>
+    </>
+  );
+}
+
+function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
+  const [fleet, setFleet] = useState<Fleet | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<IpcError | null>(null);
+  const [asked, setAsked] = useState(count <= FLEET_AUTO);
+  useEffect(() => {
+    setFleet(null);
+    setAsked(count <= FLEET_AUTO);
+  }, [path, count]);
+  useEffect(() => {
+    if (!asked || fleet) return;
+    let live = true;
+    setBusy(true);
+    setErr(null);
+    call("diagnose_fleet", { path })
+      .then((f) => live && setFleet(f))
+      .catch((e) => live && setErr(toIpcError(e)))
+      .finally(() => live && setBusy(false));
+    return () => {
+      live = false;
+    };
+  }, [asked, fleet, path]);
+  const t = fleet?.totals;
+  return (
+    <section className="fleet" data-testid="fleet">
+      <h3>Fleet: all {count} sessions of this source</h3>
+      {!asked && (
+        <button type="button" onClick={() => setAsked(true)} data-testid="fleet-run">
+          Diagnose all {count} sessions
+        </button>
+      )}
+      {busy && (
+        <p className="hint">
+          <span className="spinner" aria-hidden="true" />
+          Diagnosing {count} sessions…
+        </p>
+      )}
+      {err && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
+      {fleet && t && (
+        <>
+          <p data-testid="fleet-totals">
+            {t.sessions} sessions, {t.stuck_sessions} with findings · re-read rate <strong>{percent(t.reread_rate)}</strong> ({t.rereads} of {t.reads} reads) ·{" "}
+            {t.compactions} compactions · usable summaries <strong>{t.usable_summary_rate === null ? "n/a" : percent(t.usable_summary_rate)}</strong>
+          </p>
+          <table className="grid-table fleet-table">
+            <thead>
+              <tr>
+                <th>session</th>
+                <th>format</th>
+                <th>calls</th>
+                <th>re-read rate</th>
+                <th>compactions</th>
+                <th>usable summaries</th>
+                <th>verdict</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fleet.sessions.map((r) => (
+                <tr key={r.session_id} className={r.session_id === current ? "current" : ""} aria-current={r.session_id === current}>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => selectSession(r.session_id)} data-testid="fleet-session" data-session-id={r.session_id}>
+                      {r.session_id}
+                    </button>
+                  </td>
+                  <td>{r.format}</td>
+                  <td className="num">{r.calls}</td>
+                  <td className="num">
+                    {percent(r.reread_rate)} <span className="muted small">({r.rereads}/{r.reads})</span>
+                  </td>
+                  <td className="num">{r.compactions}</td>
+                  <td className="num">
+                    {r.compactions ? `${r.usable_summaries} of ${r.compactions}` : "—"}
+                  </td>
+                  <td className="verdict-cell" title={r.verdict}>
+                    {r.stuck ? "⚠ " : "✓ "}
+                    {r.verdict}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {fleet.problems.map((p, i) => (
+            <p key={i} className="problem">
+              ⚠ {p.message}
+            </p>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}
