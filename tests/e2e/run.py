@@ -294,6 +294,8 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
         only_b = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-B] .replay-row.only-here'));"
                           "return r.length ? r.map(e => e.dataset.sourceIndex) : null;", what="rows only in B marked")
         check(only_b == ["1"], f"only B keeps the cat store.py request (message 1); got {only_b}")
+        c.d.run("document.querySelector('[data-testid=replay]').scrollTop = 0;")
+        c.d.screenshot(os.path.join(c.out, "replay-compare.png"))
 
         # The sweep: a cell click sets A's K and cap.
         js_click(c, "[data-testid=sweep-run]")
@@ -338,6 +340,8 @@ def test_tokens_total_equals_cli(c):
         time.sleep(0.5)
         shown = c.d.run("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent;")
         check(shown == f"#{idx}", f"the selection stays on message {idx}; inspector shows {shown}")
+        c.d.screenshot(os.path.join(c.out, "tokens-links.png"))
+        c.d.run("document.querySelector('[data-testid=tokens]').scrollTop = 0;")
         c.d.screenshot(os.path.join(c.out, "tokens.png"))
         # Another encoding recounts: the encoding shown follows the toolbar.
         c.d.run("const s = document.querySelector('[data-testid=encoding]');"
