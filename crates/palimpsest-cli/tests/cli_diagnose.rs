@@ -3,27 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
 use assert_cmd::Command;
+use common::run_json as json;
 use serde_json::Value;
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures")
         .join(rel)
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("palimpsest")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
 #[test]

@@ -1,25 +1,13 @@
 //! `palimpsest sessions` and `palimpsest show` on the goose fixtures: the JSON contract (exact
 //! keys), the agent view of a session, and errors on stderr with a non-zero exit.
 
+mod common;
 use assert_cmd::Command;
+use common::run_json;
 use serde_json::Value;
 
 fn fixtures() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/goose").to_owned()
-}
-
-fn run_json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("palimpsest")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "palimpsest {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! `palimpsest replay` and `palimpsest sweep` on the goose fixtures: the JSON contract (exact
 //! keys), the seed's cases end to end, the simulation's shape and the heatmap file.
 
+mod common;
 use assert_cmd::Command;
+use common::run_json;
 use serde_json::Value;
 
 fn db() -> String {
@@ -10,20 +12,6 @@ fn db() -> String {
         "/../../fixtures/goose/sessions.db"
     )
     .to_owned()
-}
-
-fn run_json(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("palimpsest")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "palimpsest {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
 #[test]

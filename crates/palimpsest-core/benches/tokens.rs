@@ -15,7 +15,7 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use palimpsest_core::model::{Message, Part, Role, Session, SessionMeta, SourceFormat};
+use palimpsest_core::model::{Message, Part, Role, Session, SourceFormat};
 use palimpsest_core::tokens::{self, Encoding, TokenCache};
 use serde_json::{Value, json};
 
@@ -176,25 +176,7 @@ fn main() {
             Message::new(i, role, vec![Part::Text { text: t }])
         })
         .collect();
-    let session = Session {
-        meta: SessionMeta {
-            id: "bench".into(),
-            format: SourceFormat::MessageLog,
-            path: "bench".into(),
-            name: "bench".into(),
-            working_dir: None,
-            created: None,
-            updated: None,
-            model: None,
-            context_limit: None,
-            usage: None,
-            message_count: messages.len(),
-            compaction_count: 0,
-            parent_id: None,
-        },
-        messages,
-        compactions: Vec::new(),
-    };
+    let session = Session::in_memory("bench", SourceFormat::MessageLog, messages, Vec::new());
     let dir = tempfile::tempdir().unwrap();
     let no = AtomicBool::new(false);
     let t = Instant::now();

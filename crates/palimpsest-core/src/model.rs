@@ -218,6 +218,24 @@ impl Message {
         }
     }
 
+    /// A stored row or line the reader could not read: its raw text kept as an `other` part
+    /// tagged `original_type`, hidden from the model and the user, `error` saying why (naming
+    /// file and line or row).
+    pub fn unreadable(index: usize, original_type: &str, raw: String, error: String) -> Self {
+        let mut m = Message::new(
+            index,
+            Role::System,
+            vec![Part::Other {
+                original_type: original_type.to_owned(),
+                raw: Value::String(raw),
+            }],
+        );
+        m.agent_visible = false;
+        m.user_visible = false;
+        m.error = Some(error);
+        m
+    }
+
     /// True when any part is a tool result.
     pub fn has_tool_result(&self) -> bool {
         self.parts
@@ -412,6 +430,35 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session made in memory (tests, benches, generated loops): `id` doubles as name and
+    /// path, and the listing data says only what the messages and records tell.
+    pub fn in_memory(
+        id: &str,
+        format: SourceFormat,
+        messages: Vec<Message>,
+        compactions: Vec<CompactionRecord>,
+    ) -> Self {
+        Session {
+            meta: SessionMeta {
+                id: id.to_owned(),
+                format,
+                path: id.to_owned(),
+                name: id.to_owned(),
+                working_dir: None,
+                created: None,
+                updated: None,
+                model: None,
+                context_limit: None,
+                usage: None,
+                message_count: messages.len(),
+                compaction_count: compactions.len(),
+                parent_id: None,
+            },
+            messages,
+            compactions,
+        }
+    }
+
     /// The messages of one view, in order.
     pub fn view(&self, view: View) -> impl Iterator<Item = &Message> {
         self.messages.iter().filter(move |m| view.includes(m))

@@ -9,8 +9,7 @@ use palimpsest_core::compaction::{
     Api, Eras, FindingKind, HealthIssue, RequestShape, lint_messages, lint_session,
 };
 use palimpsest_core::model::{
-    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat,
-    Trigger, View,
+    CompactionRecord, Message, MessageKind, Part, Role, Session, SourceFormat, Trigger, View,
 };
 use serde_json::json;
 
@@ -68,25 +67,7 @@ fn session(
     messages: Vec<Message>,
     compactions: Vec<CompactionRecord>,
 ) -> Session {
-    Session {
-        meta: SessionMeta {
-            id: "hand".into(),
-            format,
-            path: "hand".into(),
-            name: "hand".into(),
-            working_dir: None,
-            created: None,
-            updated: None,
-            model: None,
-            context_limit: None,
-            usage: None,
-            message_count: messages.len(),
-            compaction_count: compactions.len(),
-            parent_id: None,
-        },
-        messages,
-        compactions,
-    }
+    Session::in_memory("hand", format, messages, compactions)
 }
 
 fn reindex(mut m: Message, i: usize, kind: MessageKind) -> Message {

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use palimpsest_core::model::{
-    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat, Trigger,
+    CompactionRecord, Message, MessageKind, Part, Role, Session, SourceFormat, Trigger,
 };
 use palimpsest_core::tokens::report::{self, ReportOptions};
 use palimpsest_core::tokens::{self, Category, Encoding, TokenCache};
@@ -21,25 +21,7 @@ fn tiktoken(enc: Encoding, text: &str) -> u64 {
 }
 
 fn session(format: SourceFormat, messages: Vec<Message>) -> Session {
-    Session {
-        meta: SessionMeta {
-            id: "s".into(),
-            format,
-            path: "mem".into(),
-            name: "s".into(),
-            working_dir: None,
-            created: None,
-            updated: None,
-            model: None,
-            context_limit: None,
-            usage: None,
-            message_count: messages.len(),
-            compaction_count: 0,
-            parent_id: None,
-        },
-        messages,
-        compactions: Vec::new(),
-    }
+    Session::in_memory("s", format, messages, Vec::new())
 }
 
 fn text(i: usize, role: Role, t: &str) -> Message {
@@ -420,32 +402,15 @@ fn requests_follow_compaction_cuts() {
 /// answered the old context, a7 the compacted one.
 #[test]
 fn requests_follow_the_point_a_compaction_took_effect() {
-    let mut msgs = vec![
-        text(0, Role::User, "first question here"),
-        text(1, Role::Assistant, "first answer"),
-        text(2, Role::User, "second question"),
-        text(3, Role::User, "summary of the first exchange"),
-        text(4, Role::Assistant, "second answer"),
-        text(5, Role::User, "Context compacted"),
-        text(6, Role::User, "third"),
-        text(7, Role::Assistant, "third answer"),
-    ];
-    msgs[0].agent_visible = false;
-    msgs[1].agent_visible = false;
-    msgs[3].kind = MessageKind::Summary;
-    msgs[5].kind = MessageKind::Notification;
-    msgs[5].agent_visible = false;
-    let mut s = session(SourceFormat::Coworker, msgs);
-    s.compactions.push(CompactionRecord {
-        cut_index: 3,
-        trigger: Some(Trigger::Auto),
-        pre_tokens: None,
-        post_tokens: None,
-        summary_index: Some(3),
-        kept: vec![],
-        raw: None,
-        applied_index: Some(5),
-    });
+    let mut s = compacted();
+    let mut notice = text(5, Role::User, "Context compacted");
+    notice.kind = MessageKind::Notification;
+    notice.agent_visible = false;
+    s.messages.insert(5, notice);
+    for (i, m) in s.messages.iter_mut().enumerate() {
+        m.index = i;
+    }
+    s.compactions[0].applied_index = Some(5);
     let r = totals(&s);
     let ctx: Vec<(usize, u64)> = r
         .per_request

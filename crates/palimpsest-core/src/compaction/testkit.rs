@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::model::{
-    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat, Trigger,
+    CompactionRecord, Message, MessageKind, Part, Role, Session, SourceFormat, Trigger,
 };
 
 pub const ASK: &str = "add a retry to fetch_rows in store.py";
@@ -54,25 +54,7 @@ pub fn seed_five() -> Vec<Message> {
 }
 
 pub fn session(messages: Vec<Message>, compactions: Vec<CompactionRecord>) -> Session {
-    Session {
-        meta: SessionMeta {
-            id: "t".into(),
-            format: SourceFormat::Goose,
-            path: "t".into(),
-            name: "t".into(),
-            working_dir: None,
-            created: None,
-            updated: None,
-            model: None,
-            context_limit: None,
-            usage: None,
-            message_count: messages.len(),
-            compaction_count: compactions.len(),
-            parent_id: None,
-        },
-        messages,
-        compactions,
-    }
+    Session::in_memory("t", SourceFormat::Goose, messages, compactions)
 }
 
 pub fn seed_five_session() -> Session {

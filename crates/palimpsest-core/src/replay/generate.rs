@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::model::{Message, Part, Role, Session, SessionMeta, SourceFormat};
+use crate::model::{Message, Part, Role, Session, SourceFormat};
 
 /// A session of exactly `messages` messages.
 pub fn agent_loop(messages: usize) -> Session {
@@ -71,23 +71,9 @@ pub fn agent_loop(messages: usize) -> Session {
         }
         turn += 1;
     }
-    Session {
-        meta: SessionMeta {
-            id: "generated".into(),
-            format: SourceFormat::Goose,
-            path: String::new(),
-            name: "generated agent loop".into(),
-            working_dir: None,
-            created: None,
-            updated: None,
-            model: None,
-            context_limit: Some(128_000),
-            usage: None,
-            message_count: msgs.len(),
-            compaction_count: 0,
-            parent_id: None,
-        },
-        messages: msgs,
-        compactions: Vec::new(),
-    }
+    let mut s = Session::in_memory("generated", SourceFormat::Goose, msgs, Vec::new());
+    s.meta.path = String::new();
+    s.meta.name = "generated agent loop".into();
+    s.meta.context_limit = Some(128_000);
+    s
 }

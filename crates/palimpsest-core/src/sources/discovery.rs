@@ -5,7 +5,12 @@
 //! added. Counting stays cheap: Claude Code and Codex sessions are counted by file name
 //! (one `.jsonl` per session), database-backed families through their reader's listing, which
 //! reads the database's rows and no message. Message logs have no default location.
+//!
+//! goose's and coworker's rules (environment overrides, platform defaults) are their readers'
+//! (`goose::locations_from`, `coworker::default_locations`); this module only feeds them `home`
+//! and `env`. Claude Code and Codex have no reader-side rule, so theirs are here.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -33,20 +38,24 @@ pub fn default_locations(
     home: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<(&'static str, PathBuf)> {
-    let var = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    // The readers' rules look `HOME` up like any variable: answer it with `home`.
+    let lookup = |k: &str| -> Option<OsString> {
+        if k == "HOME" {
+            home.map(|h| h.as_os_str().to_owned())
+        } else {
+            env(k).filter(|v| !v.is_empty()).map(OsString::from)
+        }
+    };
     let mut out = Vec::new();
-    let goose = var("GOOSE_PATH_ROOT")
-        .map(|r| r.join("data").join("sessions"))
-        .or_else(|| var("XDG_DATA_HOME").map(|x| x.join("goose").join("sessions")))
-        .or_else(|| home.map(|h| h.join(".local/share/goose/sessions")));
-    out.extend(goose.map(|p| ("goose", p)));
+    let goose = super::goose::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(goose.into_iter().map(|p| ("goose", p)));
     out.extend(home.map(|h| ("claude-code", h.join(".claude").join("projects"))));
-    let codex = var("CODEX_HOME")
-        .map(|c| c.join("sessions"))
+    let codex = lookup("CODEX_HOME")
+        .map(|c| PathBuf::from(c).join("sessions"))
         .or_else(|| home.map(|h| h.join(".codex").join("sessions")));
     out.extend(codex.map(|p| ("codex", p)));
-    let coworker = var("COWORKER_STATE_DIR").or_else(|| home.map(|h| h.join(".config/coworker")));
-    out.extend(coworker.map(|p| ("coworker", p)));
+    let coworker = super::coworker::default_locations(lookup, None);
+    out.extend(coworker.into_iter().map(|p| ("coworker", p)));
     out
 }
 
@@ -167,6 +176,26 @@ mod tests {
         assert_eq!(
             got, want,
             "GOOSE_PATH_ROOT and CODEX_HOME override; an empty COWORKER_STATE_DIR counts as unset"
+        );
+    }
+
+    #[test]
+    fn coworker_state_dir_adds_to_the_platform_default() {
+        let env = |k: &str| (k == "COWORKER_STATE_DIR").then(|| "/s".to_owned());
+        let got: Vec<(&str, PathBuf)> = default_locations(Some(Path::new("/h")), &env)
+            .into_iter()
+            .filter(|(f, _)| *f == "coworker")
+            .collect();
+        let platform = if cfg!(windows) {
+            vec![]
+        } else {
+            vec![("coworker", PathBuf::from("/h/.config/coworker"))]
+        };
+        let mut want = vec![("coworker", PathBuf::from("/s"))];
+        want.extend(platform);
+        assert_eq!(
+            got, want,
+            "coworker's own rule: its state-dir variable, then the platform default"
         );
     }
 

@@ -85,17 +85,12 @@ impl Builder {
             Ok(v) => v,
             Err(bad) => {
                 *self.counts.by_type.entry("invalid".into()).or_default() += 1;
-                let mut m = Message::new(
+                let m = Message::unreadable(
                     self.messages.len(),
-                    Role::System,
-                    vec![Part::Other {
-                        original_type: "unparsed_line".into(),
-                        raw: Value::String(bad.raw),
-                    }],
+                    "unparsed_line",
+                    bad.raw,
+                    bad.error.to_string(),
                 );
-                m.error = Some(bad.error.to_string());
-                m.agent_visible = false;
-                m.user_visible = false;
                 self.add(m, Node::default(), line.number);
                 return;
             }

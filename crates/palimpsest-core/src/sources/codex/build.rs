@@ -60,17 +60,7 @@ impl Builder {
             Ok(v) => v,
             Err(bad) => {
                 *self.counts.entry("invalid".into()).or_default() += 1;
-                let mut m = Message::new(
-                    0,
-                    Role::System,
-                    vec![Part::Other {
-                        original_type: "unparsed_line".into(),
-                        raw: Value::String(bad.raw),
-                    }],
-                );
-                m.error = Some(bad.error.to_string());
-                m.agent_visible = false;
-                m.user_visible = false;
+                let m = Message::unreadable(0, "unparsed_line", bad.raw, bad.error.to_string());
                 self.add(m, line.number);
                 return;
             }

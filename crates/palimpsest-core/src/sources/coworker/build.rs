@@ -230,22 +230,14 @@ fn message(i: usize, e: &Entry, ctx: &Context) -> Message {
             m
         }
         Err((why, raw)) => {
-            let mut m = Message::new(
-                i,
-                Role::System,
-                vec![Part::Other {
-                    original_type: "unparsed".into(),
-                    raw: Value::String(raw),
-                }],
-            );
-            m.agent_visible = false;
-            m.user_visible = false;
-            m.error = Some(if e.value.is_err() {
+            // A line that failed to parse already names file and line; one that parsed but
+            // could not be converted gets them here.
+            let error = if e.value.is_err() {
                 why
             } else {
                 line_error(ctx, e.line, why)
-            });
-            m
+            };
+            Message::unreadable(i, "unparsed", raw, error)
         }
     }
 }

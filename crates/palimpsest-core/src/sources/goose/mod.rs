@@ -212,8 +212,9 @@ pub fn default_locations() -> Vec<PathBuf> {
     })
 }
 
-/// [`default_locations`] with the environment passed in.
-fn locations_from(env: impl Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
+/// [`default_locations`] with the environment passed in (`HOME` included), for callers that
+/// supply their own (discovery, tests).
+pub(crate) fn locations_from(env: impl Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
     if let Some(root) = env("GOOSE_PATH_ROOT") {
         return vec![root.join("data").join("sessions")];
     }

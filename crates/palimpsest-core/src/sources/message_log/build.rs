@@ -282,18 +282,7 @@ pub fn build(path: &Path, items: &[Item]) -> Built {
 }
 
 fn error_row(idx: usize, error: String, raw: String) -> Message {
-    let mut m = Message::new(
-        idx,
-        Role::System,
-        vec![Part::Other {
-            original_type: "unparsed".into(),
-            raw: Value::String(raw),
-        }],
-    );
-    m.agent_visible = false;
-    m.user_visible = false;
-    m.error = Some(error);
-    m
+    Message::unreadable(idx, "unparsed", raw, error)
 }
 
 /// An explicit record; `cut_index` defaults to where the record sits, `summary_index` to the

@@ -147,6 +147,15 @@ impl MessageLogSource {
         build::document_items(&self.path, v)
     }
 
+    /// The display name, the same when listed and when loaded: the first user text (60
+    /// characters), else the id.
+    fn name(&self, first_user: Option<String>) -> String {
+        first_user
+            .map(|t| t.trim().chars().take(60).collect::<String>())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| self.id())
+    }
+
     fn build(&self) -> Result<(Session, build::Built)> {
         let (items, top) = self.items()?;
         let built = build::build(&self.path, &items);
@@ -159,10 +168,7 @@ impl MessageLogSource {
             id: self.id(),
             format: SourceFormat::MessageLog,
             path: self.path.to_string_lossy().into_owned(),
-            name: first_user
-                .map(|t| t.trim().chars().take(60).collect::<String>())
-                .filter(|t| !t.is_empty())
-                .unwrap_or_else(|| self.id()),
+            name: self.name(first_user),
             working_dir: None,
             created: built.messages.iter().find_map(|m| m.created),
             updated: built
@@ -257,10 +263,7 @@ impl SessionSource for MessageLogSource {
             id: self.id(),
             format: SourceFormat::MessageLog,
             path: self.path.to_string_lossy().into_owned(),
-            name: first_user
-                .map(|t| t.trim().chars().take(60).collect::<String>())
-                .filter(|t| !t.is_empty())
-                .unwrap_or_else(|| self.id()),
+            name: self.name(first_user),
             working_dir: None,
             created: None,
             updated: mtime(&self.path),

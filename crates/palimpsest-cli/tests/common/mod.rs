@@ -1,0 +1,26 @@
+//! Helpers the CLI test files share: run the built `palimpsest` binary and read its JSON.
+//! Each test file uses some of them, so unused ones are not an error here.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Run `palimpsest` with `args`, whatever its exit status.
+pub fn run(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("palimpsest")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Run `palimpsest` with `args`, require success and parse stdout as JSON.
+pub fn run_json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "palimpsest {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
