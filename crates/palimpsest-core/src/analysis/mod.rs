@@ -1,8 +1,8 @@
 //! Post-mortem of a session: why a worker got stuck, with every finding pointing at the
 //! messages that prove it (message indices).
 //!
-//! - `reads`: file reads and writes recognised across tools; re-reads, and whether a compaction
-//!   had dropped the earlier read (the seeds' case) or it was still in view (pure waste).
+//! - `reads`: file reads and writes recognised across tools; `rereads`: re-reads, and whether a
+//!   compaction had dropped the earlier read (the seeds' case) or it was still in view (waste).
 //! - `exploration`: share of calls that only look, and time per call.
 //! - `loops`: repeated calls, error streaks, stretches without a write, timeouts.
 //! - `spills`: truncation markers and spill loops; `confine` + `review` open spill files safely.
@@ -21,6 +21,7 @@ pub mod loops;
 pub mod losses;
 pub mod paths;
 pub mod reads;
+pub mod rereads;
 pub mod review;
 pub mod shell;
 pub mod spill_text;
@@ -36,7 +37,7 @@ pub use exploration::Exploration;
 pub use fleet::{Fleet, FleetRow, FleetTotals};
 pub use loops::{Loop, LoopKind};
 pub use losses::{LossKind, SummaryLoss};
-pub use reads::{FileReads, Reread};
+pub use rereads::{FileReads, Reread};
 pub use review::{SpillEntry, SpillReview, SpillStatus, review_spills};
 pub use spills::{SpillKind, SpillLoop, SpillStep};
 
@@ -116,7 +117,7 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
     let calls = calls::calls(session);
     let classes: Vec<reads::CallClass> = calls.iter().map(|c| reads::classify(c, wd)).collect();
     let cuts = cuts::cuts(session);
-    let (rereads, reread_events) = reads::rereads(&calls, &classes, &cuts, opts.count_tokens);
+    let (rereads, reread_events) = rereads::rereads(&calls, &classes, &cuts, opts.count_tokens);
     let exploration = exploration::exploration(&calls, &classes);
     let compactions = cuts
         .iter()

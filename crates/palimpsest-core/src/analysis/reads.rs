@@ -1,5 +1,6 @@
 //! What a tool call did to files (read, wrote, only looked), across tools and formats, and the
 //! re-reads that follow: a read of a file already read with no write to it since.
+//! This module classifies calls; finding the re-reads among them is [`super::rereads`].
 //!
 //! Recognised reads: shell `cat`/`head`/`tail`/`sed`/`less`/`nl`/`bat` (goose `shell`, Claude
 //! `Bash`, coworker `run_shell`, Codex `shell`/`exec_command` argv arrays), goose `text_editor`
@@ -8,13 +9,9 @@
 //! `sed -i`, `tee`, `cp`/`mv` targets. Whether an earlier read was still in the model's view is
 //! decided with the compactions (`cuts`).
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::calls::{Call, arg_str, shell_command};
-use super::cuts::Cut;
 use super::paths::{join, normalise};
 use super::shell::split;
 
@@ -330,118 +327,4 @@ fn patch_paths(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// Reads of one file over the session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct FileReads {
-    /// The file, relative to the working dir when inside it.
-    pub path: String,
-    /// Successful reads.
-    pub reads: usize,
-    /// Reads of it already read with no write since.
-    pub rereads: usize,
-    /// Re-reads whose earlier read a compaction had dropped from the model's view.
-    pub after_compaction: usize,
-    /// Re-reads while the earlier read was still visible: pure waste.
-    pub while_visible: usize,
-    /// Tokens of the re-reads' results.
-    pub tokens: usize,
-    /// Message indices of the calls that read it.
-    pub read_messages: Vec<usize>,
-    /// Message indices of the calls that re-read it.
-    pub reread_messages: Vec<usize>,
-    /// 1-based numbers of the compactions that dropped an earlier read of it.
-    pub compactions: Vec<usize>,
-}
-
-/// One re-read, with the read it repeats.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Reread {
-    /// The file.
-    pub path: String,
-    /// Message index of the re-reading call.
-    pub call_index: usize,
-    /// Message index of its result.
-    pub result_index: Option<usize>,
-    /// Message index of the earlier read's call.
-    pub previous_index: usize,
-    /// The compaction (1-based) that dropped the earlier read, when one did.
-    pub after_compaction: Option<usize>,
-    /// Tokens of the result.
-    pub tokens: usize,
-}
-
-/// Find re-reads. `classes[i]` classifies `calls[i]`.
-pub(crate) fn rereads(
-    calls: &[Call],
-    classes: &[CallClass],
-    cuts: &[Cut],
-    count: &dyn Fn(&str) -> usize,
-) -> (Vec<FileReads>, Vec<Reread>) {
-    // path → (last successful read: call idx, message idx of its content)
-    let mut last_read: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut files: BTreeMap<String, FileReads> = BTreeMap::new();
-    let mut events = Vec::new();
-    for (call, class) in calls.iter().zip(classes) {
-        for a in &class.accesses {
-            if a.kind == AccessKind::Write {
-                last_read.remove(&a.path);
-                continue;
-            }
-            // A failed read (missing file, denied) gave the model nothing to remember.
-            if call.is_error || call.result.is_none() {
-                continue;
-            }
-            let f = files.entry(a.path.clone()).or_insert_with(|| FileReads {
-                path: a.path.clone(),
-                reads: 0,
-                rereads: 0,
-                after_compaction: 0,
-                while_visible: 0,
-                tokens: 0,
-                read_messages: Vec::new(),
-                reread_messages: Vec::new(),
-                compactions: Vec::new(),
-            });
-            f.reads += 1;
-            f.read_messages.push(call.call_index);
-            let content_at = call.result_index.unwrap_or(call.call_index);
-            if let Some(&(prev_call, prev_content)) = last_read.get(&a.path) {
-                let dropped = super::cuts::dropped_between(cuts, prev_content, call.call_index);
-                let tokens = count(call.result.unwrap_or(""));
-                f.rereads += 1;
-                f.tokens += tokens;
-                f.reread_messages.push(call.call_index);
-                match dropped {
-                    Some(n) => {
-                        f.after_compaction += 1;
-                        if !f.compactions.contains(&n) {
-                            f.compactions.push(n);
-                        }
-                    }
-                    None => f.while_visible += 1,
-                }
-                events.push(Reread {
-                    path: a.path.clone(),
-                    call_index: call.call_index,
-                    result_index: call.result_index,
-                    previous_index: prev_call,
-                    after_compaction: dropped,
-                    tokens,
-                });
-            }
-            last_read.insert(a.path.clone(), (call.call_index, content_at));
-        }
-    }
-    let mut files: Vec<FileReads> = files.into_values().collect();
-    files.sort_by(|a, b| {
-        b.rereads
-            .cmp(&a.rereads)
-            .then(b.tokens.cmp(&a.tokens))
-            .then(a.path.cmp(&b.path))
-    });
-    (files, events)
 }

@@ -18,6 +18,8 @@ pub mod bpe;
 pub mod cache;
 pub mod category;
 pub mod report;
+pub mod totals;
+pub mod usage;
 
 pub use bpe::Encoding;
 pub use cache::TokenCache;

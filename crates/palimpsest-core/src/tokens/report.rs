@@ -1,7 +1,8 @@
 //! The token views built from a session's piece counts: the final agent-visible context by
 //! category, everything processed over the run (the sum of each request's context: the cost
 //! view), the context of every request, top tools and parts, and the usage the source recorded
-//! beside our estimate. Counting is `tokens/mod.rs`'s job; drawing is `charts`'.
+//! beside our estimate. Counting is `tokens/mod.rs`'s job; drawing is `charts`'. The per-category
+//! types are in `totals`, recorded usage against our estimate in `usage` (both re-exported here).
 //!
 //! A request and its context are what `compaction::Eras` says (the first assistant message of
 //! each run of assistant messages; the messages before it the model could see then).
@@ -9,124 +10,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+pub use super::totals::{CategoryCounts, CategoryShare, CategoryTotals};
+use super::usage::usage;
+pub use super::usage::{UsageComparison, message_usage};
 use super::{Category, CountStats, SessionCounts, ToolKind};
 use crate::compaction::Eras;
-use crate::model::{RecordedUsage, Role, Session, Trigger};
-
-/// Tokens per category, one field per category (the JSON names of [`Category`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[allow(missing_docs)]
-pub struct CategoryCounts {
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub system: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub user_text: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub assistant_text: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub thinking: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tool_call_arguments: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub file_writes: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub edits: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tool_results: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub summaries: u64,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub other: u64,
-}
-
-impl CategoryCounts {
-    fn from_array(a: &[u64; 10]) -> Self {
-        CategoryCounts {
-            system: a[0],
-            user_text: a[1],
-            assistant_text: a[2],
-            thinking: a[3],
-            tool_call_arguments: a[4],
-            file_writes: a[5],
-            edits: a[6],
-            tool_results: a[7],
-            summaries: a[8],
-            other: a[9],
-        }
-    }
-
-    /// Tokens of one category.
-    pub fn get(&self, c: Category) -> u64 {
-        [
-            self.system,
-            self.user_text,
-            self.assistant_text,
-            self.thinking,
-            self.tool_call_arguments,
-            self.file_writes,
-            self.edits,
-            self.tool_results,
-            self.summaries,
-            self.other,
-        ][c.index()]
-    }
-}
-
-/// One category's share of a total.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct CategoryShare {
-    /// The category's JSON name (`tool_results`, ...).
-    pub name: String,
-    /// Tokens.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tokens: u64,
-    /// Fraction of the total, 0..=1.
-    pub share: f64,
-}
-
-/// A total split by category (every category listed, in [`Category::ALL`] order).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct CategoryTotals {
-    /// Tokens in all.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub total: u64,
-    /// The split.
-    pub categories: Vec<CategoryShare>,
-}
-
-impl CategoryTotals {
-    fn from_array(a: &[u64; 10]) -> Self {
-        let total: u64 = a.iter().sum();
-        CategoryTotals {
-            total,
-            categories: Category::ALL
-                .iter()
-                .map(|c| CategoryShare {
-                    name: c.as_str().to_owned(),
-                    tokens: a[c.index()],
-                    share: if total == 0 {
-                        0.0
-                    } else {
-                        a[c.index()] as f64 / total as f64
-                    },
-                })
-                .collect(),
-        }
-    }
-
-    /// Tokens of one category.
-    pub fn tokens(&self, c: Category) -> u64 {
-        self.categories
-            .iter()
-            .find(|s| s.name == c.as_str())
-            .map_or(0, |s| s.tokens)
-    }
-}
+use crate::model::{Role, Session, Trigger};
 
 /// The context of one request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,30 +81,6 @@ pub struct PartTokens {
     pub bytes: usize,
     /// In the final agent-visible context.
     pub agent_visible: bool,
-}
-
-/// Usage the source recorded, beside our estimate of the same thing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct UsageComparison {
-    /// The session-level record (last request), when there is one.
-    pub session: Option<RecordedUsage>,
-    /// Context of the last recorded request: input + cache reads + cache writes.
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub recorded_context: Option<u64>,
-    /// Our estimate of that same request's context.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub estimated_context: u64,
-    /// estimate − recorded (positive: we count more).
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub difference: Option<i64>,
-    /// difference / recorded.
-    pub difference_share: Option<f64>,
-    /// Requests whose messages carry usage.
-    pub requests_with_usage: usize,
-    /// Sum of the recorded per-request contexts (the recorded cost view).
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub recorded_processed: Option<u64>,
 }
 
 /// A compaction cut, placed on the request axis.
@@ -409,77 +275,6 @@ fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
         }
     }
     out
-}
-
-/// The recorded context (input + cache reads + cache writes) in a message's usage details, as
-/// the readers leave it:
-/// - Claude Code: `usage` with `input_tokens`, `cache_read_input_tokens`,
-///   `cache_creation_input_tokens` (fresh input apart from the cache: summed);
-/// - coworker: `usage` with `input`, `cache_read`, `cache_write` (likewise summed);
-/// - Codex: `last_token_usage` of the `token_count` after the answer, whose `input_tokens`
-///   already includes `cached_input_tokens` (taken as is);
-/// - goose (newer rows): `usage` with `inputTokens`, the whole prompt; its `cacheReadTokens` /
-///   `cacheWriteTokens` are shares of it, so they are deliberately not in the key lists below.
-pub fn message_usage(details: Option<&Value>) -> Option<u64> {
-    let d = details?;
-    let u = d
-        .get("usage")
-        .or_else(|| d.get("last_token_usage"))
-        .or_else(|| d.pointer("/info/last_token_usage"))?;
-    let num = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(Value::as_u64));
-    let input = num(&["input_tokens", "input", "inputTokens", "prompt_tokens"])?;
-    if u.get("cached_input_tokens").is_some() || u.get("prompt_tokens_details").is_some() {
-        return Some(input);
-    }
-    let read = num(&[
-        "cache_read_input_tokens",
-        "cache_read",
-        "cache_read_tokens",
-        "cacheReadInputTokens",
-    ])
-    .unwrap_or(0);
-    let write = num(&[
-        "cache_creation_input_tokens",
-        "cache_write",
-        "cache_write_tokens",
-        "cacheCreationInputTokens",
-    ])
-    .unwrap_or(0);
-    Some(input + read + write)
-}
-
-fn usage(session: &Session, reqs: &[RequestTokens], final_total: u64) -> Option<UsageComparison> {
-    let recorded: Vec<(usize, u64)> = reqs
-        .iter()
-        .filter_map(|r| r.recorded.map(|u| (r.request, u)))
-        .collect();
-    let meta = session.meta.usage.clone();
-    // The reader says what the whole prompt was; input alone is the best guess without it.
-    let meta_ctx = meta
-        .as_ref()
-        .and_then(|u| u.context_tokens.or(u.input_tokens));
-    if meta.is_none() && recorded.is_empty() {
-        return None;
-    }
-    // Compare like with like: the last request's recorded context against our estimate of it.
-    let (recorded_context, estimated_context) = match (recorded.last(), meta_ctx) {
-        (Some(&(r, u)), _) => (Some(u), reqs[r].total),
-        (None, Some(u)) => (Some(u), reqs.last().map_or(final_total, |r| r.total)),
-        (None, None) => (None, reqs.last().map_or(final_total, |r| r.total)),
-    };
-    let difference = recorded_context.map(|r| estimated_context as i64 - r as i64);
-    Some(UsageComparison {
-        session: meta,
-        recorded_context,
-        estimated_context,
-        difference,
-        difference_share: match (difference, recorded_context) {
-            (Some(d), Some(r)) if r > 0 => Some(d as f64 / r as f64),
-            _ => None,
-        },
-        requests_with_usage: recorded.len(),
-        recorded_processed: (!recorded.is_empty()).then(|| recorded.iter().map(|x| x.1).sum()),
-    })
 }
 
 fn top_tools(counts: &SessionCounts, top: usize) -> Vec<ToolTokens> {

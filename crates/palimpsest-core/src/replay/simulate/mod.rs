@@ -8,11 +8,11 @@
 //! else a placeholder of the chosen size. A request is counted before each assistant message
 //! that follows a non-assistant one. Messages are reduced once to a compact [`Prepared`] form
 //! (token counts, roles, pairing, file reads), so a [`super::sweep`] of many settings costs a
-//! linear pass each.
+//! linear pass each. The parameters and results (the DTOs) are in `types`; the policies' run
+//! loops in `run_goose` and `run_coworker`.
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{Counter, cap, coworker as cw, files};
@@ -20,6 +20,9 @@ use crate::model::{Message, MessageKind, Part, Role, Session};
 
 mod run_coworker;
 mod run_goose;
+mod types;
+
+pub use types::{FileFate, Policy, Request, SimCompaction, SimParams, Simulation, Totals};
 
 /// No position (a result whose call is not in the session, a message the policy wrote).
 pub(crate) const NONE: u32 = u32::MAX;
@@ -271,129 +274,6 @@ fn summary_text(m: &Message) -> String {
 
 pub(crate) fn text_message(text: &str) -> Message {
     Message::new(0, Role::User, vec![Part::Text { text: text.into() }])
-}
-
-/// Which policy to simulate, with its settings.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Policy {
-    /// goose: threshold over the context limit, once per user turn.
-    Goose {
-        /// The keep-tail rule.
-        rule: super::goose::Rule,
-        /// Continuation wording.
-        wording: super::goose::Wording,
-        /// Auto-compact threshold (0.8); `<= 0` or `>= 1` disables it.
-        threshold: f64,
-        /// Context limit in tokens.
-        context_limit: u64,
-    },
-    /// coworker: trigger before every model call.
-    Coworker(cw::Settings),
-}
-
-/// What a simulation is asked to do.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SimParams {
-    /// The policy.
-    pub policy: Policy,
-    /// Size of placeholder summaries, in tokens.
-    pub summary_tokens: u64,
-    /// Keep per-request and per-compaction detail (the sweep only needs totals).
-    pub detail: bool,
-}
-
-/// One model request of the replay.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Request {
-    /// Stored index of the assistant message the request produced.
-    pub source_index: usize,
-    /// Tokens in context for the request.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub context_tokens: u64,
-}
-
-/// What became of one file's latest read at a cut.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct FileFate {
-    /// The path as the call named it.
-    pub path: String,
-    /// Stored index of the result carrying the latest read.
-    pub read_index: usize,
-    /// Still in context verbatim after the cut (else only the summary has it).
-    pub verbatim: bool,
-}
-
-/// One simulated compaction.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct SimCompaction {
-    /// Index into `requests` of the request it preceded (goose: the user turn's first).
-    pub request: usize,
-    /// Stored index of the last message in context when it fired.
-    pub at_index: usize,
-    /// Stored index of the first original kept verbatim (`None`: everything summarised).
-    pub cut_index: Option<usize>,
-    /// Stored indices of the originals kept verbatim, in order.
-    pub kept_tail: Vec<usize>,
-    /// goose: stored index of the preserved user message.
-    pub preserved_index: Option<usize>,
-    /// goose: a preserved copy was appended.
-    pub preserved_appended: bool,
-    /// coworker: user messages carried in the block, and those omitted so far.
-    pub user_messages: Option<(usize, u64)>,
-    /// Context tokens just before.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tokens_before: u64,
-    /// Context tokens just after.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tokens_after: u64,
-    /// The recorded summary was used (the session compacted here too).
-    pub recorded_summary: bool,
-    /// Tool results this cut left without their call.
-    pub orphans: usize,
-    /// Every file read so far: did its latest read survive verbatim?
-    pub files: Vec<FileFate>,
-}
-
-/// Totals over a simulation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Totals {
-    /// Model requests.
-    pub requests: usize,
-    /// Compactions fired.
-    pub compactions: usize,
-    /// Sum of context tokens over requests.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub tokens_processed: u64,
-    /// Largest context of any request.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub peak_context: u64,
-    /// Mean context right after a compaction (0 without compactions).
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub mean_tokens_after: u64,
-    /// Tool results left without their call, each counted once.
-    pub orphans: usize,
-    /// Distinct files read.
-    pub files_read: usize,
-    /// Cuts after which the most recently read file was still there verbatim.
-    pub last_read_kept: usize,
-    /// Cuts at which some file had been read (the denominator of `last_read_kept`).
-    pub last_read_cuts: usize,
-}
-
-/// A whole simulated run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Simulation {
-    /// Per request (empty unless `detail`).
-    pub requests: Vec<Request>,
-    /// Per compaction (empty unless `detail`).
-    pub compactions: Vec<SimCompaction>,
-    /// Totals.
-    pub totals: Totals,
 }
 
 /// Run `prep` forward under `params`.
