@@ -297,7 +297,8 @@ fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 +
     move |m| crate::replay::bpe_count(enc, m)
 }
 
-/// Compact a loaded session's history once under a replay policy, as it stands.
+/// Compact a loaded session's history once under a replay policy, as it stands. No raw lines
+/// are passed: coworker sizes use the rebuilt chat shape (why: `replay::coworker`'s doc).
 pub fn replay(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,

@@ -6,6 +6,13 @@
 //! Sizes follow the harness: estimates are `len(json.dumps(msg)) // 4` ([`super::pyjson`]) over
 //! each message as coworker stores it (the raw line when the caller has it, else the OpenAI
 //! chat shape rebuilt from the model); clips count code points.
+//!
+//! The app and CLI (`api::replay*`) pass no raw lines, on purpose: `SessionSource::raw` answers
+//! one message per call and the coworker reader rebuilds the session to answer it, so fetching
+//! every line costs a session read per message. The rebuilt shape is an approximation of the
+//! outbound JSON: same roles, content, tool calls and ids, but the stored key order and number
+//! formatting are not reproduced, so a size can differ slightly from coworker's own (not
+//! measured here; a caller that holds the lines passes them and gets exact sizes).
 
 use serde_json::{Map, Value, json};
 

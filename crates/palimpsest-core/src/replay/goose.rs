@@ -278,7 +278,7 @@ pub fn compact(
     visible.push(written(&continuation));
     visible.extend(tail.iter().map(|m| ReplayedMessage::kept(m)));
     visible.extend(copy.as_ref().map(written));
-    let orphans = pairing::orphan_results(visible.iter().map(|m| m.parts.as_slice()));
+    let orphans = pairing::replayed_orphans(&visible);
 
     Compaction {
         visible,

@@ -139,6 +139,14 @@ impl ReplayedMessage {
         }
     }
 
+    /// As a message of the request (index = position in the replayed context), for checks
+    /// that work on messages (the pairing lint).
+    pub fn to_message(&self, index: usize) -> Message {
+        let mut m = Message::new(index, self.role, self.parts.clone());
+        m.kind = self.kind;
+        m
+    }
+
     /// A message the policy wrote.
     pub fn written(role: Role, kind: MessageKind, text: String) -> Self {
         Self {

@@ -269,7 +269,7 @@ fn coworker_once(
         .map(|p| prep.entries[p].source as usize)
         .collect();
     visible.extend(kept.iter().map(|&i| ReplayedMessage::kept(&s.messages[i])));
-    let orphans = pairing::orphan_results(visible.iter().map(|m| m.parts.as_slice()));
+    let orphans = pairing::replayed_orphans(&visible);
     ReplayView {
         visible,
         cut_index: cut_source,

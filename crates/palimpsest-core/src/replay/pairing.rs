@@ -1,30 +1,34 @@
-//! The pairing check a replay needs: how many tool results in a context answer a call that is
-//! not in it (orphans). Strict chat APIs reject such a request; lenient servers render it and
-//! hand the model output it never asked for. A full lint of stored sessions is `compaction`'s.
+//! The pairing check a one-shot replay needs: how many tool results in a replayed context answer
+//! a call that is not in it (orphans). Strict chat APIs reject such a request; lenient servers
+//! render it and hand the model output it never asked for.
+//!
+//! The check itself is `compaction`'s pairing lint ([`crate::compaction::lint_messages`]), so a
+//! replayed context and a stored one are judged by one rule. The sweep's simulation keeps its
+//! own count (`simulate::Tally::cut`): it runs millions of cuts over the compact `Prepared`
+//! entries, where each result already knows its call's position, so an orphan there is one
+//! integer comparison, with no messages to build.
 
-use std::collections::HashSet;
+use super::ReplayedMessage;
+use crate::compaction::{Api, FindingKind, lint_messages};
+use crate::model::Message;
 
-use crate::model::Part;
+/// [`orphan_results`] of a replayed context (the messages are built once, for the lint).
+pub fn replayed_orphans(visible: &[ReplayedMessage]) -> usize {
+    let msgs: Vec<Message> = visible
+        .iter()
+        .enumerate()
+        .map(|(i, m)| m.to_message(i))
+        .collect();
+    orphan_results(&msgs.iter().collect::<Vec<_>>())
+}
 
-/// Count tool results whose call id was not issued by an earlier tool call in `contexts`
-/// (each item is one message's parts, in order).
-pub fn orphan_results<'a>(contexts: impl IntoIterator<Item = &'a [Part]>) -> usize {
-    let mut issued: HashSet<&str> = HashSet::new();
-    let mut orphans = 0;
-    for parts in contexts {
-        for p in parts {
-            match p {
-                Part::ToolCall { id, .. } => {
-                    issued.insert(id.as_str());
-                }
-                Part::ToolResult { call_id, .. } if !issued.contains(call_id.as_str()) => {
-                    orphans += 1;
-                }
-                _ => {}
-            }
-        }
-    }
-    orphans
+/// Count tool results in `context` (one request's messages, in order) whose call is not
+/// issued before them.
+pub fn orphan_results(context: &[&Message]) -> usize {
+    lint_messages(context, Api::Openai)
+        .iter()
+        .filter(|f| f.kind == FindingKind::OrphanResult)
+        .count()
 }
 
 #[cfg(test)]
@@ -35,14 +39,14 @@ mod tests {
     #[test]
     fn a_result_before_its_call_is_an_orphan() {
         let msgs = seed_five();
-        let all: Vec<&[Part]> = msgs.iter().map(|m| m.parts.as_slice()).collect();
+        let all: Vec<&Message> = msgs.iter().collect();
         assert_eq!(
-            orphan_results(all.iter().copied()),
+            orphan_results(&all),
             0,
             "the whole conversation pairs every result"
         );
         assert_eq!(
-            orphan_results(all[2..].iter().copied()),
+            orphan_results(&all[2..]),
             1,
             "a slice opening on the cat result has lost its request"
         );
