@@ -682,6 +682,8 @@ def main():
         d.start(app, [fixtures])
         c = Ctx(d, a.out, app, fixtures)
         c.screenshot_dir = a.screenshot_dir
+        if a.screenshot_dir:
+            os.makedirs(a.screenshot_dir, exist_ok=True)
         d.wait(SESSIONS, timeout=30, what="the app to list the fixtures")
         tests = [t for t in TESTS if not a.only or a.only in t.__name__]
         for t in tests:

@@ -8,7 +8,7 @@ import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutFile } from "../bindings/CutFile";
 import type { SummaryHealth } from "../bindings/SummaryHealth";
 import { KIND_LABEL, formatSize } from "../timeline/rows";
-import { baseName, carriedFiles, cutRuleLabel, splitMentions } from "../cuts/model";
+import { baseName, carriedFiles, cutRuleLabel, splitMentions, thinColumn } from "../cuts/model";
 
 export interface CutViewProps {
   cut: CutDetail;
@@ -58,24 +58,22 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
         {a.preserved_duplicate && " · the preserved ask is also in the kept tail: the model sees it twice"}
         {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
       </p>
-      {cut.files.length > 0 && (
-        <ul className="cut-files" data-testid="cut-files" aria-label="What became of each file">
-          {cut.files.map((f) => (
-            <li key={f.path} className={`fate fate-${f.fate}`} data-fate={f.fate}>
-              <span aria-hidden="true">{FATE_MARK[f.fate]}</span> {f.sentence}
-            </li>
-          ))}
-        </ul>
-      )}
+      {cut.files.length > 0 && <Files files={cut.files} />}
       <div className="cut-columns">
         <section className="cut-col" data-testid="cut-dropped" aria-label="Dropped">
           <h4>
             Dropped <span className="muted">({cut.dropped.length})</span>
           </h4>
           {cut.dropped.length === 0 && <p className="muted small">Nothing: the cut only added a summary.</p>}
-          {cut.dropped.map((i) => (
-            <Card key={i} index={i} row={rowsByIndex.get(i)} files={carried.get(i)} onShow={onShow} />
-          ))}
+          {thinColumn(cut.dropped, carried).map((e, k) =>
+            "gap" in e ? (
+              <p key={`gap-${k}`} className="cut-gap muted small">
+                … {e.gap.toLocaleString()} more (no file content); the timeline holds them all
+              </p>
+            ) : (
+              <Card key={e.index} index={e.index} row={rowsByIndex.get(e.index)} files={carried.get(e.index)} onShow={onShow} />
+            ),
+          )}
         </section>
         <section className="cut-col cut-summary" data-testid="cut-summary" aria-label="Summary">
           <h4>
@@ -122,6 +120,33 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
         </section>
       </div>
     </aside>
+  );
+}
+
+const FATE_ORDER: CutFile["fate"][] = ["lost", "only_in_summary", "kept_verbatim"];
+
+/** What became of each file, worst first; a long list folds behind its counts. */
+function Files({ files }: { files: CutFile[] }) {
+  const sorted = [...files].sort((a, b) => FATE_ORDER.indexOf(a.fate) - FATE_ORDER.indexOf(b.fate));
+  const n = (f: CutFile["fate"]) => files.filter((x) => x.fate === f).length;
+  const counts = [
+    n("lost") && `${n("lost")} gone`,
+    n("only_in_summary") && `${n("only_in_summary")} only in the summary`,
+    n("kept_verbatim") && `${n("kept_verbatim")} kept verbatim`,
+  ].filter(Boolean);
+  return (
+    <details className="cut-files" data-testid="cut-files" open={files.length <= 6}>
+      <summary>
+        {files.length} file{files.length === 1 ? "" : "s"} the context carried verbatim: {counts.join(", ")}
+      </summary>
+      <ul aria-label="What became of each file">
+        {sorted.map((f) => (
+          <li key={f.path} className={`fate fate-${f.fate}`} data-fate={f.fate}>
+            <span aria-hidden="true">{FATE_MARK[f.fate]}</span> {f.sentence}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

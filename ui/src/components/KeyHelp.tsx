@@ -4,14 +4,15 @@ export const KEYS: [string, string][] = [
   ["k / ↑", "previous message"],
   ["Enter", "open the message in the inspector"],
   ["g / G", "first / last message"],
-  ["[ / ]", "previous / next compaction cut"],
+  ["[ / ]", "previous / next compaction cut, opened: dropped | summary | kept"],
+  [", / .", "previous / next request (Requests tab)"],
   ["1 / 2 / 3", "All / Agent / User view"],
   ["r", "raw JSON on / off"],
   ["f", "follow: keep the newest message in view (live sessions)"],
   ["/", "filter sessions"],
   ["Ctrl+O", "open a file"],
   ["?", "this list"],
-  ["Esc", "close"],
+  ["Esc", "close (this list, the opened cut)"],
 ];
 
 export function KeyHelp({ onClose }: { onClose: () => void }) {

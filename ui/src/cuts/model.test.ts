@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { Finding } from "../bindings/Finding";
-import { cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions } from "./model";
+import { cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
 
 const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
   index,
@@ -67,6 +67,9 @@ describe("cut labels", () => {
   it("use the recorded tokens when the agent recorded them, else our estimate, labelled", () => {
     expect(cutRuleLabel(cut(5, [167_000, 12_000]), 2), "recorded numbers, rounded to k").toBe("cut 2 · auto · 167k → 12k tokens");
     expect(cutRuleLabel(cut(5, null), 1), "goose records none: the estimate says so").toBe("cut 1 · auto · ≈64 → ≈174 tokens (estimate)");
+    const half = cut(5, [167_000, 0]);
+    half.anatomy.post_tokens = null;
+    expect(cutRuleLabel(half, 1), "Claude records only the before: the after is our estimate").toBe("cut 1 · auto · 167k → ≈174 tokens");
   });
 });
 
@@ -91,7 +94,7 @@ describe("ribbon", () => {
       [0, 100, 0],
       [2, 20, 2],
     ]);
-    expect(bins.map((b) => b.density), "density against the densest bin").toEqual([1, 0.2]);
+    expect(bins.map((b) => b.density), "sqrt of the density against the densest bin").toEqual([1, Math.sqrt(0.2)]);
     const agent = all.filter((r) => r.agent_visible);
     expect(positionAt(0.1, all, agent), "a click on the dropped start shows the first row the view has after it").toBe(0);
     expect(positionAt(0.99, all, agent), "the end of the strip is the last row").toBe(1);
@@ -118,5 +121,16 @@ describe("summary mentions", () => {
     const parts = splitMentions("read store.py and test_store.py; mystore.py no", ["store.py", "test_store.py"]);
     expect(parts.filter((p) => p.mark).map((p) => p.text), "store.py and test_store.py, not the tail of mystore.py").toEqual(["store.py", "test_store.py"]);
     expect(parts.map((p) => p.text).join(""), "the text is kept whole").toBe("read store.py and test_store.py; mystore.py no");
+  });
+});
+
+describe("long columns", () => {
+  it("keep the ends and every carrier, and count what they leave out", () => {
+    const idx = Array.from({ length: 20 }, (_, i) => i);
+    const got = thinColumn(idx, new Map([[10, ["store.py"]]]), 6);
+    expect(got, "0-2, a gap of 7, the carrier 10, a gap of 6, 17-19").toEqual([
+      { index: 0 }, { index: 1 }, { index: 2 }, { gap: 7 }, { index: 10 }, { gap: 6 }, { index: 17 }, { index: 18 }, { index: 19 },
+    ]);
+    expect(thinColumn([1, 2], new Map(), 6), "short columns are drawn whole").toEqual([{ index: 1 }, { index: 2 }]);
   });
 });

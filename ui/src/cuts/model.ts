@@ -7,12 +7,15 @@ import type { TimelineRow } from "../bindings/TimelineRow";
 import type { FindingKind } from "../bindings/FindingKind";
 import { formatTokens } from "../timeline/rows";
 
-/** "64 → 174 tokens" as recorded by the agent, else "≈64 → ≈174 tokens (estimate)" from our count. */
+/**
+ * Tokens before → after: what the agent recorded, else our estimate marked "≈" (chars / 4):
+ * "167k → 12k tokens", "167k → ≈9k tokens", "≈64 → ≈174 tokens (estimate)".
+ */
 export function cutTokens(c: CutDetail): string {
   const a = c.anatomy;
-  if (a.pre_tokens !== null || a.post_tokens !== null)
-    return `${formatTokens(a.pre_tokens)} → ${formatTokens(a.post_tokens)} tokens`;
-  return `≈${formatTokens(a.pre_tokens_counted)} → ≈${formatTokens(a.post_tokens_counted)} tokens (estimate)`;
+  const side = (recorded: number | null, counted: number) => (recorded !== null ? formatTokens(recorded) : `≈${formatTokens(counted)}`);
+  const text = `${side(a.pre_tokens, a.pre_tokens_counted)} → ${side(a.post_tokens, a.post_tokens_counted)} tokens`;
+  return a.pre_tokens === null && a.post_tokens === null ? `${text} (estimate)` : text;
 }
 
 /** The rule drawn in the timeline and the ribbon's label: "cut 1 · auto · 167k → 12k tokens". */
@@ -49,7 +52,7 @@ export interface RibbonBin {
   start: number;
   /** Estimated tokens (bytes / 4) of the messages in the bin. */
   tokens: number;
-  /** 0..1: tokens against the densest bin. */
+  /** 0..1: sqrt of tokens against the densest bin. */
   density: number;
   /** Messages in the bin the model still sees. */
   visible: number;
@@ -73,7 +76,8 @@ export function ribbonBins(rows: TimelineRow[], bins: number): RibbonBin[] {
     if (r.agent_visible) b.visible++;
   });
   const max = Math.max(1, ...out.map((b) => b.tokens));
-  for (const b of out) b.density = b.tokens / max;
+  // Square root: one huge tool result must not flatten every other bin to nothing.
+  for (const b of out) b.density = Math.sqrt(b.tokens / max);
   return out;
 }
 
@@ -160,4 +164,23 @@ export function carriedFiles(c: CutDetail): Map<number, string[]> {
   for (const f of c.files)
     for (const i of [...f.dropped_carriers, ...f.kept_carriers]) m.set(i, [...(m.get(i) ?? []), f.path]);
   return m;
+}
+
+/**
+ * The messages a column draws: all of them up to `max`, else the first and last `max / 2` and
+ * every file carrier in between, with the size of each gap (the timeline holds them all).
+ */
+export function thinColumn(indices: number[], carriers: Map<number, string[]>, max = 300): ({ index: number } | { gap: number })[] {
+  if (indices.length <= max) return indices.map((index) => ({ index }));
+  const half = Math.floor(max / 2);
+  const out: ({ index: number } | { gap: number })[] = [];
+  let gap = 0;
+  indices.forEach((index, i) => {
+    if (i < half || i >= indices.length - half || carriers.has(index)) {
+      if (gap) out.push({ gap });
+      gap = 0;
+      out.push({ index });
+    } else gap++;
+  });
+  return out;
 }
