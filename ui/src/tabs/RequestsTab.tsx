@@ -12,7 +12,7 @@ import { call, toIpcError } from "../ipc";
 import { TimelineList } from "../components/TimelineList";
 import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
 
-export function RequestsTab({ path, timeline, rows, setCursor, cuts }: TabContext) {
+export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const data = cuts?.data ?? null;
   const count = data?.requests.length ?? 0;
@@ -61,10 +61,9 @@ export function RequestsTab({ path, timeline, rows, setCursor, cuts }: TabContex
   if (cuts?.error) return <div className="empty-pane error-text">Could not rebuild the requests: {cuts.error.message}</div>;
   if (!data) return <div className="empty-pane">Rebuilding the session's requests…</div>;
   const info = data.requests[request - 1];
-  const show = (index: number) => {
-    const p = rows.findIndex((r) => r.index === index);
-    if (p !== -1) setCursor(p);
-  };
+  // The inspector shows the message whole (the timeline switches to All when its view hides it:
+  // a request's context holds messages later compactions dropped).
+  const show = (index: number) => selectMessage(index);
   return (
     <div className="requests-tab" data-testid="requests-tab">
       <div className="request-stepper">
@@ -138,7 +137,11 @@ export function RequestsTab({ path, timeline, rows, setCursor, cuts }: TabContex
             cuts={banners}
             dimInvisible={false}
             cursor={cursor}
-            onSelect={setLocalCursor}
+            onSelect={(p) => {
+              setLocalCursor(p);
+              const r = view.rows[p];
+              if (r) show(r.index);
+            }}
             onOpen={(p) => view.rows[p] && show(view.rows[p]!.index)}
             marks={badges}
           />
