@@ -65,9 +65,10 @@ continuation_index: number | null,
  */
 kept_tail: Array<number>, 
 /**
- * For each re-appended copy in `kept_tail`, the original it repeats (same order).
+ * For each re-appended copy in `kept_tail`, the original it repeats (same order; `None`
+ * when the reader marked a copy whose original is not among the dropped messages).
  */
-kept_copies_of: Array<number>, 
+kept_copies_of: Array<number | null>, 
 /**
  * First and last message the model saw before the cut and not after it.
  */

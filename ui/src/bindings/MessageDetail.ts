@@ -10,6 +10,6 @@ export type MessageDetail = {
  */
 message: Message, 
 /**
- * The stored text of the row or line, when the source can give it.
+ * The stored text of the row or line, when asked for and the source can give it.
  */
 raw: string | null, };
