@@ -23,7 +23,10 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
   const [cursor, setLocalCursor] = useState(-1);
 
   // A new session opens on the request it would send next.
-  useEffect(() => setRequest(count), [id, count]);
+  useEffect(() => {
+    setRequest(count);
+    setView(null);
+  }, [id, count]);
 
   useEffect(() => {
     if (!path || !id || request < 1) return;
