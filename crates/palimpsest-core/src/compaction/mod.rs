@@ -15,6 +15,7 @@
 
 pub mod anatomy;
 pub mod context;
+mod cutblock;
 pub mod cutview;
 pub mod health;
 pub mod lint;

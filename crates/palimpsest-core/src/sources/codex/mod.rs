@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{RecordedUsage, Session, SessionMeta, SourceFormat};
 
 pub mod build;
+pub mod items;
 
 /// True when the first bytes of a file look like a Codex rollout.
 pub fn looks_like(head: &[u8]) -> bool {
