@@ -215,81 +215,10 @@ pub fn token_charts_svg(
     crate::charts::tokens_svg(report, theme)
 }
 
-// ---- Post-mortem and spill files (`crate::analysis`). ----
+// ---- Post-mortem and spill files (`crate::analysis`): in `api/postmortem.rs`. ----
 
-/// Options of [`diagnose`], [`diagnose_fleet`] and [`spills`].
-#[derive(Debug, Clone, Default)]
-pub struct DiagnoseOptions {
-    /// A user spill-marker pattern: a regex with a named group `path`.
-    pub spill_pattern: Option<String>,
-    /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
-    pub estimate_tokens: bool,
-    /// Folders the user added: spill files there may be opened.
-    pub extra_roots: Vec<std::path::PathBuf>,
-    /// For [`spills`]: read up to this many bytes of each present spill file; 0 reads none.
-    pub max_text_bytes: usize,
-}
-
-fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
-    opts.spill_pattern
-        .as_deref()
-        .map(crate::analysis::spills::custom_pattern)
-        .transpose()
-}
-
-/// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
-/// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
-pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analysis::Diagnosis> {
-    let re = spill_regex(opts)?;
-    let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
-    let bpe = move |t: &str| enc.count(t) as usize;
-    let o = crate::analysis::Options {
-        count_tokens: if opts.estimate_tokens {
-            &crate::analysis::chars_div_4
-        } else {
-            &bpe
-        },
-        spill_pattern: re.as_ref(),
-    };
-    Ok(crate::analysis::diagnose(session, &o))
-}
-
-/// The fleet view: every session under `path` diagnosed, one row each, with totals. Sessions
-/// that fail to load are listed in `problems`; the rest still count.
-pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {
-    let catalog = sources::open(path)?;
-    let (metas, list_problems) = catalog.list();
-    let mut problems: Vec<Problem> = catalog
-        .problems
-        .iter()
-        .chain(list_problems.iter())
-        .map(Problem::from)
-        .collect();
-    let mut rows = Vec::new();
-    for meta in &metas {
-        match catalog
-            .load(path, Some(&meta.id))
-            .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
-        {
-            Ok((s, d)) => rows.push(crate::analysis::fleet::row(&s.meta, &d)),
-            Err(e) => problems.push(Problem::from(&e)),
-        }
-    }
-    Ok(crate::analysis::fleet::fleet(rows, problems))
-}
-
-/// Every spill file of a loaded session, with sizes, the capped result beside it, and the calls
-/// that read it. Files outside the session's folders and `extra_roots` are never opened.
-pub fn spills(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analysis::SpillReview> {
-    let re = spill_regex(opts)?;
-    let o = crate::analysis::review::ReviewOptions {
-        extra_roots: opts.extra_roots.clone(),
-        spill_pattern: re.as_ref(),
-        max_text_bytes: opts.max_text_bytes,
-        scratch_base: None,
-    };
-    Ok(crate::analysis::review_spills(session, &o))
-}
+mod postmortem;
+pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.
 fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
