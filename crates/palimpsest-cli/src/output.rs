@@ -1,5 +1,6 @@
 //! Printing helpers shared by the subcommands: JSON to stdout, and broken-pipe detection so
 //! `palimpsest show … | head` exits quietly.
+//! What to print is each subcommand's business.
 
 use std::io::Write;
 

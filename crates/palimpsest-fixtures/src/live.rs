@@ -2,6 +2,7 @@
 //! Claude-style JSONL the way the agents do, step by step, for watch tests and latency
 //! benchmarks. Stored content and times are fixed (deterministic files); the caller gets a
 //! callback after each commit to time when it became visible.
+//! Watching the files is `palimpsest-core::watch`'s; measuring is the tests' and benches'.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,4 +1,5 @@
 //! `palimpsest-fixtures OUT_DIR`: (re)write every fixture under OUT_DIR (normally `fixtures/`).
+//! What each fixture holds is the modules' (and fixtures/README.md's); this only dispatches.
 
 use std::path::PathBuf;
 

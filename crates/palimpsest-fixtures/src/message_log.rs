@@ -2,6 +2,7 @@
 //! Anthropic Messages document, a harness JSONL using the interchange (hints, a compaction
 //! record, a summary naming its transcript, a bad line, an unfinished last line), and under
 //! `foreign/` files of other agents that the message-log reader must not claim.
+//! Reading them is `palimpsest-core`'s message-log reader; this only writes them.
 
 use std::path::Path;
 

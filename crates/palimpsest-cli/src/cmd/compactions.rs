@@ -1,6 +1,7 @@
 //! `palimpsest compactions PATH [--session ID] [--json]`: every compaction cut of a session,
 //! taken apart (cut, trigger, tokens, summary health, kept tail, dropped span, preserved
 //! message). Text output is one line per cut.
+//! The anatomy itself is `palimpsest_core::compaction`'s; this only prints it.
 
 use std::io::Write;
 use std::path::PathBuf;

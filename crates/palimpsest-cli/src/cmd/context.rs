@@ -2,6 +2,7 @@
 //! N — the stored indices and the messages of its context, rebuilt across compactions. Requests
 //! are numbered from 1; one past the last answered request is the request the agent would send
 //! next (`--request next` says the same).
+//! Which messages were visible when is `palimpsest_core::compaction::Eras`'; this only prints.
 
 use std::io::Write;
 use std::path::PathBuf;

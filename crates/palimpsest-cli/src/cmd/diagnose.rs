@@ -1,6 +1,7 @@
 //! `palimpsest diagnose PATH [--session ID] [--json]`: the post-mortem of one session (verdict,
 //! re-reads, exploration share, loops, spill loops, summary losses), or, for a folder or
 //! database holding several sessions and no `--session`, the fleet table.
+//! The findings are `palimpsest_core::analysis`'s (through `api`); this only prints them.
 
 use std::io::Write;
 use std::path::PathBuf;

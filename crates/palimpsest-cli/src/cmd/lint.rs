@@ -1,6 +1,7 @@
 //! `palimpsest lint PATH [--session ID] [--api openai|anthropic] [--json]`: tool-pairing
 //! problems in the context of every request a session made (and of its next one), with the
 //! error the provider would return. Exits 1 when there are findings, 0 when clean.
+//! The lint and the error texts are `palimpsest_core::compaction`'s; this prints and exits.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! [--manual] [--context-window N] [--threshold F] [--trigger-cap N] [--tool-result-cap BYTES]
 //! [--summary-tokens N] [--legacy] [--simulate] [--json]`: compact the history once as it stands,
 //! or (`--simulate`) run the whole session forward under the policy.
+//! The policies and the simulation are `palimpsest_core::replay`'s; this parses and prints.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,4 +1,5 @@
 //! `palimpsest sessions PATH [--json]`: the sessions in a file or folder.
+//! Finding and reading them is the core readers' job (`palimpsest_core::api::list_sessions`).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! [--tool-result-cap LIST] [--metric M] [--json] [--svg FILE]`: simulate the session at every
 //! combination and show one metric as a table (and a heatmap). goose sweeps keep-tail (rows)
 //! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap.
+//! The sweep and the heatmap are `palimpsest_core::replay`'s and `charts`'; this prints them.
 
 use std::io::Write;
 use std::path::PathBuf;

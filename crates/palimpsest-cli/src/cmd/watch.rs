@@ -1,6 +1,7 @@
 //! `palimpsest watch PATH [--session ID] [--json]`: print new sessions, messages and
 //! compactions as agents write them. `--json` prints one JSON object per line (a
 //! [`palimpsest_core::watch::Change`]), flushed as it happens, for harness CI to consume.
+//! Noticing changes is `palimpsest_core::watch`'s; this loop only prints what it reports.
 
 use std::io::Write;
 use std::path::PathBuf;

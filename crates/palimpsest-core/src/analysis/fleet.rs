@@ -1,5 +1,6 @@
 //! The fleet view: one row per session (re-reads, compactions, usable summaries, verdict) and
 //! totals across them, for a folder or database holding many sessions.
+//! Each row's diagnosis is `diagnose`'s; loading the sessions is the caller's (`api`).
 
 use serde::{Deserialize, Serialize};
 

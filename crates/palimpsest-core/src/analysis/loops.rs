@@ -1,6 +1,7 @@
 //! Signs of a worker going round in circles: the same call repeated (same tool and arguments,
 //! three times or more), streaks of failing calls, long stretches without a single write, and
 //! calls that timed out.
+//! Which calls there are is `calls`'; which of them read or write is `reads`'.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;

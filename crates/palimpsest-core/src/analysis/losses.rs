@@ -6,6 +6,7 @@
 //! arguments and conversation text (not from file contents), identifiers from definitions
 //! (`def`/`fn`/`class`/`function`/`func`) and `name(` mentions in conversation text, tests from
 //! runner output, tasks from conversation text and todo-tool arguments.
+//! Where the cuts are and what they kept is `cuts`'.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;

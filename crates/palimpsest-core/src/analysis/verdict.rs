@@ -3,6 +3,7 @@
 //! Order of precedence follows what costs a stuck worker most: re-reading files a compaction
 //! took away (the seeds' case), spill loops, repeated calls, error streaks, timeouts, then a
 //! session that mostly looks, then long stretches without a write.
+//! The findings it ranks come from the other analysis modules; it only words and orders them.
 
 use super::Diagnosis;
 use super::loops::LoopKind;

@@ -1,6 +1,7 @@
 //! Context composition per request over time: a stacked area by category, with each
 //! compaction cut as a dashed vertical line and the compaction trigger (and the context window,
 //! when known) as horizontal lines.
+//! The per-request numbers are `tokens::report`'s; the theme and colours are `charts`'.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -4,6 +4,7 @@
 //! safe Okabe–Ito palette and the colour of each token [`Category`], number formatting, and the
 //! error mapping. Each chart lives in its own module and draws onto any plotters drawing area,
 //! so one function serves a single SVG and a composed report ([`tokens_svg`]).
+//! What the numbers are is `tokens` and `replay`'s; charts only draw them.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

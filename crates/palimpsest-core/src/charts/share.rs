@@ -1,6 +1,7 @@
 //! Horizontal bar chart of a token total split by category: one row per non-empty category,
 //! largest first, each bar labelled with its share and token count. Used for the final
 //! context and for everything processed over the run.
+//! The totals are `tokens::report`'s; the theme and colours are `charts`'.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

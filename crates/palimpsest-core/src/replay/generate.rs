@@ -2,6 +2,7 @@
 //! tests: user asks, each followed by a loop of shell reads and test runs whose results vary in
 //! size (a fixed linear congruential sequence, so every run is the same), then a short answer.
 //! Shaped like goose (results ride in user messages).
+//! Simulating it is `simulate`'s; real sessions come from `sources`.
 
 use serde_json::json;
 

@@ -1,6 +1,7 @@
 //! The replay operations the CLI and the app share: options as the front ends pass them, and
 //! the three operations on a loaded session (compact once, simulate, sweep). Defaults come from
 //! the session (its context limit, its continuation wording) and then from the policies' own.
+//! The policies' rules are `goose`, `coworker` and `simulate`'s; printing is the front ends'.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

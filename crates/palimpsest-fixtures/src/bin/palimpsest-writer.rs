@@ -1,6 +1,7 @@
 //! `palimpsest-writer`: a stand-in agent for live tests and latency benchmarks (see
 //! `palimpsest_fixtures::live`). Prints one JSON line per commit: `{"file", "seq" | "event",
 //! "t_ms"}`, the wall-clock time the write became visible, for latency measurement.
+//! What is written, and when, is `live`'s; this binary parses flags and prints timings.
 
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};

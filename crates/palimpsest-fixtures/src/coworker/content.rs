@@ -1,5 +1,6 @@
 //! The coworker sessions the fixtures hold, as the canonical message lists coworker persists
 //! (coworker-format.md §1–§3). Every number a test asserts is visible here.
+//! Writing them out as coworker stores them is `mod.rs`'s; reading them back is core's.
 
 use serde_json::{Value, json};
 

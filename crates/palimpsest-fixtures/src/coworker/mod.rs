@@ -1,6 +1,7 @@
 //! coworker (OpenWorker) fixtures under `fixtures/coworker/`: a state folder (`state/`:
 //! `coworker.db` + `conversations/`), the spill folders of its scratch base (`scratch/`) and a
 //! headless `--out` folder (`headless/`). The sessions themselves are in [`content`].
+//! This crate only writes fixtures; reading them is `palimpsest-core`'s coworker reader.
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 //! goose fixtures: the sessions (`sessions`), how they are stored (`write`) and the layout
 //! under `fixtures/goose/` ([`generate`]). A large database for the list bench is [`large_db`].
+//! This crate only writes fixtures; reading them is `palimpsest-core`'s goose reader.
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 //! Listing coworker sessions without converting their messages, and the usage figures the
 //! database and the `usage` sidecars record.
+//! Converting messages is `build`'s; reading the database is `db`'s.
 
 use serde_json::Value;
 
