@@ -1,30 +1,24 @@
 //! `palimpsest sessions` and `palimpsest show` on the coworker and message-log fixtures: the
 //! listing, the agent view after compactions, links in the JSON, and a clear error for a bad id.
 
-use assert_cmd::Command;
+mod common;
+
 use serde_json::Value;
 
 fn fixtures(rel: &str) -> String {
     format!("{}/../../fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// coworker's spill files are found under the fixture scratch base.
 fn run(args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("palimpsest")
-        .unwrap()
-        .env("COWORKER_SCRATCH_BASE", fixtures("coworker/scratch"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run_env(
+        args,
+        &[("COWORKER_SCRATCH_BASE", &fixtures("coworker/scratch"))],
+    )
 }
 
 fn run_json(args: &[&str]) -> Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "palimpsest {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    common::json_of(run(args), args)
 }
 
 #[test]

@@ -363,23 +363,33 @@ fn compacted() -> Session {
     s
 }
 
+/// (answer index, context total) of every request.
+fn contexts(r: &report::TokenReport) -> Vec<(usize, u64)> {
+    r.per_request
+        .iter()
+        .map(|q| (q.message_index, q.total))
+        .collect()
+}
+
+/// tiktoken counts of `compacted()`'s six distinct texts, in order.
+fn compacted_tokens() -> [u64; 6] {
+    [
+        "first question here",
+        "first answer",
+        "second question",
+        "summary of the first exchange",
+        "second answer",
+        "third",
+    ]
+    .map(t)
+}
+
 #[test]
 fn requests_follow_compaction_cuts() {
     let s = compacted();
     let r = totals(&s);
-    let ctx: Vec<(usize, u64)> = r
-        .per_request
-        .iter()
-        .map(|q| (q.message_index, q.total))
-        .collect();
-    let (u0, a1, u2, sm, a4, u5) = (
-        t("first question here"),
-        t("first answer"),
-        t("second question"),
-        t("summary of the first exchange"),
-        t("second answer"),
-        t("third"),
-    );
+    let ctx = contexts(&r);
+    let [u0, _, u2, sm, a4, u5] = compacted_tokens();
     assert_eq!(
         ctx,
         vec![(1, u0), (4, u2 + sm), (6, u2 + sm + a4 + u5)],
@@ -395,7 +405,6 @@ fn requests_follow_compaction_cuts() {
         Some(1),
         "the cut lands before request 1"
     );
-    let _ = a1;
 }
 
 /// u0 a1 u2 [summary at 3] a4 [notice at 5: the compaction took effect here] u6 a7: a4
@@ -412,19 +421,8 @@ fn requests_follow_the_point_a_compaction_took_effect() {
     }
     s.compactions[0].applied_index = Some(5);
     let r = totals(&s);
-    let ctx: Vec<(usize, u64)> = r
-        .per_request
-        .iter()
-        .map(|q| (q.message_index, q.total))
-        .collect();
-    let (u0, a1, u2, sm, a4, u6) = (
-        t("first question here"),
-        t("first answer"),
-        t("second question"),
-        t("summary of the first exchange"),
-        t("second answer"),
-        t("third"),
-    );
+    let ctx = contexts(&r);
+    let [u0, a1, u2, sm, a4, u6] = compacted_tokens();
     assert_eq!(
         ctx,
         vec![(1, u0), (4, u0 + a1 + u2), (7, u2 + sm + a4 + u6)],

@@ -7,8 +7,14 @@ use serde_json::Value;
 
 /// Run `palimpsest` with `args`, whatever its exit status.
 pub fn run(args: &[&str]) -> std::process::Output {
+    run_env(args, &[])
+}
+
+/// [`run`] with extra environment variables.
+pub fn run_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::cargo_bin("palimpsest")
         .unwrap()
+        .envs(env.iter().copied())
         .args(args)
         .output()
         .unwrap()
@@ -16,7 +22,11 @@ pub fn run(args: &[&str]) -> std::process::Output {
 
 /// Run `palimpsest` with `args`, require success and parse stdout as JSON.
 pub fn run_json(args: &[&str]) -> Value {
-    let out = run(args);
+    json_of(run(args), args)
+}
+
+/// The JSON stdout of a run that must have succeeded.
+pub fn json_of(out: std::process::Output, args: &[&str]) -> Value {
     assert!(
         out.status.success(),
         "palimpsest {args:?} failed: {}",
