@@ -166,7 +166,7 @@ fn first_block_is_rebuilt_exactly_from_its_notice_record() {
 }
 
 #[test]
-fn trim_block_carries_the_omitted_note_and_no_transcript() {
+fn trim_block_keeps_every_user_message_and_no_transcript() {
     let s = load(MAIN);
     let rec = s.compactions[2].raw.as_ref().unwrap();
     let summary = rec["summary_text"].as_str().unwrap();
@@ -175,7 +175,7 @@ fn trim_block_carries_the_omitted_note_and_no_transcript() {
         "the trim's summary is the prior one plus the trim note"
     );
     let want = format!(
-        "<compacted-history>\nEarlier turns of this session were compacted. The summary below is your memory of them.\n\n{summary}\n\n## User messages in the compacted span (verbatim, chronological)\n- Build the report generator: read data/sales.csv and write out/report.md with monthly totals.\n- (1 older user messages omitted here — their intent is covered by the summary above)\n- Also add a chart of the monthly totals.\n\n{}",
+        "<compacted-history>\nEarlier turns of this session were compacted. The summary below is your memory of them.\n\n{summary}\n\n## User messages in the compacted span (verbatim, chronological)\n- Build the report generator: read data/sales.csv and write out/report.md with monthly totals.\n- Use ISO week numbers, not calendar weeks.\n- Also add a chart of the monthly totals.\n\n{}",
         contract()
     );
     assert_eq!(

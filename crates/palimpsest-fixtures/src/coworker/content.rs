@@ -73,7 +73,9 @@ pub fn sales_csv() -> String {
     s
 }
 
-/// The three compaction records of the main session, in order.
+/// The three compaction records of the main session, in order. Each is what coworker's rules
+/// give for its span (coworker-format §4): the trim's span (10..11) adds U3 to the carried
+/// `[U1, U2]`, and three short messages fit any budget, so nothing is omitted.
 pub fn main_records() -> [Value; 3] {
     [
         json!({"boundary_index": 7, "summary_text": SUMMARY_1, "working_state": WORKING_1,
@@ -85,7 +87,7 @@ pub fn main_records() -> [Value; 3] {
                "model_used": "openai:gpt-5-mini", "trimmed": false,
                "transcript_path": spill("compacted-transcript-upto-0010.md")}),
         json!({"boundary_index": 11, "summary_text": format!("{SUMMARY_2}\n\n{TRIM_NOTE}"),
-               "working_state": "", "user_messages": [U1, U3], "user_messages_dropped": 1,
+               "working_state": "", "user_messages": [U1, U2, U3], "user_messages_dropped": 0,
                "created_at": T0 + 230.0, "model_used": "", "trimmed": true, "transcript_path": ""}),
     ]
 }
