@@ -360,3 +360,12 @@ pub fn spill_text(
     )?;
     crate::analysis::spill_text::spill_text(&review, file, confirmation, SPILL_TEXT_MAX)
 }
+
+/// Re-derive each recorded coworker compaction of a loaded session with coworker's own rules
+/// (working state, preserved user messages, omitted count, block) and compare with the record.
+pub fn replay_verify(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+) -> crate::replay::verify::VerifyReport {
+    crate::replay::verify::verify(session, opts)
+}

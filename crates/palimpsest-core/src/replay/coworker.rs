@@ -226,13 +226,24 @@ pub fn fit_user_messages(all: &[String], settings: &Settings) -> (Vec<String>, u
     (kept, dropped)
 }
 
-/// The user messages of a span, normalised, empty ones skipped.
+/// The user messages of a span, normalised, empty ones skipped, and (DS-compaction) the
+/// output-limit continuation nudges (`_display.kind == "continuation"`) left out: they are the
+/// harness speaking, not the user.
 pub fn span_user_texts<'a>(span: impl IntoIterator<Item = &'a Message>) -> Vec<String> {
     span.into_iter()
         .filter(|m| m.role == Role::User && m.kind == MessageKind::Ordinary && !m.has_tool_result())
+        .filter(|m| !is_continuation_nudge(m))
         .map(|m| normalise(&m.text()))
         .filter(|t| !t.is_empty())
         .collect()
+}
+
+fn is_continuation_nudge(m: &Message) -> bool {
+    m.details
+        .as_ref()
+        .and_then(|d| d.pointer("/_display/kind"))
+        .and_then(Value::as_str)
+        == Some("continuation")
 }
 
 /// The mechanical working-state block of a span (empty when nothing matched).
@@ -256,9 +267,16 @@ pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) ->
         else {
             continue;
         };
-        let arg = |k: &str| arguments.get(k).and_then(Value::as_str).map(str::to_owned);
+        // Python's `args.get(k) or …`: an empty string counts as absent.
+        let arg = |k: &str| {
+            arguments
+                .get(k)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
         let lower = name.to_lowercase();
-        if !tools.contains(name) {
+        if !name.is_empty() && !tools.contains(name) {
             tools.push(name.clone());
         }
         if ["write", "edit", "append", "save", "create", "patch"]
@@ -268,7 +286,7 @@ pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) ->
         {
             written.push(path);
         }
-        if name == "run_shell"
+        if lower == "run_shell"
             && let Some(cmd) = arg("command")
         {
             let status = results
@@ -334,14 +352,38 @@ fn clip_plain(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
+/// `_result_status`: only a JSON object says anything; a truthy `error` wins, then an
+/// `exit_code` key (0 or "0" is ok, anything else is printed as Python would). A result with
+/// neither (or not JSON, as a capped text is) gets no status at all.
 fn shell_status(result: &str) -> String {
-    match serde_json::from_str::<Value>(result) {
-        Ok(v) if v.get("error").is_some() => "  [error]".into(),
-        Ok(v) => match v.get("exit_code").and_then(Value::as_i64) {
-            Some(0) | None => "  [ok]".into(),
-            Some(n) => format!("  [exit {n}]"),
-        },
-        Err(_) => String::new(),
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(result) else {
+        return String::new();
+    };
+    if o.get("error").is_some_and(py_truthy) {
+        return "  [error]".into();
+    }
+    match o.get("exit_code") {
+        None => String::new(),
+        // Python's `code in (0, "0")`: 0.0 and False compare equal to 0.
+        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => "  [ok]".into(),
+        Some(Value::String(s)) if s == "0" => "  [ok]".into(),
+        Some(Value::Bool(false)) => "  [ok]".into(),
+        Some(Value::Bool(true)) => "  [exit True]".into(),
+        Some(Value::Null) => "  [exit None]".into(),
+        Some(Value::String(s)) => format!("  [exit {s}]"),
+        Some(v) => format!("  [exit {}]", super::pyjson::dumps(v)),
+    }
+}
+
+/// Python truthiness of a JSON value.
+fn py_truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
     }
 }
 

@@ -101,3 +101,36 @@ fn estimate_uses_the_stored_chat_shape() {
         "the raw line wins, and sidecars are stripped before sending"
     );
 }
+
+#[test]
+fn shell_status_reads_the_result_like_the_harness() {
+    // `_result_status`: a truthy error, then exit_code (0 / "0" ok); nothing else says a thing.
+    for (result, want) in [
+        (r#"{"command": "x", "exit_code": 0}"#, "  [ok]"),
+        (r#"{"exit_code": "0"}"#, "  [ok]"),
+        (r#"{"exit_code": 2}"#, "  [exit 2]"),
+        (r#"{"exit_code": null}"#, "  [exit None]"),
+        (r#"{"error": "denied", "exit_code": 0}"#, "  [error]"),
+        (r#"{"error": "", "exit_code": 0}"#, "  [ok]"),
+        (r#"{"output": "no code"}"#, ""),
+        (r#""a JSON string""#, ""),
+        ("plain text, or a capped result", ""),
+    ] {
+        assert_eq!(shell_status(result), want, "status of {result}");
+    }
+}
+
+#[test]
+fn continuation_nudges_are_not_user_messages() {
+    use crate::model::{Message, Part, Role};
+    let text =
+        |i: usize, t: &str| Message::new(i, Role::User, vec![Part::Text { text: t.to_owned() }]);
+    let mut nudge = text(1, "Your previous reply hit the output-token limit…");
+    nudge.details = Some(serde_json::json!({"_display": {"kind": "continuation"}}));
+    let span = [text(0, "  Fix   the\nparser "), nudge, text(2, "")];
+    assert_eq!(
+        span_user_texts(&span),
+        vec!["Fix the parser".to_owned()],
+        "whitespace collapsed, the nudge and the empty message skipped"
+    );
+}

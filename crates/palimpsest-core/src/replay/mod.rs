@@ -7,9 +7,10 @@
 //! - [`coworker`]: OpenWorker's boundary, compacted block and tool-result cap.
 //!
 //! [`simulate`] runs a whole recorded session forward under a policy; [`sweep`] does that over a
-//! grid of settings. Token counts come from a counting function passed in ([`Counter`]), so the
-//! caller chooses between [`chars_over_four`] and real BPE. Detecting where a session *did*
-//! compact is `compaction`'s job; drawing the sweep is `charts::heatmap`'s.
+//! grid of settings; [`verify`] re-derives a recorded coworker session's compactions and diffs
+//! them with the records. Token counts come from a counting function passed in ([`Counter`]),
+//! so the caller chooses between [`chars_over_four`] and real BPE. Detecting where a session
+//! *did* compact is `compaction`'s job; drawing the sweep is `charts::heatmap`'s.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,7 @@ pub mod pairing;
 pub mod pyjson;
 pub mod simulate;
 pub mod sweep;
+pub mod verify;
 
 /// A token-counting function over one message. Pass `&chars_over_four` or a BPE counter.
 pub type Counter<'a> = &'a (dyn Fn(&Message) -> u64 + Sync);

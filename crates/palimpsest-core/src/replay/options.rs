@@ -75,7 +75,8 @@ impl ReplayOptions {
         }
     }
 
-    fn settings(&self, s: &Session) -> cw::Settings {
+    /// coworker's knobs for a session: these options, else the session's window, else defaults.
+    pub fn settings(&self, s: &Session) -> cw::Settings {
         cw::Settings {
             threshold: self.threshold.unwrap_or(0.8),
             window: self.window(s),

@@ -1,0 +1,295 @@
+//! Check a recorded coworker session against coworker's own rules (coworker-format §2, §4, §7):
+//! for each recorded compaction, re-derive from the canonical message list and the recorded
+//! summary what the harness computes mechanically (the working state, the preserved user
+//! messages, the omitted count, for a trim its summary, and the compacted block) and compare
+//! field by field with the record. A harness that behaved as documented gives no difference.
+//!
+//! The rules are [`super::coworker`]'s (`span_user_texts`, `fit_user_messages`,
+//! `working_state`) and the block is the reader's renderer, so a replay and a check can never
+//! disagree about them. What an LLM or the environment wrote (`summary_text` of a real
+//! summary, `created_at`, `model_used`, `transcript_path`) is taken from the record, not checked.
+//! Reading the records is the coworker reader's; printing the report is the front ends'.
+//!
+//! **The span.** A record's span is the canonical list (the stored messages, without the blocks
+//! the reader inserts) from the previous record's boundary to its own; the previous record also
+//! gives the user messages carried over and the omitted count so far. A session whose earlier
+//! compactions left no record (MAIN-0821 notices) is checked as if the first record were the
+//! first compaction, which is what the harness knew too when it had no state to carry.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::coworker as cw;
+use super::options::ReplayOptions;
+use crate::model::{Message, MessageKind, Session};
+use crate::sources::coworker::block::{BlockStyle, CompactionState, TRIM_NOTE};
+
+/// The check of every recorded coworker compaction of a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct VerifyReport {
+    /// The session checked.
+    pub session_id: String,
+    /// The preserved-user-message budget the rules were applied with, in tokens
+    /// (`max(2000, min(20000, int(0.08 × trigger)))` at the options' or session's window).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub user_budget: u64,
+    /// One check per record, in boundary order.
+    pub compactions: Vec<CompactionCheck>,
+    /// True when no record differs from what the rules give (also when there is no record).
+    pub all_equal: bool,
+}
+
+/// One recorded compaction, re-derived and compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CompactionCheck {
+    /// Index in the session (the reader's timeline) of the record's block.
+    pub cut_index: usize,
+    /// The record's `boundary_index` (canonical list).
+    pub boundary_index: usize,
+    /// Where its span starts (the previous record's boundary, else 0).
+    pub span_start: usize,
+    /// A trim (no summary: its summary is the prior one plus the trim note, so it is checked).
+    pub trimmed: bool,
+    /// Rendered and derived with the MAIN-0821 rules (the record has no `transcript_path`).
+    pub legacy: bool,
+    /// The compared fields, in a fixed order.
+    pub fields: Vec<FieldCheck>,
+    /// Whether the block rendered from the record equals the one rendered from the derivation.
+    pub block_equal: bool,
+    /// The first line where the two blocks part, when they do.
+    pub first_difference: Option<LineDifference>,
+}
+
+impl CompactionCheck {
+    /// True when every field and the block agree.
+    pub fn equal(&self) -> bool {
+        self.block_equal && self.fields.iter().all(|f| f.equal)
+    }
+}
+
+/// One field of a record next to its re-derivation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FieldCheck {
+    /// The record's key (`working_state`, `user_messages`, `user_messages_dropped`,
+    /// `summary_text` for trims).
+    pub name: String,
+    /// As recorded (as read back: a missing key reads as coworker's default).
+    pub recorded: Value,
+    /// As the rules give it.
+    pub derived: Value,
+    /// `recorded == derived`.
+    pub equal: bool,
+}
+
+/// Where two block texts first differ. Lines and columns count from 1, columns in characters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct LineDifference {
+    /// The line number.
+    pub line: usize,
+    /// The first differing character (one past the shorter line when one is a prefix).
+    pub column: usize,
+    /// That line of the recorded block (`None` when the block ends before it).
+    pub recorded: Option<String>,
+    /// That line of the derived block (`None` when the block ends before it).
+    pub derived: Option<String>,
+}
+
+/// Check every coworker compaction record of `s`. Records that are not coworker states (other
+/// formats' compactions) are skipped; the knobs that matter are the window and threshold
+/// (they set the user-message budget).
+pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
+    let settings = o.settings(s);
+    let canonical: Vec<&Message> = s.messages.iter().filter(|m| !is_rebuilt_block(m)).collect();
+    let mut records: Vec<(usize, CompactionState)> = s
+        .compactions
+        .iter()
+        .filter_map(|c| {
+            let st = CompactionState::from_value(c.raw.as_ref()?).ok()??;
+            Some((c.cut_index, st))
+        })
+        .collect();
+    records.sort_by(|a, b| {
+        (a.1.boundary_index, a.1.created_at.unwrap_or(0.0))
+            .partial_cmp(&(b.1.boundary_index, b.1.created_at.unwrap_or(0.0)))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut compactions = Vec::new();
+    let mut prior: Option<&CompactionState> = None;
+    for (cut_index, rec) in &records {
+        let legacy = rec.style() == BlockStyle::Legacy;
+        let rules = cw::Settings { legacy, ..settings };
+        let end = rec.boundary_index.min(canonical.len());
+        let start = prior.map_or(0, |p| p.boundary_index).min(end);
+        let span = &canonical[start..end];
+        let derived = derive(rec, prior, span.iter().copied(), &rules);
+        compactions.push(compare(*cut_index, start, rec, &derived));
+        prior = Some(rec);
+    }
+    VerifyReport {
+        session_id: s.meta.id.clone(),
+        user_budget: settings.user_budget(),
+        all_equal: compactions.iter().all(CompactionCheck::equal),
+        compactions,
+    }
+}
+
+/// A block the coworker reader inserted (not a stored message).
+fn is_rebuilt_block(m: &Message) -> bool {
+    m.kind == MessageKind::Summary
+        && m.details
+            .as_ref()
+            .and_then(|d| d.get("synthetic"))
+            .and_then(Value::as_bool)
+            == Some(true)
+}
+
+/// The state the harness builds for `rec`'s span: `build_state` / `trim_state` with the
+/// recorded summary (a trim's is derived too) and the recorded environment.
+fn derive<'a>(
+    rec: &CompactionState,
+    prior: Option<&CompactionState>,
+    span: impl IntoIterator<Item = &'a Message> + Clone,
+    rules: &cw::Settings,
+) -> CompactionState {
+    let mut users = prior.map(|p| p.user_messages.clone()).unwrap_or_default();
+    users.extend(cw::span_user_texts(span.clone()));
+    let (kept, newly) = cw::fit_user_messages(&users, rules);
+    let summary_text = if rec.trimmed {
+        match prior.map(|p| p.summary_text.as_str()) {
+            Some(p) if !p.is_empty() => format!("{p}\n\n{TRIM_NOTE}"),
+            _ => TRIM_NOTE.to_owned(),
+        }
+    } else {
+        rec.summary_text.clone()
+    };
+    CompactionState {
+        summary_text,
+        working_state: cw::working_state(span),
+        user_messages: kept,
+        user_messages_dropped: prior.map_or(0, |p| p.user_messages_dropped) + newly,
+        ..rec.clone()
+    }
+}
+
+fn compare(
+    cut_index: usize,
+    span_start: usize,
+    rec: &CompactionState,
+    derived: &CompactionState,
+) -> CompactionCheck {
+    let field = |name: &str, recorded: Value, derived: Value| FieldCheck {
+        name: name.to_owned(),
+        equal: recorded == derived,
+        recorded,
+        derived,
+    };
+    let mut fields = vec![
+        field(
+            "working_state",
+            json!(rec.working_state),
+            json!(derived.working_state),
+        ),
+        field(
+            "user_messages",
+            json!(rec.user_messages),
+            json!(derived.user_messages),
+        ),
+        field(
+            "user_messages_dropped",
+            json!(rec.user_messages_dropped),
+            json!(derived.user_messages_dropped),
+        ),
+    ];
+    if rec.trimmed {
+        fields.push(field(
+            "summary_text",
+            json!(rec.summary_text),
+            json!(derived.summary_text),
+        ));
+    }
+    let (recorded_block, derived_block) = (rec.block(), derived.block());
+    CompactionCheck {
+        cut_index,
+        boundary_index: rec.boundary_index,
+        span_start,
+        trimmed: rec.trimmed,
+        legacy: rec.style() == BlockStyle::Legacy,
+        fields,
+        block_equal: recorded_block == derived_block,
+        first_difference: first_difference(&recorded_block, &derived_block),
+    }
+}
+
+/// The first line where `recorded` and `derived` differ, `None` when they are equal.
+pub fn first_difference(recorded: &str, derived: &str) -> Option<LineDifference> {
+    if recorded == derived {
+        return None;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        recorded.split('\n').collect(),
+        derived.split('\n').collect(),
+    );
+    let n = a.len().max(b.len());
+    (0..n).find_map(|i| {
+        let (x, y) = (a.get(i).copied(), b.get(i).copied());
+        if x == y {
+            return None;
+        }
+        let (xs, ys) = (x.unwrap_or_default(), y.unwrap_or_default());
+        let same = xs
+            .chars()
+            .zip(ys.chars())
+            .take_while(|(p, q)| p == q)
+            .count();
+        Some(LineDifference {
+            line: i + 1,
+            column: same + 1,
+            recorded: x.map(str::to_owned),
+            derived: y.map(str::to_owned),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_difference_names_line_and_column() {
+        assert_eq!(first_difference("a\nb\nc", "a\nb\nc"), None, "equal texts");
+        assert_eq!(
+            first_difference("a\n- (1 older)\nc", "a\n- (2 older)\nc"),
+            Some(LineDifference {
+                line: 2,
+                column: 4,
+                recorded: Some("- (1 older)".into()),
+                derived: Some("- (2 older)".into()),
+            }),
+            "second line, fourth character"
+        );
+        assert_eq!(
+            first_difference("a\nb", "a\nb\nc"),
+            Some(LineDifference {
+                line: 3,
+                column: 1,
+                recorded: None,
+                derived: Some("c".into()),
+            }),
+            "the recorded block ends first"
+        );
+        assert_eq!(
+            first_difference("a\nbc", "a\nb"),
+            Some(LineDifference {
+                line: 2,
+                column: 2,
+                recorded: Some("bc".into()),
+                derived: Some("b".into()),
+            }),
+            "one line is a prefix of the other: one past the shorter"
+        );
+    }
+}

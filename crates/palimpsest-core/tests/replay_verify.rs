@@ -1,0 +1,207 @@
+//! `replay::verify` on the coworker fixtures: the sessions written as the harness behaves check
+//! out with no difference, and a record tampered with in a copy reports exactly that field.
+
+use std::path::{Path, PathBuf};
+
+use palimpsest_core::api;
+use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
+use palimpsest_core::replay::pyjson;
+use palimpsest_core::replay::verify::{CompactionCheck, LineDifference, VerifyReport};
+use serde_json::{Value, json};
+
+const MAIN: &str = "a1b2c3d4e5f6";
+const OLD: &str = "0ld5e55i0n01";
+const U1: &str =
+    "Build the report generator: read data/sales.csv and write out/report.md with monthly totals.";
+const U2: &str = "Use ISO week numbers, not calendar weeks.";
+const U3: &str = "Also add a chart of the monthly totals.";
+
+fn state() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/coworker/state"
+    ))
+}
+
+fn verify(dir: &Path, id: &str) -> VerifyReport {
+    let s = api::load_session(dir, Some(id)).unwrap();
+    api::replay_verify(
+        &s,
+        &ReplayOptions {
+            policy: PolicyName::Coworker,
+            ..ReplayOptions::default()
+        },
+    )
+}
+
+/// The names of the fields that differ.
+fn differing(c: &CompactionCheck) -> Vec<&str> {
+    c.fields
+        .iter()
+        .filter(|f| !f.equal)
+        .map(|f| f.name.as_str())
+        .collect()
+}
+
+/// A copy of the state folder whose main conversation has line `line` (1-based) edited.
+fn tampered(line: usize, edit: impl FnOnce(&mut Value)) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = tmp.path().join("conversations");
+    std::fs::create_dir_all(&conv).unwrap();
+    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
+    let file = format!("{MAIN}.jsonl");
+    let text = std::fs::read_to_string(state().join("conversations").join(&file)).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut v: Value = serde_json::from_str(&lines[line - 1]).unwrap();
+    edit(&mut v);
+    lines[line - 1] = pyjson::dumps(&v);
+    std::fs::write(conv.join(&file), lines.join("\n") + "\n").unwrap();
+    tmp
+}
+
+#[test]
+fn main_session_as_the_harness_wrote_it_has_no_difference() {
+    let r = verify(&state(), MAIN);
+    assert_eq!(
+        r.user_budget, 8_192,
+        "128k window: 8% of the 102 400 trigger"
+    );
+    let shape: Vec<(usize, usize, usize, bool, bool)> = r
+        .compactions
+        .iter()
+        .map(|c| {
+            (
+                c.cut_index,
+                c.boundary_index,
+                c.span_start,
+                c.trimmed,
+                c.legacy,
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            (7, 7, 0, false, false),
+            (11, 10, 7, false, false),
+            (13, 11, 10, true, false)
+        ],
+        "two summaries and a trim, each span starting at the previous boundary"
+    );
+    for c in &r.compactions {
+        let names: Vec<&str> = c.fields.iter().map(|f| f.name.as_str()).collect();
+        let mut want = vec!["working_state", "user_messages", "user_messages_dropped"];
+        if c.trimmed {
+            want.push("summary_text");
+        }
+        assert_eq!(names, want, "fields checked at #{}", c.cut_index);
+        assert_eq!(
+            differing(c),
+            Vec::<&str>::new(),
+            "no field differs at #{}",
+            c.cut_index
+        );
+        assert!(c.block_equal, "block equal at #{}", c.cut_index);
+        assert_eq!(
+            c.first_difference, None,
+            "no line differs at #{}",
+            c.cut_index
+        );
+    }
+    assert_eq!(
+        r.compactions[0].fields[0].derived,
+        json!(
+            "## Working state (extracted mechanically from tool records)\nRecent shell commands:\n- python gen.py  [exit 1]\nTools used in the summarized span: read_file, run_shell"
+        ),
+        "the first span's shell command with its exit status from the capped dict result"
+    );
+    assert_eq!(
+        r.compactions[2].fields[1].derived,
+        json!([U1, U2, U3]),
+        "the trim carries [U1, U2] and adds U3: three short messages fit the budget"
+    );
+    assert!(r.all_equal, "the fixture follows the documented rules");
+}
+
+#[test]
+fn old_session_column_record_checks_out_with_the_legacy_rules() {
+    let r = verify(&state(), OLD);
+    assert_eq!(r.compactions.len(), 1, "only the column record");
+    let c = &r.compactions[0];
+    assert_eq!(
+        (c.cut_index, c.boundary_index, c.legacy, c.trimmed),
+        (3, 3, true, false),
+        "no transcript_path key: MAIN-0821 layout and rules"
+    );
+    assert_eq!(
+        c.fields[1].derived,
+        json!(["Migrate the test suite to pytest."]),
+        "the one user message before the boundary"
+    );
+    assert!(r.all_equal, "the old session follows its rules: {r:?}");
+}
+
+#[test]
+fn tampered_omitted_count_is_reported_as_exactly_that_field() {
+    // Line 18 is the trim's notice (boundary 11); the column repeats it but is deduplicated.
+    let tmp = tampered(18, |v| v["compaction"]["user_messages_dropped"] = json!(2));
+    let r = verify(tmp.path(), MAIN);
+    assert!(!r.all_equal, "a difference exists");
+    let per: Vec<Vec<&str>> = r.compactions.iter().map(differing).collect();
+    assert_eq!(
+        per,
+        vec![vec![], vec![], vec!["user_messages_dropped"]],
+        "only the trim's omitted count differs"
+    );
+    let f = &r.compactions[2].fields[2];
+    assert_eq!(
+        (&f.recorded, &f.derived),
+        (&json!(2), &json!(0)),
+        "2 recorded, 0 derived"
+    );
+    assert!(!r.compactions[2].block_equal, "the block says so too");
+    assert_eq!(
+        r.compactions[2].first_difference,
+        Some(LineDifference {
+            line: 25,
+            column: 3,
+            recorded: Some(
+                "- (2 older user messages omitted here — their intent is covered by the summary above)"
+                    .into()
+            ),
+            derived: Some(format!("- {U2}")),
+        }),
+        "the omitted note stands where the derived block has U2"
+    );
+}
+
+#[test]
+fn tampered_user_message_is_reported_where_it_was_edited_and_where_it_was_carried() {
+    // Line 15 is the second compaction's notice (boundary 10), whose list the trim carries on.
+    let tmp = tampered(15, |v| {
+        v["compaction"]["user_messages"][1] = json!("Use calendar weeks.")
+    });
+    let r = verify(tmp.path(), MAIN);
+    let per: Vec<Vec<&str>> = r.compactions.iter().map(differing).collect();
+    assert_eq!(
+        per,
+        vec![vec![], vec!["user_messages"], vec!["user_messages"]],
+        "the edited record differs, and the trim (which carries it) no longer follows from it"
+    );
+    assert_eq!(
+        r.compactions[1].fields[1].recorded,
+        json!([U1, "Use calendar weeks."]),
+        "the edit as recorded"
+    );
+    assert_eq!(
+        r.compactions[1].fields[1].derived,
+        json!([U1, U2]),
+        "what the span gives"
+    );
+    let d = r.compactions[1].first_difference.clone().unwrap();
+    assert_eq!(
+        (d.column, d.recorded.as_deref(), d.derived),
+        (7, Some("- Use calendar weeks."), Some(format!("- {U2}"))),
+        "the bullet of the edited message, from its first differing character"
+    );
+}
