@@ -122,6 +122,33 @@ pub fn stored_value(m: &Message, raw: Option<&Value>) -> Value {
     Value::Object(o)
 }
 
+/// A compacted block the coworker reader inserted into the timeline (not a stored message).
+pub fn is_rebuilt_block(m: &Message) -> bool {
+    m.kind == MessageKind::Summary
+        && m.details
+            .as_ref()
+            .and_then(|d| d.get("synthetic"))
+            .and_then(Value::as_bool)
+            == Some(true)
+}
+
+/// For each message of a session, its index in coworker's canonical list (the stored lines,
+/// without the blocks the reader inserts): what `boundary_index` and transcript names count.
+/// A rebuilt block gets the index of the stored message after it.
+pub fn canonical_indices(messages: &[Message]) -> Vec<usize> {
+    let mut n = 0;
+    messages
+        .iter()
+        .map(|m| {
+            let at = n;
+            if !is_rebuilt_block(m) {
+                n += 1;
+            }
+            at
+        })
+        .collect()
+}
+
 /// The same message with the sidecar keys stripped, as sent (`None` for notices: never sent).
 pub fn outbound_value(stored: &Value) -> Option<Value> {
     let mut o = stored.as_object()?.clone();

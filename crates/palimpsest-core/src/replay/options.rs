@@ -206,11 +206,14 @@ fn coworker_once(
     let prior_source = prior_state
         .and_then(|d| d.get("boundary_index"))
         .and_then(Value::as_u64);
+    // `boundary_index` counts stored lines; entries point at the timeline, which also holds
+    // the rebuilt blocks.
+    let canon = cw::canonical_indices(&s.messages);
     let prior = prior_source.map_or(0, |b| {
         let b = b as usize;
         prep.entries
             .iter()
-            .position(|e| e.source as usize >= b)
+            .position(|e| canon[e.source as usize] >= b)
             .unwrap_or(n)
     });
     let past = s.messages.len();
@@ -236,7 +239,7 @@ fn coworker_once(
     let (kept_users, dropped) = cw::fit_user_messages(&users, &settings);
     let cut_source = prep.entries[b].source as usize;
     let state = CompactionState {
-        boundary_index: cut_source,
+        boundary_index: canon[cut_source],
         summary_text: SummarySource::Placeholder {
             tokens: o.summary_tokens(),
         }
@@ -249,7 +252,7 @@ fn coworker_once(
         } else {
             format!(
                 "tool-output/{}",
-                crate::sources::coworker::block::transcript_file_name(cut_source)
+                crate::sources::coworker::block::transcript_file_name(canon[cut_source])
             )
         },
         has_transcript_key: !o.legacy,

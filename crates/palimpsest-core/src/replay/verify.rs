@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use super::coworker as cw;
 use super::options::ReplayOptions;
-use crate::model::{Message, MessageKind, Session};
+use crate::model::{Message, Session};
 use crate::sources::coworker::block::{BlockStyle, CompactionState, TRIM_NOTE};
 
 /// The check of every recorded coworker compaction of a session.
@@ -103,7 +103,11 @@ pub struct LineDifference {
 /// (they set the user-message budget).
 pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
     let settings = o.settings(s);
-    let canonical: Vec<&Message> = s.messages.iter().filter(|m| !is_rebuilt_block(m)).collect();
+    let canonical: Vec<&Message> = s
+        .messages
+        .iter()
+        .filter(|m| !cw::is_rebuilt_block(m))
+        .collect();
     let mut records: Vec<(usize, CompactionState)> = s
         .compactions
         .iter()
@@ -135,16 +139,6 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
         all_equal: compactions.iter().all(CompactionCheck::equal),
         compactions,
     }
-}
-
-/// A block the coworker reader inserted (not a stored message).
-fn is_rebuilt_block(m: &Message) -> bool {
-    m.kind == MessageKind::Summary
-        && m.details
-            .as_ref()
-            .and_then(|d| d.get("synthetic"))
-            .and_then(Value::as_bool)
-            == Some(true)
 }
 
 /// The state the harness builds for `rec`'s span: `build_state` / `trim_state` with the

@@ -41,6 +41,8 @@ pub(super) fn run(
         toks[i + 1] = toks[i] + e.tokens;
     }
     let (trigger, keep) = (s.trigger(), s.keep_tokens());
+    // Transcript names count stored lines, not the timeline (which holds rebuilt blocks).
+    let stored_at = cw::canonical_indices(&prep.session.messages);
     let mut tally = Tally::new(prep, params.detail);
     let mut boundary = 0usize;
     let mut state: Option<CompactionState> = None;
@@ -70,7 +72,7 @@ pub(super) fn run(
                     None => (String::new(), params.summary_tokens),
                 };
                 let st = CompactionState {
-                    boundary_index: prep.entries[b].source as usize,
+                    boundary_index: stored_at[prep.entries[b].source as usize],
                     summary_text,
                     working_state: cw::working_state(span),
                     user_messages: kept,
@@ -81,7 +83,7 @@ pub(super) fn run(
                     } else {
                         format!(
                             "tool-output/{}",
-                            transcript_file_name(prep.entries[b].source as usize)
+                            transcript_file_name(stored_at[prep.entries[b].source as usize])
                         )
                     },
                     has_transcript_key: !s.legacy,
