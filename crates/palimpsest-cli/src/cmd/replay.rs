@@ -1,8 +1,10 @@
 //! `palimpsest replay PATH [--session ID] --policy goose|coworker [--keep-tail K] [--naive]
 //! [--manual] [--context-window N] [--threshold F] [--trigger-cap N] [--tool-result-cap BYTES]
-//! [--summary-tokens N] [--legacy] [--simulate] [--json]`: compact the history once as it stands,
-//! or (`--simulate`) run the whole session forward under the policy.
-//! The policies and the simulation are `palimpsest_core::replay`'s; this parses and prints.
+//! [--summary-tokens N] [--legacy] [--simulate | --verify] [--json]`: compact the history once as
+//! it stands, or (`--simulate`) run the whole session forward under the policy, or (`--verify`,
+//! coworker) re-derive each recorded compaction and show where it differs from the record (exit 1
+//! when one does). The policies, the simulation and the check are `palimpsest_core::replay`'s;
+//! this parses and prints.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,6 +37,11 @@ pub struct Args {
     /// Run the whole session forward instead of compacting once.
     #[arg(long)]
     simulate: bool,
+    /// coworker: re-derive each recorded compaction (working state, user messages, omitted
+    /// count, block) from the messages and the recorded summary, and show any difference from
+    /// the record; exits 1 when one differs.
+    #[arg(long, conflicts_with = "simulate")]
+    verify: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -104,6 +111,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         manual: a.manual,
         ..a.policy.options()
     };
+    if a.verify {
+        return verify(&session, &opts, a.json);
+    }
     let mut out = std::io::stdout().lock();
     if a.simulate {
         let sim = api::replay_simulate(&session, &opts);
@@ -185,6 +195,91 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         view.orphans
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--verify`: the check of every recorded coworker compaction; exit 1 when one differs.
+fn verify(
+    session: &palimpsest_core::model::Session,
+    opts: &ReplayOptions,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    if opts.policy != PolicyName::Coworker {
+        anyhow::bail!("--verify checks coworker compaction records: use --policy coworker");
+    }
+    let r = api::replay_verify(session, opts);
+    let code = if r.all_equal {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    };
+    if json {
+        crate::output::json(&r)?;
+        return Ok(code);
+    }
+    let mut out = std::io::stdout().lock();
+    if r.compactions.is_empty() {
+        writeln!(
+            out,
+            "{}: no recorded coworker compaction to verify",
+            r.session_id
+        )?;
+        return Ok(code);
+    }
+    for c in &r.compactions {
+        let mut what = format!("span {}..{}", c.span_start, c.boundary_index);
+        if c.trimmed {
+            what.push_str(", trim");
+        }
+        if c.legacy {
+            what.push_str(", legacy rules");
+        }
+        writeln!(
+            out,
+            "#{} boundary {} ({what}): {}",
+            c.cut_index,
+            c.boundary_index,
+            if c.equal() { "as derived" } else { "DIFFERS" }
+        )?;
+        for f in c.fields.iter().filter(|f| !f.equal) {
+            writeln!(out, "  {}: recorded {}", f.name, clipped(&f.recorded))?;
+            writeln!(out, "  {}: derived  {}", f.name, clipped(&f.derived))?;
+        }
+        if let Some(d) = &c.first_difference {
+            writeln!(
+                out,
+                "  block differs at line {}, column {}:",
+                d.line, d.column
+            )?;
+            let line = |l: &Option<String>| l.as_deref().map_or("(no line)".into(), clip);
+            writeln!(out, "    recorded: {}", line(&d.recorded))?;
+            writeln!(out, "    derived:  {}", line(&d.derived))?;
+        }
+    }
+    let differ = r.compactions.iter().filter(|c| !c.equal()).count();
+    writeln!(
+        out,
+        "-> {} of {} recorded compactions differ from coworker's rules (user-message budget {} tokens)",
+        differ,
+        r.compactions.len(),
+        r.user_budget
+    )?;
+    Ok(code)
+}
+
+/// A value on one line (strings quoted, so their line breaks show as `\n`), cut to 160 chars.
+fn clipped(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => clip(&format!("{s:?}")),
+        other => clip(&other.to_string()),
+    }
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > 160 {
+        format!("{}…", s.chars().take(160).collect::<String>())
+    } else {
+        s.to_owned()
+    }
 }
 
 fn name<T: serde::Serialize>(v: &T) -> String {
