@@ -13,8 +13,8 @@ use palimpsest_core::rpc::{
 };
 use palimpsest_core::rpc::{
     DiagnoseFleetReq, DiagnoseReq, GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq,
-    MessageDetail, OpenPathReq, OpenSpillAnywayReq, SourceGroup, SourceOrigin, SpillTextReq,
-    SpillsReq,
+    LoadSourceReq, MessageDetail, OpenPathReq, OpenSpillAnywayReq, SourceGroup, SourceOrigin,
+    SpillTextReq, SpillsReq,
 };
 use palimpsest_core::timeline::Timeline;
 use palimpsest_core::tokens::TokenCache;
@@ -24,22 +24,32 @@ use tauri::State;
 use crate::progress;
 use crate::state::AppState;
 
-/// The sources to show on start: the path argument, else the user's goose sessions, else the
-/// bundled fixtures.
+/// The sources to show on start, counted but not listed: the path argument, else every agent
+/// family's default folder here, else the bundled fixtures. `load_source` lists each.
 #[tauri::command(async)]
 pub fn list_sources(
     state: State<'_, AppState>,
     req: ListSourcesReq,
 ) -> Result<Vec<SourceGroup>, IpcError> {
     let ListSourcesReq {} = req;
-    Ok(state
-        .startup
-        .iter()
-        .map(|s| api::source_group(&s.label, &s.path, s.origin))
-        .collect())
+    Ok(state.startup().iter().map(|s| s.pending()).collect())
 }
 
-/// A file or folder the user opened or dropped.
+/// One source's sessions (each source in its own call, so one slow folder holds up no other).
+#[tauri::command(async)]
+pub fn load_source(
+    state: State<'_, AppState>,
+    req: LoadSourceReq,
+) -> Result<SourceGroup, IpcError> {
+    let Some(s) = state.startup_source(&req.path) else {
+        return open_path(state, OpenPathReq { path: req.path });
+    };
+    let mut group = api::source_group(&s.label, &s.path, s.origin);
+    group.family = s.family.clone();
+    Ok(group)
+}
+
+/// A file or folder the user opened or dropped: its own group, followed live.
 #[tauri::command(async)]
 pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceGroup, IpcError> {
     let path = Path::new(&req.path);

@@ -1,6 +1,7 @@
-//! Live following: a background thread that watches every open source (the goose sessions DB
-//! and its `-wal`, each file or folder the user opened, Claude Code / Codex folders among the
-//! sources) with core's [`Follower`] and emits what changed to the window as one `live` event
+//! Live following: a background thread that watches every source the sidebar shows (each
+//! family's default folder found on start — the goose sessions DB and its `-wal`, Claude Code,
+//! Codex and coworker folders — the path argument or the fixtures, and each file or folder the
+//! user opened; `AppState::startup` and `open_path` send them here) with core's [`Follower`] and emits what changed to the window as one `live` event
 //! per batch (`Vec<LiveEvent>`). Diffing, fingerprints and debouncing are core's
 //! (`palimpsest_core::follow`, `watch`); applying the events is the UI's (`ui/src/live.ts`).
 

@@ -1,22 +1,29 @@
-//! Where the app looks for sessions on start: a path argument, else the user's goose sessions
-//! (goose's default location), else the fixtures bundled with Palimpsest.
+//! Where the app looks for sessions on start: a path argument, else every agent family's
+//! default folder that exists on this machine (one sidebar group each), else the fixtures
+//! bundled with Palimpsest.
 //!
-//! goose's location is core's (`sources::goose::default_locations`, goose's own rules); the
-//! fixtures are found from `PALIMPSEST_FIXTURES`, then next to the executable
-//! (`target/debug/..` in a checkout), then in the working directory. Reading the sessions is
-//! core's job; this only picks paths.
+//! The default folders and their cheap counts are core's (`sources::discovery::discover`, each
+//! family's own rules); the fixtures are found from `PALIMPSEST_FIXTURES`, then next to the
+//! executable (`target/debug/..` in a checkout), then in the working directory. Listing the
+//! sessions is core's job (`api::source_group`, one group at a time); this only picks paths.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use palimpsest_core::rpc::SourceOrigin;
+use palimpsest_core::sources::discovery;
 
 use crate::state::StartupSource;
 
-/// The sources to open on start, given the process arguments (without the program name).
-pub fn startup_sources(args: impl Iterator<Item = OsString>) -> Vec<StartupSource> {
-    let env = |k: &str| std::env::var_os(k);
-    if let Some(p) = path_argument(args) {
+/// The sources to open on start: `argument` alone when given, else every existing default
+/// folder under `home` (as `env` places them), else the fixtures `fixtures` finds.
+pub fn startup_sources(
+    argument: Option<PathBuf>,
+    home: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+    fixtures: impl FnOnce() -> Option<PathBuf>,
+) -> Vec<StartupSource> {
+    if let Some(p) = argument {
         let label = p
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -25,30 +32,57 @@ pub fn startup_sources(args: impl Iterator<Item = OsString>) -> Vec<StartupSourc
             label,
             path: p,
             origin: SourceOrigin::Argument,
+            family: String::new(),
+            session_count: None,
         }];
     }
-    let goose: Vec<StartupSource> = palimpsest_core::sources::goose::default_locations()
+    let found: Vec<StartupSource> = discovery::discover(home, env, &[])
         .into_iter()
-        .filter(|d| holds_goose_sessions(d))
-        .map(|path| StartupSource {
-            label: "goose".into(),
-            path,
-            origin: SourceOrigin::Goose,
+        .filter(|l| l.exists)
+        .map(|l| StartupSource {
+            label: family_label(&l.family).to_owned(),
+            path: PathBuf::from(l.path),
+            origin: SourceOrigin::Default,
+            session_count: Some(l.session_count),
+            family: l.family,
         })
         .collect();
-    if !goose.is_empty() {
-        return goose;
+    if !found.is_empty() {
+        return found;
     }
-    let exe = std::env::current_exe().ok();
-    let cwd = std::env::current_dir().ok();
-    fixtures_dir(&env, exe.as_deref(), cwd.as_deref())
+    fixtures()
         .map(|path| StartupSource {
             label: "fixtures".into(),
             path,
             origin: SourceOrigin::Fixtures,
+            family: String::new(),
+            session_count: None,
         })
         .into_iter()
         .collect()
+}
+
+/// [`startup_sources`] on this machine: its home folder, environment, executable and working
+/// directory.
+pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
+    let home = std::env::home_dir();
+    let env = |k: &str| std::env::var(k).ok();
+    let fixtures = || {
+        let exe = std::env::current_exe().ok();
+        let cwd = std::env::current_dir().ok();
+        fixtures_dir(&|k| std::env::var_os(k), exe.as_deref(), cwd.as_deref())
+    };
+    startup_sources(argument, home.as_deref(), &env, fixtures)
+}
+
+/// The name a family's group has in the sidebar (its own spelling of itself).
+pub fn family_label(family: &str) -> &str {
+    match family {
+        "claude-code" => "Claude Code",
+        "codex" => "Codex",
+        "message-log" => "message logs",
+        other => other,
+    }
 }
 
 /// The first argument that is not a flag, made absolute against the working directory.
@@ -57,17 +91,6 @@ pub fn path_argument(args: impl Iterator<Item = OsString>) -> Option<PathBuf> {
         .map(PathBuf::from)
         .find(|a| !a.to_string_lossy().starts_with('-'))?;
     Some(std::path::absolute(&arg).unwrap_or(arg))
-}
-
-/// True when `dir` holds a goose database or legacy session files.
-fn holds_goose_sessions(dir: &Path) -> bool {
-    if dir.join("sessions.db").is_file() {
-        return true;
-    }
-    std::fs::read_dir(dir).is_ok_and(|rd| {
-        rd.filter_map(Result::ok)
-            .any(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-    })
 }
 
 /// The bundled fixtures folder: `PALIMPSEST_FIXTURES`, else the nearest `fixtures/` above the
@@ -121,6 +144,86 @@ mod tests {
             "PALIMPSEST_FIXTURES wins over the search"
         );
         std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// A home folder holding one Claude Code transcript, one Codex rollout and goose's
+    /// database, each where its agent writes it.
+    fn home_with_three_families(home: &Path) {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let copy = |from: PathBuf, to: PathBuf| {
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+        };
+        copy(
+            repo.join("../shared/data/claude-code/short.jsonl"),
+            home.join(".claude/projects/-work-demo/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+        );
+        let rollout = "rollout-2026-02-24T10-51-00-019c8f0a-0000-7000-8000-00000000a001.jsonl";
+        copy(
+            repo.join("fixtures/codex/sessions/2026/02/24")
+                .join(rollout),
+            home.join(".codex/sessions/2026/02/24").join(rollout),
+        );
+        copy(
+            repo.join("fixtures/goose/sessions.db"),
+            home.join(".local/share/goose/sessions/sessions.db"),
+        );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn without_an_argument_every_existing_default_folder_is_a_group() {
+        let home = std::env::temp_dir().join(format!("palimpsest-home-{}", std::process::id()));
+        home_with_three_families(&home);
+        let none = |_: &str| None;
+        let got: Vec<(String, String, PathBuf, SourceOrigin, Option<usize>)> =
+            startup_sources(None, Some(&home), &none, || panic!("fixtures not wanted"))
+                .into_iter()
+                .map(|s| (s.label, s.family, s.path, s.origin, s.session_count))
+                .collect();
+        let group = |label: &str, family: &str, dir: &str, n| {
+            let path = home.join(dir);
+            (
+                label.into(),
+                family.into(),
+                path,
+                SourceOrigin::Default,
+                Some(n),
+            )
+        };
+        let want = vec![
+            group("goose", "goose", ".local/share/goose/sessions", 7),
+            group("Claude Code", "claude-code", ".claude/projects", 1),
+            group("Codex", "codex", ".codex/sessions", 1),
+        ];
+        assert_eq!(
+            got, want,
+            "goose's 7 fixture sessions, one Claude transcript, one Codex rollout; no coworker \
+             folder, so no coworker group, and no fixtures"
+        );
+        let arg = startup_sources(Some(home.join("x.db")), Some(&home), &none, || None);
+        assert_eq!(
+            arg.iter().map(|s| (&s.path, s.origin)).collect::<Vec<_>>(),
+            vec![(&home.join("x.db"), SourceOrigin::Argument)],
+            "a path argument is the only source, even with agent folders present"
+        );
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+
+    #[test]
+    fn with_no_default_folder_the_fixtures_are_used() {
+        let home = std::env::temp_dir().join(format!("palimpsest-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&home).unwrap();
+        let none = |_: &str| None;
+        let got = startup_sources(None, Some(&home), &none, || Some("/fx".into()));
+        assert_eq!(
+            got.iter()
+                .map(|s| (s.label.as_str(), s.path.as_path(), s.origin))
+                .collect::<Vec<_>>(),
+            vec![("fixtures", Path::new("/fx"), SourceOrigin::Fixtures)],
+            "an empty home has no agent folder, so the bundled fixtures are the one source"
+        );
+        std::fs::remove_dir_all(&home).unwrap();
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `palimpsest-app [PATH]`: the desktop window over palimpsest-core.
 //!
-//! A thin shell: it resolves where sessions are (`locations`), keeps the open session in memory
+//! A thin shell: it resolves where sessions are (`locations`: the path argument, else every
+//! agent family's default folder, else the fixtures), keeps the open session in memory
 //! (`state`) and exposes the commands declared once in `palimpsest_core::rpc` (`commands`). All
 //! reading and analysis is core's; all drawing is the UI's (`ui/`, embedded from `ui/dist`).
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
@@ -28,19 +29,15 @@ macro_rules! handlers {
 }
 
 fn main() {
-    let state = AppState::new(locations::startup_sources(std::env::args_os().skip(1)));
+    let state = AppState::new(locations::path_argument(std::env::args_os().skip(1)));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .plugin(progress::plugin())
         .manage(state)
         .setup(|app| {
-            let state = app.state::<AppState>();
-            let paths = state
-                .startup
-                .iter()
-                .map(|s| s.path.to_string_lossy().into_owned());
-            let tx = live::start(app.handle().clone(), paths.collect());
-            let _ = state.live.set(tx);
+            // The start-up sources join the watcher when `list_sources` first finds them.
+            let tx = live::start(app.handle().clone(), Vec::new());
+            let _ = app.state::<AppState>().live.set(tx);
             Ok(())
         })
         .invoke_handler(palimpsest_core::with_commands!(handlers))

@@ -1,5 +1,6 @@
-//! What the app keeps between commands: the start-up sources and the last session loaded, so
-//! opening a message of a 100k-message session does not re-read the whole file.
+//! What the app keeps between commands: the start-up sources (found on the first
+//! `list_sources`, off the main thread, and followed live from then on) and the last session
+//! loaded, so opening a message of a 100k-message session does not re-read the whole file.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -7,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
-use palimpsest_core::rpc::{ErrorCode, IpcError, SourceOrigin};
+use palimpsest_core::rpc::{ErrorCode, IpcError, SourceGroup, SourceOrigin};
 
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,12 +19,34 @@ pub struct StartupSource {
     pub path: PathBuf,
     /// Why it is shown.
     pub origin: SourceOrigin,
+    /// The agent family of a default folder (`goose`, `claude-code`...); empty otherwise.
+    pub family: String,
+    /// Sessions counted without reading them (discovery's count); None when not counted.
+    pub session_count: Option<usize>,
+}
+
+impl StartupSource {
+    /// The sidebar group before its sessions are listed: name, path and count only.
+    pub fn pending(&self) -> SourceGroup {
+        SourceGroup {
+            label: self.label.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            origin: self.origin,
+            family: self.family.clone(),
+            session_count: self.session_count,
+            loaded: false,
+            sessions: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
 }
 
 /// The app's state, managed by tauri.
 pub struct AppState {
-    /// Sources shown on start (`locations::startup_sources`).
-    pub startup: Vec<StartupSource>,
+    /// The path argument, if any (`locations::path_argument`).
+    argument: Option<PathBuf>,
+    /// Sources shown on start (`locations::startup_sources`), found on first use.
+    startup: OnceLock<Vec<StartupSource>>,
     /// The last session loaded: `(path, id, session)`.
     loaded: Mutex<Option<(String, String, Arc<Session>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
@@ -31,13 +54,31 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State with the given start-up sources and nothing loaded.
-    pub fn new(startup: Vec<StartupSource>) -> Self {
+    /// State for the given path argument, with nothing found or loaded yet.
+    pub fn new(argument: Option<PathBuf>) -> Self {
         Self {
-            startup,
+            argument,
+            startup: OnceLock::new(),
             loaded: Mutex::new(None),
             live: OnceLock::new(),
         }
+    }
+
+    /// The start-up sources, found on the first call (every family's default folder is looked
+    /// at and counted, which must not hold up the window) and followed live from then on.
+    pub fn startup(&self) -> &[StartupSource] {
+        self.startup.get_or_init(|| {
+            let found = crate::locations::startup_sources_here(self.argument.clone());
+            for s in &found {
+                self.follow(&s.path.to_string_lossy());
+            }
+            found
+        })
+    }
+
+    /// The start-up source at `path`, if `path` is one.
+    pub fn startup_source(&self, path: &str) -> Option<&StartupSource> {
+        self.startup().iter().find(|s| s.path == Path::new(path))
     }
 
     /// Session `id` under `path`, from memory when it is the last one loaded.

@@ -2,7 +2,6 @@
 // ui.md). Holds the shared state (sources, open session, view, selection) and the keyboard map;
 // every view of the session is a tab under tabs/.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { SourceGroup } from "./bindings/SourceGroup";
 import type { Timeline } from "./bindings/Timeline";
 import type { View } from "./bindings/View";
 import type { MessageDetail } from "./bindings/MessageDetail";
@@ -21,13 +20,19 @@ import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 import { sessionKey, useFollow, useLive } from "./live";
+import { nothingFound, useStartupSources } from "./sources";
 
 export function App() {
-  const [sources, setSources] = useState<SourceGroup[] | null>(null);
   const [selected, setSelected] = useState<SessionKey | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
+  // Start-up sources, each group listed on its own; the first session in opens so the window
+  // is never blank.
+  const [sources, setSources] = useStartupSources((g) => {
+    const s = g.sessions[0];
+    if (s) setSelected((cur) => cur ?? { path: g.path, id: s.id });
+  }, setError);
   const [view, setView] = useState<View>("all");
   const [cursor, setCursor] = useState(-1);
   const [detail, setDetail] = useState<MessageDetail | null>(null);
@@ -55,21 +60,6 @@ export function App() {
   // selected: moving on (j/k, a click) shows that message again, [ / ] come back to a cut.
   const [openCut, setOpenCut] = useState<number | null>(null);
   const rowsByIndex = useMemo(() => new Map((timeline?.rows ?? []).map((r) => [r.index, r])), [timeline]);
-
-  // Start-up sources; the first session opens so the window is never blank.
-  useEffect(() => {
-    call("list_sources", {})
-      .then((groups) => {
-        setSources(groups);
-        const first = groups.find((g) => g.sessions.length > 0);
-        const s = first?.sessions[0];
-        if (first && s) setSelected((cur) => cur ?? { path: first.path, id: s.id });
-      })
-      .catch((e) => {
-        setSources([]);
-        setError(toIpcError(e));
-      });
-  }, []);
 
   // Load the selected session's rows.
   useEffect(() => {
@@ -260,7 +250,7 @@ export function App() {
         onFollow={follow.toggleFollow}
       />
       <div className={`panes${shownCut !== null ? " cut-open" : ""}`}>
-        {sources !== null && sources.every((g) => g.sessions.length === 0) ? (
+        {nothingFound(sources) && sources ? (
           <div className="sidebar empty-pane" data-testid="no-sources">
             <p>No sessions found{sources.length ? ` in ${sources.map((g) => g.path).join(", ")}` : ""}.</p>
             <p>Use Open file… / Open folder…, or drop a file or folder on this window.</p>

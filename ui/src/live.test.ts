@@ -64,7 +64,7 @@ describe("live events", () => {
   });
 
   it("new sessions join their source's list once, first", () => {
-    const groups: SourceGroup[] = [{ label: "d", path: "/d", origin: "argument", sessions: [meta("old")], problems: [] }];
+    const groups: SourceGroup[] = [{ label: "d", path: "/d", origin: "argument", family: "goose", session_count: 1, loaded: true, sessions: [meta("old")], problems: [] }];
     const add = { event: "session_added" as const, path: "/d", session: meta("live-1") };
     const out = applyToSources(applyToSources(groups, [add]), [add, { event: "appended", path: "/d", session_id: "live-1", rows: [row(0), row(1)] }]);
     expect(out[0]!.sessions.map((s) => [s.id, s.message_count]), "listed once, counted").toEqual([["live-1", 2], ["old", 0]]);

@@ -72,10 +72,23 @@ pub fn source_group(
         Ok(list) => (list.sessions, list.problems),
         Err(e) => (Vec::new(), vec![Problem::from(&e)]),
     };
+    // The family most sessions belong to: a folder the user added says what it holds.
+    let mut families: Vec<(&str, usize)> = Vec::new();
+    for s in &sessions {
+        let f = crate::sources::discovery::family_of(s.format);
+        match families.iter_mut().find(|(x, _)| *x == f) {
+            Some((_, n)) => *n += 1,
+            None => families.push((f, 1)),
+        }
+    }
+    let family = families.iter().max_by_key(|(_, n)| *n).map(|(f, _)| *f);
     crate::rpc::SourceGroup {
         label: label.to_owned(),
         path: path.to_string_lossy().into_owned(),
         origin,
+        family: family.unwrap_or_default().to_owned(),
+        session_count: Some(sessions.len()),
+        loaded: true,
         sessions,
         problems,
     }

@@ -19,6 +19,7 @@ macro_rules! with_commands {
         $m! {
             list_sources($crate::rpc::ListSourcesReq) -> Vec<$crate::rpc::SourceGroup>,
             open_path($crate::rpc::OpenPathReq) -> $crate::rpc::SourceGroup,
+            load_source($crate::rpc::LoadSourceReq) -> $crate::rpc::SourceGroup,
             get_timeline($crate::rpc::GetTimelineReq) -> $crate::timeline::Timeline,
             get_message($crate::rpc::GetMessageReq) -> $crate::rpc::MessageDetail,
             count_tokens($crate::rpc::CountTokensReq) -> $crate::tokens::report::TokenReport,
@@ -55,11 +56,21 @@ macro_rules! declare_commands {
 }
 with_commands!(declare_commands);
 
-/// Request of `list_sources`: the sources the app opens on start (path argument, the user's
-/// agent folders, else the bundled fixtures). It has no parameters.
+/// Request of `list_sources`: the sources the app opens on start (path argument, else every
+/// agent family's default folder that exists, else the bundled fixtures), counted but not yet
+/// listed (`loaded: false`); `load_source` lists each. It has no parameters.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ListSourcesReq {}
+
+/// Request of `load_source`: the sessions of one source `list_sources` returned. Each source
+/// is listed by its own call, so a slow or broken folder never holds up the others.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct LoadSourceReq {
+    /// [`SourceGroup::path`] as `list_sources` gave it.
+    pub path: String,
+}
 
 /// Request of `open_path`: a file or folder chosen with File › Open or dropped on the window.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -249,8 +260,8 @@ pub struct GetRequestReq {
 pub enum SourceOrigin {
     /// The path given on the command line.
     Argument,
-    /// The user's goose sessions at goose's default location.
-    Goose,
+    /// An agent family's default folder on this machine ([`SourceGroup::family`] says which).
+    Default,
     /// The fixtures bundled with Palimpsest (shown when the user has no sessions).
     Fixtures,
     /// Opened with File › Open or dropped on the window.
@@ -267,6 +278,18 @@ pub struct SourceGroup {
     pub path: String,
     /// Where it came from.
     pub origin: SourceOrigin,
+    /// The agent family (`goose`, `claude-code`, `codex`, `coworker`, `message-log`): the
+    /// default folder's, else the one most sessions found there belong to; empty when unknown.
+    #[serde(default)]
+    pub family: String,
+    /// Sessions there, counted without reading them (file names, database rows) before the
+    /// listing is in; once `loaded`, `sessions.len()`. None when not counted yet.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub session_count: Option<usize>,
+    /// False while only counted (`list_sources`), true once listed (`load_source`, `open_path`).
+    #[serde(default)]
+    pub loaded: bool,
     /// Sessions found, newest update first.
     pub sessions: Vec<SessionMeta>,
     /// What failed to open there (the path itself, or single files under it).

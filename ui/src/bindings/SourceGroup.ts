@@ -20,6 +20,20 @@ path: string,
  */
 origin: SourceOrigin, 
 /**
+ * The agent family (`goose`, `claude-code`, `codex`, `coworker`, `message-log`): the
+ * default folder's, else the one most sessions found there belong to; empty when unknown.
+ */
+family: string, 
+/**
+ * Sessions there, counted without reading them (file names, database rows) before the
+ * listing is in; once `loaded`, `sessions.len()`. None when not counted yet.
+ */
+session_count: number | null, 
+/**
+ * False while only counted (`list_sources`), true once listed (`load_source`, `open_path`).
+ */
+loaded: boolean, 
+/**
  * Sessions found, newest update first.
  */
 sessions: Array<SessionMeta>, 

@@ -3,4 +3,4 @@
 /**
  * Where a source in the sidebar came from.
  */
-export type SourceOrigin = "argument" | "goose" | "fixtures" | "opened";
+export type SourceOrigin = "argument" | "default" | "fixtures" | "opened";

@@ -1,6 +1,9 @@
-// The sidebar: every open source and its sessions (name, id, updated, messages, compactions),
-// narrowed by a filter. Problems (files that failed to open) are listed under their source.
-import { forwardRef } from "react";
+// The sidebar: one section per source (an agent family's default folder, the path argument,
+// a folder the user added), each with a header naming it (its path on hover), its session count
+// and a collapse toggle, then its sessions (name, id, updated, messages, compactions). The
+// filter narrows every section at once. Problems (files that failed to open) are listed under
+// their source; a source still being listed says so.
+import { forwardRef, useState } from "react";
 import type { SourceGroup } from "../bindings/SourceGroup";
 import type { SessionMeta } from "../bindings/SessionMeta";
 import { formatTime } from "../timeline/rows";
@@ -27,10 +30,23 @@ export function matchesFilter(s: SessionMeta, filter: string): boolean {
   return [s.name, s.id, s.working_dir ?? "", s.model ?? ""].some((v) => v.toLowerCase().includes(f));
 }
 
+/** The header's count: the listed sessions, else the cheap count, else "…" while unknown. */
+export function groupCount(g: SourceGroup, shown: number, filter: string): string {
+  const total = g.loaded ? String(g.sessions.length) : g.session_count === null ? "…" : String(g.session_count);
+  return filter.trim() && g.loaded ? `${shown}/${total}` : total;
+}
+
 export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar(
   { sources, selected, filter, onFilter, onSelect, live },
   filterRef,
 ) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (path: string) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
   return (
     <nav className="sidebar" aria-label="Sources and sessions">
       <input
@@ -46,16 +62,37 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
         {sources.map((g) => {
           const shown = g.sessions.filter((s) => matchesFilter(s, filter));
           return (
-            <section key={g.path} className="source" data-testid="source" data-origin={g.origin}>
+            <section
+              key={g.path}
+              className="source"
+              data-testid="source"
+              data-origin={g.origin}
+              data-family={g.family}
+              data-loaded={g.loaded}
+            >
               <h3 title={g.path}>
-                {g.label} <span className="muted">{g.sessions.length}</span>
+                <button
+                  type="button"
+                  className="source-toggle"
+                  aria-expanded={!collapsed.has(g.path)}
+                  onClick={() => toggle(g.path)}
+                  data-testid="source-toggle"
+                  title={`${g.path}\n${collapsed.has(g.path) ? "Show" : "Hide"} its sessions`}
+                >
+                  <span aria-hidden="true">{collapsed.has(g.path) ? "▸" : "▾"}</span>{" "}
+                  <span data-testid="source-label">{g.label}</span>{" "}
+                  <span className="muted" data-testid="source-count" title="sessions">
+                    {groupCount(g, shown.length, filter)}
+                  </span>
+                </button>
               </h3>
-              {g.problems.map((p, i) => (
+              {!g.loaded && <p className="muted small source-note">Listing {g.path}…</p>}
+              {!collapsed.has(g.path) && g.problems.map((p, i) => (
                 <p key={i} className="problem" title={p.message}>
                   ⚠ {p.message}
                 </p>
               ))}
-              <ul>
+              <ul hidden={collapsed.has(g.path)}>
                 {shown.map((s) => {
                   const isSel = selected?.path === g.path && selected.id === s.id;
                   return (
@@ -93,6 +130,9 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                   );
                 })}
                 {shown.length === 0 && g.sessions.length > 0 && <li className="muted small">No session matches “{filter}”.</li>}
+                {g.loaded && g.sessions.length === 0 && g.problems.length === 0 && (
+                  <li className="muted small source-note">No sessions in {g.path}.</li>
+                )}
               </ul>
             </section>
           );
