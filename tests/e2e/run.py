@@ -195,21 +195,98 @@ def test_keyboard_moves_switches_views_and_lists_keys(c):
     c.d.wait("return !document.querySelector('[data-testid=key-help]');", what="Escape to close the key list")
 
 
-def test_without_a_path_it_opens_the_users_goose_sessions(c):
-    # A second app launch with no path argument; tauri-driver's environment points
-    # GOOSE_PATH_ROOT at a temporary copy of the goose fixture DB (see main()).
-    c.d.quit()
-    c.d.start(c.app, [])
+GROUPS = """
+return Array.from(document.querySelectorAll('[data-testid=source]')).map(s => ({
+  origin: s.dataset.origin, family: s.dataset.family, loaded: s.dataset.loaded === 'true',
+  label: s.querySelector('[data-testid=source-label]').textContent, path: s.querySelector('h3').title,
+  count: s.querySelector('[data-testid=source-count]').textContent,
+  sessions: Array.from(s.querySelectorAll('[data-testid=session]')).map(b => b.dataset.sessionId) }));
+"""
+SET_FILTER = """
+const el = document.querySelector('[data-testid=session-filter]');
+Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, arguments[0]);
+el.dispatchEvent(new Event('input', {bubbles: true}));
+"""
+CLAUDE_SHORT = "55604662-cf2a-4331-851a-ec234028f8ca"
+CODEX_A001 = "rollout-2026-02-24T10-51-00-019c8f0a-0000-7000-8000-00000000a001.jsonl"
+
+
+def home_with_three_families(fixtures):
+    """A home folder with one Claude Code transcript, one Codex rollout and goose's database,
+    each where its agent writes it (and nothing of coworker's)."""
+    home = tempfile.mkdtemp(prefix="palimpsest-e2e-home-")
+    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code")
+    for src, dst in ((os.path.join(shared, "short.jsonl"), f".claude/projects/-work-demo/{CLAUDE_SHORT}.jsonl"),
+                     (os.path.join(fixtures, "codex/sessions/2026/02/24", CODEX_A001), f".codex/sessions/2026/02/24/{CODEX_A001}"),
+                     (os.path.join(fixtures, "goose", "sessions.db"), ".local/share/goose/sessions/sessions.db")):
+        os.makedirs(os.path.dirname(os.path.join(home, dst)), exist_ok=True)
+        shutil.copy(src, os.path.join(home, dst))
+    return home
+
+
+def test_without_a_path_it_lists_every_agent_folder_in_home(c):
+    # The app takes its environment from tauri-driver, so this launch has a tauri-driver of its
+    # own whose HOME is a temporary home and which carries no variable that moves a family's
+    # folder (XDG_DATA_HOME, GOOSE_PATH_ROOT, CODEX_HOME, COWORKER_STATE_DIR...).
+    home = home_with_three_families(c.fixtures)
+    moved = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CODEX_HOME", "COWORKER_STATE_DIR",
+             "PALIMPSEST_FIXTURES")
+    env = {k: v for k, v in os.environ.items() if k not in moved}
+    env["HOME"] = home
+    port, native = free_port(), free_port()
+    log = open(os.path.join(c.out, "tauri-driver-home.log"), "w")
+    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
+                          stdout=log, stderr=subprocess.STDOUT, env=env)
+    d = Driver(f"http://127.0.0.1:{port}")
     try:
-        ids = c.d.wait(SESSIONS, timeout=30, what="the app to list goose's sessions")
-        origin = c.d.run("return Array.from(document.querySelectorAll('[data-testid=source]')).map(s => s.dataset.origin);")
-        check(origin == ["goose"], f"with goose sessions present, the one source is goose's folder; got {origin}")
-        check("seed-five" in ids and "goose-compacted" in ids, f"goose's sessions are listed; got {ids}")
-        check(not any(i.startswith("019c8f0a") for i in ids), f"the fixtures are not shown when goose has sessions; got {ids}")
+        d.wait_ready()
+        d.start(c.app, [])
+        groups = d.wait(GROUPS.replace("return Array", "const g = Array") +
+                        "return g.length && g.every(x => x.loaded) ? g : null;", timeout=30,
+                        what="every group of the temporary home to be listed")
+        got = [(g["origin"], g["family"], g["label"], g["path"], g["count"]) for g in groups]
+        want = [("default", "goose", "goose", os.path.join(home, ".local/share/goose/sessions"), "7"),
+                ("default", "claude-code", "Claude Code", os.path.join(home, ".claude/projects"), "1"),
+                ("default", "codex", "Codex", os.path.join(home, ".codex/sessions"), "1")]
+        check(got == want, f"one group per family folder present (no coworker folder, no fixtures), path on hover, "
+                           f"with its session count; got {got}")
+        check(groups[1]["sessions"] == [CLAUDE_SHORT] and groups[2]["sessions"] == ["019c8f0a-0000-7000-8000-00000000a001"],
+              f"the Claude and Codex groups list their one session each; got {[g['sessions'] for g in groups]}")
+        check("seed-five" in groups[0]["sessions"] and len(groups[0]["sessions"]) == 7,
+              f"the goose group lists the database's 7 sessions; got {groups[0]['sessions']}")
+        h = Ctx(d, c.out, c.app, c.fixtures)
+        h.open_session(CLAUDE_SHORT)
+        h.set_view("all")
+        rows = h.rows()
+        check([r["index"] for r in rows] == list(range(7)),
+              f"the Claude transcript's 7 messages are its rows, in order; got {[r['index'] for r in rows]}")
+        check("mix phx.server" in rows[0]["text"], f"row 0 is the user's ask; got {rows[0]['text']!r}")
+        # Collapsing a group hides its sessions; the filter narrows every group at once.
+        d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
+        hidden = d.run("return document.querySelector('[data-testid=source] ul').hidden;")
+        check(hidden is True, "the toggle collapses the goose group")
+        d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
+        d.run(SET_FILTER, "streaming")
+        narrowed = d.wait(GROUPS.replace("return Array", "const g = Array") +
+                          "return g[0].count === '0/7' ? g.map(x => [x.count, x.sessions]) : null;",
+                          what="the filter to narrow every group")
+        check(narrowed == [["0/7", []], ["0/1", []], ["1/1", ["019c8f0a-0000-7000-8000-00000000a001"]]],
+              f"'streaming' matches only the Codex session, counted per group; got {narrowed}")
+        d.run(SET_FILTER, "")
+        d.screenshot(os.path.join(c.out, "sources.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-sources.png"))
     finally:
-        c.d.quit()
-        c.d.start(c.app, [c.fixtures])
-        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+        try:
+            d.quit()
+        finally:
+            td.terminate()
+            try:
+                td.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                td.kill()
+            log.close()
+            shutil.rmtree(home, ignore_errors=True)
 
 
 # --- Tokens and Replay tabs ----------------------------------------------------------------------
@@ -630,7 +707,7 @@ TESTS = [
     test_tokens_total_equals_cli,
     test_goose_compacted_cut_view_shows_dropped_summary_kept,
     test_unanswered_call_finding_badge_and_request_context,
-    test_without_a_path_it_opens_the_users_goose_sessions,
+    test_without_a_path_it_lists_every_agent_folder_in_home,
 ]
 
 
@@ -638,6 +715,10 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def driver_binary():
+    return shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
 
 
 def root_shot(path):
@@ -664,16 +745,10 @@ def main():
             return 1
 
     port, native = free_port(), free_port()
-    driver_bin = shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
     log = open(os.path.join(a.out, "tauri-driver.log"), "w")
-    # A goose folder of our own, so "no path argument" opens known sessions and never the
-    # sessions of whoever runs the tests.
-    goose_root = tempfile.mkdtemp(prefix="palimpsest-e2e-goose-")
-    os.makedirs(os.path.join(goose_root, "data", "sessions"))
-    shutil.copy(os.path.join(fixtures, "goose", "sessions.db"), os.path.join(goose_root, "data", "sessions", "sessions.db"))
-    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, GOOSE_PATH_ROOT=goose_root,
+    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures,
                COWORKER_SCRATCH_BASE=os.path.join(fixtures, "coworker", "scratch"))
-    td = subprocess.Popen([driver_bin, "--port", str(port), "--native-port", str(native)],
+    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
                           stdout=log, stderr=subprocess.STDOUT, env=env)
     d = Driver(f"http://127.0.0.1:{port}")
     passed = failed = 0
@@ -726,7 +801,6 @@ def main():
         except subprocess.TimeoutExpired:
             td.kill()
         log.close()
-        shutil.rmtree(goose_root, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
