@@ -13,7 +13,7 @@ fn goose_db() -> PathBuf {
 
 #[test]
 fn source_group_lists_the_goose_fixture_sessions() {
-    let g = api::source_group("goose", &goose_db(), SourceOrigin::Goose);
+    let g = api::source_group("goose", &goose_db(), SourceOrigin::Default);
     assert!(
         g.problems.is_empty(),
         "the fixture DB opens cleanly: {:?}",
@@ -25,8 +25,13 @@ fn source_group_lists_the_goose_fixture_sessions() {
     }
     assert_eq!(
         g.origin,
-        SourceOrigin::Goose,
+        SourceOrigin::Default,
         "the origin is passed through"
+    );
+    assert_eq!(
+        (g.family.as_str(), g.loaded, g.session_count),
+        ("goose", true, Some(7)),
+        "a listed group: its family from its sessions' format, counted as listed (7 fixture sessions)"
     );
 }
 
