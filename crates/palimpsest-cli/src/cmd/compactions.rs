@@ -4,10 +4,8 @@
 //! The anatomy itself is `palimpsest_core::compaction`'s; this only prints it.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::api;
 use palimpsest_core::compaction::{CompactionAnatomy, HealthIssue};
 use serde::Serialize;
@@ -15,11 +13,8 @@ use serde::Serialize;
 /// Arguments of `compactions`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// Print JSON: {"compactions": [{cut_index, trigger, pre_tokens, ...}]}.
     #[arg(long)]
     json: bool,
@@ -34,8 +29,7 @@ struct Out<'a> {
 
 /// Run `compactions`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot read {}", a.path.display()))?;
+    let session = a.target.load("read")?;
     let view = api::compactions(&session);
     if a.json {
         crate::output::json(&Out {

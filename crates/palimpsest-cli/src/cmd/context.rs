@@ -5,7 +5,6 @@
 //! Which messages were visible when is `palimpsest_core::compaction::Eras`'; this only prints.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -15,11 +14,8 @@ use palimpsest_core::compaction::Eras;
 /// Arguments of `context`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// The request number (1-based), or `next`.
     #[arg(long)]
     request: String,
@@ -30,8 +26,7 @@ pub struct Args {
 
 /// Run `context`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot read {}", a.path.display()))?;
+    let session = a.target.load("read")?;
     let number = if a.request == "next" {
         Eras::new(&session).request_count()
     } else {

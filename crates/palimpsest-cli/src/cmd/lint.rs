@@ -4,21 +4,16 @@
 //! The lint and the error texts are `palimpsest_core::compaction`'s; this prints and exits.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::api;
 use palimpsest_core::compaction::Api;
 
 /// Arguments of `lint`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// Whose rules and error texts to apply.
     #[arg(long, value_enum, default_value = "openai")]
     api: ApiArg,
@@ -35,8 +30,7 @@ enum ApiArg {
 
 /// Run `lint`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot read {}", a.path.display()))?;
+    let session = a.target.load("read")?;
     let which = match a.api {
         ApiArg::Openai => Api::Openai,
         ApiArg::Anthropic => Api::Anthropic,

@@ -13,3 +13,27 @@ pub mod spills;
 pub mod sweep;
 pub mod tokens;
 pub mod watch;
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use palimpsest_core::{api, model::Session};
+
+/// The `PATH [--session ID]` pair that the commands reading one session share, so their
+/// positional, flag and help text stay the same everywhere.
+#[derive(clap::Args)]
+pub struct Target {
+    /// A session file, a database or a folder.
+    pub path: PathBuf,
+    /// The session id; optional when PATH holds one session.
+    #[arg(long)]
+    pub session: Option<String>,
+}
+
+impl Target {
+    /// Load the session; an error reads "cannot `doing` PATH" over the cause.
+    pub fn load(&self, doing: &str) -> anyhow::Result<Session> {
+        api::load_session(&self.path, self.session.as_deref())
+            .with_context(|| format!("cannot {doing} {}", self.path.display()))
+    }
+}

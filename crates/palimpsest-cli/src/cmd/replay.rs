@@ -7,10 +7,8 @@
 //! this parses and prints.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::api;
 use palimpsest_core::model::Part;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
@@ -18,11 +16,8 @@ use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 /// Arguments of `replay`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     #[command(flatten)]
     policy: PolicyArgs,
     /// goose: keep the last K messages verbatim (a floor: the walk may keep more).
@@ -103,8 +98,7 @@ impl PolicyArgs {
 
 /// Run `replay`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot replay {}", a.path.display()))?;
+    let session = a.target.load("replay")?;
     let opts = ReplayOptions {
         keep_tail: a.keep_tail,
         naive: a.naive,

@@ -2,22 +2,16 @@
 //! messages with their visibility, as the app's timeline shows them.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-use palimpsest_core::api;
 use palimpsest_core::model::{Message, Part, View};
 use serde::Serialize;
 
 /// Arguments of `show`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// Which messages: all stored, what the model sees, or what the user sees.
     #[arg(long, value_enum, default_value = "all")]
     view: ViewArg,
@@ -51,8 +45,7 @@ struct Shown<'a> {
 
 /// Run `show`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot show {}", a.path.display()))?;
+    let session = a.target.load("show")?;
     let view = View::from(a.view);
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {

@@ -7,18 +7,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::analysis::SpillStatus;
 use palimpsest_core::api::{self, DiagnoseOptions};
 
 /// Arguments of `spills`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// Print JSON: {"session_id", "roots", "spills": [...], "present", "missing", …}.
     #[arg(long)]
     json: bool,
@@ -35,8 +31,7 @@ pub struct Args {
 
 /// Run `spills`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot review spills of {}", a.path.display()))?;
+    let session = a.target.load("review spills of")?;
     let opts = DiagnoseOptions {
         spill_pattern: a.spill_pattern,
         extra_roots: a.roots,

@@ -19,11 +19,8 @@ use super::replay::{PolicyArg, PolicyArgs};
 /// Arguments of `sweep`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// Which compaction policy.
     #[arg(long, value_enum)]
     policy: PolicyArg,
@@ -97,8 +94,7 @@ pub fn parse_list(s: &str) -> anyhow::Result<Vec<u64>> {
 
 /// Run `sweep`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot sweep {}", a.path.display()))?;
+    let session = a.target.load("sweep")?;
     let opts = ReplayOptions {
         ..PolicyArgs {
             policy: a.policy,

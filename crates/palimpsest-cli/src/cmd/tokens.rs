@@ -18,11 +18,8 @@ use palimpsest_core::tokens::{Category, Encoding, Progress, TokenCache};
 /// Arguments of `tokens`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A session file, a database or a folder.
-    path: PathBuf,
-    /// The session id; optional when PATH holds one session.
-    #[arg(long)]
-    session: Option<String>,
+    #[command(flatten)]
+    target: super::Target,
     /// The vocabulary; by default chosen from the session's model (GPT-4/3.5: cl100k_base).
     #[arg(long, value_parser = ["o200k_base", "cl100k_base"])]
     encoding: Option<String>,
@@ -57,8 +54,7 @@ enum ThemeArg {
 
 /// Run `tokens`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot count tokens of {}", a.path.display()))?;
+    let session = a.target.load("count tokens of")?;
     let cache_dir = if a.no_cache {
         None
     } else {
@@ -86,7 +82,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let report = api::token_report(&session, &opts, &mut on_progress, &cancel);
     bar.finish_and_clear();
-    let report = report.with_context(|| format!("cannot count tokens of {}", a.path.display()))?;
+    let report =
+        report.with_context(|| format!("cannot count tokens of {}", a.target.path.display()))?;
 
     if let Some(file) = &a.svg {
         let theme = match a.theme {
