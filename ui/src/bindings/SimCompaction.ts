@@ -32,7 +32,7 @@ preserved_appended: boolean,
 /**
  * coworker: user messages carried in the block, and those omitted so far.
  */
-user_messages: [number, bigint] | null, 
+user_messages: [number, number] | null, 
 /**
  * Context tokens just before.
  */

@@ -72,14 +72,14 @@ export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
                   {grid.rows.axis} ↓ / {grid.cols.axis} →
                 </th>
                 {grid.cols.values.map((v, c) => (
-                  <th key={c}>{short(Number(v))}</th>
+                  <th key={c}>{short(v)}</th>
                 ))}
               </tr>
             </thead>
             <tbody>
               {grid.rows.values.map((rv, r) => (
                 <tr key={r}>
-                  <th>{short(Number(rv))}</th>
+                  <th>{short(rv)}</th>
                   {grid.cols.values.map((_, c) => {
                     const v = grid.values[r]?.[c] ?? null;
                     const here = isCell(grid, r, c, options, capInForce);

@@ -58,8 +58,8 @@ describe("sweep cells", () => {
     expect(isCell(grid, 1, 1, { ...DEFAULT_OPTIONS, keep_tail: 3 }, 0), "not the 2000 column").toBe(false);
   });
 
-  it("coworker trigger caps come through as numbers", () => {
-    const cw: SweepGrid = { ...grid, rows: { axis: "trigger-cap", values: [BigInt(32000), BigInt(64000)] } };
+  it("a trigger-cap row sets the coworker trigger cap", () => {
+    const cw: SweepGrid = { ...grid, rows: { axis: "trigger-cap", values: [32000, 64000] } };
     expect(cellOptions(cw, 1, 0, { ...DEFAULT_OPTIONS, policy: "coworker" }).trigger_cap, "row 1 = 64000").toBe(64000);
   });
 });

@@ -43,9 +43,8 @@ export function cellOptions(grid: SweepGrid, r: number, c: number, base: ReplayO
     [grid.rows, r],
     [grid.cols, c],
   ] as const) {
-    const raw = axis.values[k];
-    if (raw === undefined) continue;
-    const v = Number(raw);
+    const v = axis.values[k];
+    if (v === undefined) continue;
     if (axis.axis === "keep-tail") next.keep_tail = v;
     else if (axis.axis === "trigger-cap") next.trigger_cap = v;
     else next.tool_result_cap = v;

@@ -73,8 +73,8 @@ pub enum Axis {
     /// goose keep-tail K.
     KeepTail(Vec<usize>),
     /// coworker trigger cap, tokens.
-    #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
-    TriggerCap(Vec<u64>),
+    // On the field: ts-rs does not apply `type` given on the variant.
+    TriggerCap(#[cfg_attr(feature = "ts", ts(type = "Array<number>"))] Vec<u64>),
     /// Tool-result cap on arrival, bytes (0 = off).
     ToolResultCap(Vec<usize>),
 }

@@ -75,6 +75,7 @@ pub struct SimCompaction {
     /// goose: a preserved copy was appended.
     pub preserved_appended: bool,
     /// coworker: user messages carried in the block, and those omitted so far.
+    #[cfg_attr(feature = "ts", ts(type = "[number, number] | null"))]
     pub user_messages: Option<(usize, u64)>,
     /// Context tokens just before.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
