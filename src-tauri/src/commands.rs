@@ -57,9 +57,9 @@ pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceG
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| req.path.clone());
-    let group = api::source_group(&label, path, SourceOrigin::Opened);
-    state.follow(&group.path);
-    Ok(group)
+    // Followed before it is listed, so nothing written in between is missed.
+    state.follow(&req.path);
+    Ok(api::source_group(&label, path, SourceOrigin::Opened))
 }
 
 /// One session's compact rows (the session is kept for `get_message`).

@@ -9,6 +9,7 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::Duration;
 
 use palimpsest_core::follow::{Follower, LiveEvent};
+use palimpsest_core::watch::Tracker;
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::state::AppState;
@@ -20,8 +21,11 @@ pub const EVENT: &str = "live";
 /// notifications miss, and how soon a newly opened source starts being followed).
 const POLL: Duration = Duration::from_millis(500);
 
-/// Start following `paths`; send more source paths on the returned channel to follow them too.
-pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<String> {
+/// A source to follow: its path and the baseline taken before the window listed it.
+pub type Followed = (String, Tracker);
+
+/// Start following `paths`; send more sources on the returned channel to follow them too.
+pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<Followed> {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("palimpsest-live".into())
@@ -32,7 +36,7 @@ pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<String> {
     tx
 }
 
-fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<String>) {
+fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<Followed>) {
     let mut follower = Follower::new();
     for p in paths {
         add(&mut follower, &p);
@@ -40,7 +44,11 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<String>) {
     loop {
         loop {
             match rx.try_recv() {
-                Ok(p) => add(&mut follower, &p),
+                Ok((p, tracker)) => {
+                    if let Err(e) = follower.add_tracker(&p, tracker) {
+                        eprintln!("palimpsest-app: not following {p}: {e}");
+                    }
+                }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return,
             }

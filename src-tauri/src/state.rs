@@ -50,7 +50,7 @@ pub struct AppState {
     /// The last session loaded: `(path, id, session)`.
     loaded: Mutex<Option<(String, String, Arc<Session>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
-    pub live: OnceLock<Sender<String>>,
+    pub live: OnceLock<Sender<crate::live::Followed>>,
 }
 
 impl AppState {
@@ -110,10 +110,16 @@ impl AppState {
         }
     }
 
-    /// Follow `path` live from now on (a source the user opened).
+    /// Follow `path` live from now on. Call it before listing the source for the window: the
+    /// baseline is taken here, on the caller's thread, so a session written between the listing
+    /// and the watcher thread picking the source up is still reported.
     pub fn follow(&self, path: &str) {
-        if let Some(tx) = self.live.get() {
-            let _ = tx.send(path.to_owned());
+        let Some(tx) = self.live.get() else { return };
+        match palimpsest_core::watch::Tracker::new(Path::new(path), None) {
+            Ok(tracker) => {
+                let _ = tx.send((path.to_owned(), tracker));
+            }
+            Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
         }
     }
 }

@@ -176,7 +176,17 @@ impl Follower {
         if self.sources.iter().any(|(p, _)| p == path) {
             return Ok(());
         }
-        let tracker = Tracker::new(Path::new(path), None)?;
+        self.add_tracker(path, Tracker::new(Path::new(path), None)?)
+    }
+
+    /// Follow `path` from the baseline `tracker` took. A caller that lists the source for the
+    /// window takes the baseline first (on its own thread), so whatever is written between that
+    /// listing and this thread picking the source up is still reported (at worst twice, which
+    /// the window's merge by session id and message index absorbs).
+    pub fn add_tracker(&mut self, path: &str, tracker: Tracker) -> Result<()> {
+        if self.sources.iter().any(|(p, _)| p == path) {
+            return Ok(());
+        }
         self.sources.push((path.to_owned(), tracker));
         let paths: Vec<PathBuf> = self.sources.iter().map(|(p, _)| p.into()).collect();
         self.fs = Some(FsWatch::new(&paths)?);

@@ -110,3 +110,54 @@ fn follower_reports_the_writers_rows_once_in_order_with_the_cut() {
         "after the compaction the model no longer sees the 10 originals, and sees the rest"
     );
 }
+
+/// The window lists a source and the watcher thread picks it up a moment later; a session
+/// written in between must still be reported, so the baseline is taken before the listing
+/// (`add_tracker`), not when the thread gets to it (`add`).
+#[test]
+fn a_baseline_taken_before_the_write_reports_what_was_written_before_following_began() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("goose")).unwrap();
+    let root = dir.path().to_string_lossy().into_owned();
+    let baseline = palimpsest_core::watch::Tracker::new(dir.path(), None).unwrap();
+    let o = Opts {
+        goose: Some(dir.path().join("goose/sessions.db")),
+        claude: None,
+        rate: 1000.0,
+        turns: 3,
+        compact_after: 2,
+    };
+    live::run(&o, |_| {}).expect("the writer runs");
+
+    let mut late = Follower::new();
+    late.add(&root).unwrap();
+    assert!(
+        late.refresh().is_empty(),
+        "a baseline taken after the write sees nothing new"
+    );
+
+    let mut early = Follower::new();
+    early.add_tracker(&root, baseline).unwrap();
+    let events = early.refresh();
+    let added = events
+        .iter()
+        .filter(|e| matches!(e, LiveEvent::SessionAdded { .. }))
+        .count();
+    let rows: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            LiveEvent::Appended { rows, .. } => Some(rows.iter().map(|r| r.index)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(
+        added, 1,
+        "the session written before following began is reported: {events:?}"
+    );
+    assert_eq!(
+        rows,
+        (0..18).collect::<Vec<_>>(),
+        "with every one of its rows, once, in order"
+    );
+}
