@@ -11,6 +11,7 @@ one line per test and a final `N passed, N failed`; exits 1 when any test failed
 """
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -224,58 +225,50 @@ def home_with_three_families(fixtures):
     return home
 
 
-def test_without_a_path_it_lists_every_agent_folder_in_home(c):
-    # The app takes its environment from tauri-driver, so this launch has a tauri-driver of its
-    # own whose HOME is a temporary home and which carries no variable that moves a family's
-    # folder (XDG_DATA_HOME, GOOSE_PATH_ROOT, CODEX_HOME, COWORKER_STATE_DIR...).
-    home = home_with_three_families(c.fixtures)
-    moved = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CODEX_HOME", "COWORKER_STATE_DIR",
-             "PALIMPSEST_FIXTURES")
-    env = {k: v for k, v in os.environ.items() if k not in moved}
-    env["HOME"] = home
+def app_processes(app):
+    """Pids of running processes whose executable is `app`."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.path.realpath(f"/proc/{pid}/exe") == os.path.realpath(app):
+                    pids.append(int(pid))
+            except OSError:
+                pass
+    return pids
+
+
+def wait_app_gone(app, timeout=15):
+    deadline = time.time() + timeout
+    while app_processes(app) and time.time() < deadline:
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def main_app_closed(c):
+    """Close the main session's app and wait until its process is gone, then reopen it on the
+    fixtures afterwards, so a test that needs a fresh launch has the machine to itself."""
+    c.d.quit()
+    wait_app_gone(c.app)
+    try:
+        yield
+    finally:
+        c.d.start(c.app, [c.fixtures])
+        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+
+
+@contextlib.contextmanager
+def own_driver(c, env, log_name):
+    """A tauri-driver (and so an app process) of its own, with `env` (the app inherits the
+    driver's environment): a fresh launch that shares nothing with the main session's app."""
     port, native = free_port(), free_port()
-    log = open(os.path.join(c.out, "tauri-driver-home.log"), "w")
+    log = open(os.path.join(c.out, log_name), "w")
     td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
                           stdout=log, stderr=subprocess.STDOUT, env=env)
     d = Driver(f"http://127.0.0.1:{port}")
     try:
         d.wait_ready()
-        d.start(c.app, [])
-        groups = d.wait(GROUPS.replace("return Array", "const g = Array") +
-                        "return g.length && g.every(x => x.loaded) ? g : null;", timeout=30,
-                        what="every group of the temporary home to be listed")
-        got = [(g["origin"], g["family"], g["label"], g["path"], g["count"]) for g in groups]
-        want = [("default", "goose", "goose", os.path.join(home, ".local/share/goose/sessions"), "7"),
-                ("default", "claude-code", "Claude Code", os.path.join(home, ".claude/projects"), "1"),
-                ("default", "codex", "Codex", os.path.join(home, ".codex/sessions"), "1")]
-        check(got == want, f"one group per family folder present (no coworker folder, no fixtures), path on hover, "
-                           f"with its session count; got {got}")
-        check(groups[1]["sessions"] == [CLAUDE_SHORT] and groups[2]["sessions"] == ["019c8f0a-0000-7000-8000-00000000a001"],
-              f"the Claude and Codex groups list their one session each; got {[g['sessions'] for g in groups]}")
-        check("seed-five" in groups[0]["sessions"] and len(groups[0]["sessions"]) == 7,
-              f"the goose group lists the database's 7 sessions; got {groups[0]['sessions']}")
-        h = Ctx(d, c.out, c.app, c.fixtures)
-        h.open_session(CLAUDE_SHORT)
-        h.set_view("all")
-        rows = h.rows()
-        check([r["index"] for r in rows] == list(range(7)),
-              f"the Claude transcript's 7 messages are its rows, in order; got {[r['index'] for r in rows]}")
-        check("mix phx.server" in rows[0]["text"], f"row 0 is the user's ask; got {rows[0]['text']!r}")
-        # Collapsing a group hides its sessions; the filter narrows every group at once.
-        d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
-        hidden = d.run("return document.querySelector('[data-testid=source] ul').hidden;")
-        check(hidden is True, "the toggle collapses the goose group")
-        d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
-        d.run(SET_FILTER, "streaming")
-        narrowed = d.wait(GROUPS.replace("return Array", "const g = Array") +
-                          "return g[0].count === '0/7' ? g.map(x => [x.count, x.sessions]) : null;",
-                          what="the filter to narrow every group")
-        check(narrowed == [["0/7", []], ["0/1", []], ["1/1", ["019c8f0a-0000-7000-8000-00000000a001"]]],
-              f"'streaming' matches only the Codex session, counted per group; got {narrowed}")
-        d.run(SET_FILTER, "")
-        d.screenshot(os.path.join(c.out, "sources.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-sources.png"))
+        yield d
     finally:
         try:
             d.quit()
@@ -286,7 +279,62 @@ def test_without_a_path_it_lists_every_agent_folder_in_home(c):
             except subprocess.TimeoutExpired:
                 td.kill()
             log.close()
-            shutil.rmtree(home, ignore_errors=True)
+            wait_app_gone(c.app)
+
+
+def test_without_a_path_it_lists_every_agent_folder_in_home(c):
+    # The app takes its environment from tauri-driver, so this launch has a tauri-driver of its
+    # own whose HOME is a temporary home and which carries no variable that moves a family's
+    # folder (XDG_DATA_HOME, GOOSE_PATH_ROOT, CODEX_HOME, COWORKER_STATE_DIR...).
+    home = home_with_three_families(c.fixtures)
+    moved = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CODEX_HOME", "COWORKER_STATE_DIR",
+             "PALIMPSEST_FIXTURES")
+    env = {k: v for k, v in os.environ.items() if k not in moved}
+    env["HOME"] = home
+    try:
+        with main_app_closed(c), own_driver(c, env, "tauri-driver-home.log") as d:
+            sources_in_home(c, d, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def sources_in_home(c, d, home):
+    d.start(c.app, [])
+    groups = d.wait(GROUPS.replace("return Array", "const g = Array") +
+                    "return g.length && g.every(x => x.loaded) ? g : null;", timeout=30,
+                    what="every group of the temporary home to be listed")
+    got = [(g["origin"], g["family"], g["label"], g["path"], g["count"]) for g in groups]
+    want = [("default", "goose", "goose", os.path.join(home, ".local/share/goose/sessions"), "7"),
+            ("default", "claude-code", "Claude Code", os.path.join(home, ".claude/projects"), "1"),
+            ("default", "codex", "Codex", os.path.join(home, ".codex/sessions"), "1")]
+    check(got == want, f"one group per family folder present (no coworker folder, no fixtures), path on hover, "
+                       f"with its session count; got {got}")
+    check(groups[1]["sessions"] == [CLAUDE_SHORT] and groups[2]["sessions"] == ["019c8f0a-0000-7000-8000-00000000a001"],
+          f"the Claude and Codex groups list their one session each; got {[g['sessions'] for g in groups]}")
+    check("seed-five" in groups[0]["sessions"] and len(groups[0]["sessions"]) == 7,
+          f"the goose group lists the database's 7 sessions; got {groups[0]['sessions']}")
+    h = Ctx(d, c.out, c.app, c.fixtures)
+    h.open_session(CLAUDE_SHORT)
+    h.set_view("all")
+    rows = h.rows()
+    check([r["index"] for r in rows] == list(range(7)),
+          f"the Claude transcript's 7 messages are its rows, in order; got {[r['index'] for r in rows]}")
+    check("mix phx.server" in rows[0]["text"], f"row 0 is the user's ask; got {rows[0]['text']!r}")
+    # Collapsing a group hides its sessions; the filter narrows every group at once.
+    d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
+    hidden = d.run("return document.querySelector('[data-testid=source] ul').hidden;")
+    check(hidden is True, "the toggle collapses the goose group")
+    d.click("[data-testid=source]:nth-child(1) [data-testid=source-toggle]")
+    d.run(SET_FILTER, "streaming")
+    narrowed = d.wait(GROUPS.replace("return Array", "const g = Array") +
+                      "return g[0].count === '0/7' ? g.map(x => [x.count, x.sessions]) : null;",
+                      what="the filter to narrow every group")
+    check(narrowed == [["0/7", []], ["0/1", []], ["1/1", ["019c8f0a-0000-7000-8000-00000000a001"]]],
+          f"'streaming' matches only the Codex session, counted per group; got {narrowed}")
+    d.run(SET_FILTER, "")
+    d.screenshot(os.path.join(c.out, "sources.png"))
+    if c.screenshot_dir:
+        root_shot(os.path.join(c.screenshot_dir, "screenshot-sources.png"))
 
 
 # --- Tokens and Replay tabs ----------------------------------------------------------------------
@@ -622,75 +670,82 @@ def test_live_writer_rows_appear_once_in_order(c):
     writer = bin_beside_app(c, "palimpsest-writer", "palimpsest-fixtures")
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-live-")
     os.makedirs(os.path.join(folder, "goose"))
-    c.d.quit()
-    c.d.start(c.app, [folder])
+    main_driver = c.d
     try:
-        c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
-                 what="the empty folder's window")
-        # Record, in the page, when each row and cut first appears (Date.now(): the same clock the
-        # writer's t_ms uses).
-        c.d.run("""
-          window.__seen = {}; window.__cuts = {};
-          const note = () => {
-            const t = Date.now();
-            for (const r of document.querySelectorAll('[data-testid=row]')) {
-              const i = r.dataset.index; if (!(i in window.__seen)) window.__seen[i] = t;
-              if (r.querySelector('[data-testid=cut]') && !(i in window.__cuts)) window.__cuts[i] = t;
-            }
-          };
-          new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
-        """)
-        c.d.keys("f")
-        c.d.wait("return document.querySelector('[data-testid=follow]')?.getAttribute('aria-pressed') === 'true';",
-                 what="f to turn follow on")
-        db = os.path.join(folder, "goose", "sessions.db")
-        p = subprocess.run([writer, "--goose", db, "--rate", "10", "--turns", "3", "--compact-after", "2"],
-                           capture_output=True, text=True, check=True, timeout=60)
-        commits = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-        c.d.wait("return document.querySelectorAll('[data-testid=row]').length >= 18 && "
-                 "!!document.querySelector('[data-testid=cut]');", timeout=15, what="18 rows and the cut")
-        time.sleep(1.0)  # anything late (a duplicate) would show up now
-        rows = c.rows()
-        idx = [r["index"] for r in rows]
-        check(idx == list(range(18)), f"every message of live-1 exactly once, in order; got {idx}")
-        texts = [r["text"] for r in rows]
-        check("summary 2:" in texts[10] and "turn 2: add a retry" in texts[13],
-              f"the summary lands at 10 and the next turn at 13; got {texts[10]!r}, {texts[13]!r}")
-        dimmed = [r["index"] for r in rows if r["dimmed"]]
-        check(dimmed == list(range(10)), f"the compaction dims the 10 originals in place; dimmed {dimmed}")
-        cuts = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut]')).map(e => e.closest('[data-testid=row]').dataset.index);")
-        check(cuts == ["10"], f"one cut, above the summary (message 10); got {cuts}")
-        errors = c.d.run("return Array.from(document.querySelectorAll('.problem, .error-text, .part-error')).map(e => e.textContent);")
-        status = c.d.run(STATUS)
-        check(errors == [] and "⚠" not in status and "Error" not in status, f"no error is shown; got {errors}, status {status!r}")
-        check(c.d.run("return !!document.querySelector('[data-testid=session][data-session-id=\"live-1\"] [data-testid=live-dot]');"),
-              "the sidebar marks live-1 as live (● live)")
-        sel = c.d.run("return document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index;")
-        check(sel == "17", f"follow keeps the newest message selected and in view; selected {sel}")
-        c.d.screenshot(os.path.join(c.out, "live.png"))
-        root_shot(os.path.join(c.out, "live-screen.png"))
-        seen = c.d.run("return window.__seen;")
-        cut_seen = c.d.run("return window.__cuts;")
-        lat = []
-        for k, w in enumerate(x for x in commits if "seq" in x):
-            seq = w["seq"]
-            index = seq if seq < 10 else seq + 3  # the compaction inserts summary, continuation, copy
-            lat.append(("row", index, seen[str(index)] - w["t_ms"]))
-        comp = next(x for x in commits if x.get("event") == "compaction")
-        lat.append(("cut", 10, cut_seen["10"] - comp["t_ms"]))
-        ms = sorted(v for _, _, v in lat)
-        med = ms[len(ms) // 2]
-        p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
-        with open(os.path.join(c.out, "live-latency.json"), "w") as f:
-            json.dump({"median_ms": med, "p95_ms": p95, "max_ms": ms[-1], "samples": lat}, f, indent=1)
-        print(f"     live latency, writer commit -> row in the DOM: median {med} ms, p95 {p95} ms, max {ms[-1]} ms "
-              f"({len(ms)} commits)")
-        check(len(lat) == 16, f"15 message commits and one compaction were timed; got {len(lat)}")
+        with main_app_closed(c):
+            try:
+                with own_driver(c, dict(os.environ), "tauri-driver-live.log") as d:
+                    c.d = d
+                    d.start(c.app, [folder])
+                    live_rows_once_in_order(c, writer, folder)
+            finally:
+                c.d = main_driver
     finally:
-        c.d.quit()
-        c.d.start(c.app, [c.fixtures])
-        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def live_rows_once_in_order(c, writer, folder):
+    c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
+             what="the empty folder's window")
+    # Record, in the page, when each row and cut first appears (Date.now(): the same clock the
+    # writer's t_ms uses).
+    c.d.run("""
+      window.__seen = {}; window.__cuts = {};
+      const note = () => {
+        const t = Date.now();
+        for (const r of document.querySelectorAll('[data-testid=row]')) {
+          const i = r.dataset.index; if (!(i in window.__seen)) window.__seen[i] = t;
+          if (r.querySelector('[data-testid=cut]') && !(i in window.__cuts)) window.__cuts[i] = t;
+        }
+      };
+      new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
+    """)
+    c.d.keys("f")
+    c.d.wait("return document.querySelector('[data-testid=follow]')?.getAttribute('aria-pressed') === 'true';",
+             what="f to turn follow on")
+    db = os.path.join(folder, "goose", "sessions.db")
+    p = subprocess.run([writer, "--goose", db, "--rate", "10", "--turns", "3", "--compact-after", "2"],
+                       capture_output=True, text=True, check=True, timeout=60)
+    commits = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    c.d.wait("return document.querySelectorAll('[data-testid=row]').length >= 18 && "
+             "!!document.querySelector('[data-testid=cut]');", timeout=15, what="18 rows and the cut")
+    time.sleep(1.0)  # anything late (a duplicate) would show up now
+    rows = c.rows()
+    idx = [r["index"] for r in rows]
+    check(idx == list(range(18)), f"every message of live-1 exactly once, in order; got {idx}")
+    texts = [r["text"] for r in rows]
+    check("summary 2:" in texts[10] and "turn 2: add a retry" in texts[13],
+          f"the summary lands at 10 and the next turn at 13; got {texts[10]!r}, {texts[13]!r}")
+    dimmed = [r["index"] for r in rows if r["dimmed"]]
+    check(dimmed == list(range(10)), f"the compaction dims the 10 originals in place; dimmed {dimmed}")
+    cuts = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut]')).map(e => e.closest('[data-testid=row]').dataset.index);")
+    check(cuts == ["10"], f"one cut, above the summary (message 10); got {cuts}")
+    errors = c.d.run("return Array.from(document.querySelectorAll('.problem, .error-text, .part-error')).map(e => e.textContent);")
+    status = c.d.run(STATUS)
+    check(errors == [] and "⚠" not in status and "Error" not in status, f"no error is shown; got {errors}, status {status!r}")
+    check(c.d.run("return !!document.querySelector('[data-testid=session][data-session-id=\"live-1\"] [data-testid=live-dot]');"),
+          "the sidebar marks live-1 as live (● live)")
+    sel = c.d.run("return document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index;")
+    check(sel == "17", f"follow keeps the newest message selected and in view; selected {sel}")
+    c.d.screenshot(os.path.join(c.out, "live.png"))
+    root_shot(os.path.join(c.out, "live-screen.png"))
+    seen = c.d.run("return window.__seen;")
+    cut_seen = c.d.run("return window.__cuts;")
+    lat = []
+    for k, w in enumerate(x for x in commits if "seq" in x):
+        seq = w["seq"]
+        index = seq if seq < 10 else seq + 3  # the compaction inserts summary, continuation, copy
+        lat.append(("row", index, seen[str(index)] - w["t_ms"]))
+    comp = next(x for x in commits if x.get("event") == "compaction")
+    lat.append(("cut", 10, cut_seen["10"] - comp["t_ms"]))
+    ms = sorted(v for _, _, v in lat)
+    med = ms[len(ms) // 2]
+    p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+    with open(os.path.join(c.out, "live-latency.json"), "w") as f:
+        json.dump({"median_ms": med, "p95_ms": p95, "max_ms": ms[-1], "samples": lat}, f, indent=1)
+    print(f"     live latency, writer commit -> row in the DOM: median {med} ms, p95 {p95} ms, max {ms[-1]} ms "
+          f"({len(ms)} commits)")
+    check(len(lat) == 16, f"15 message commits and one compaction were timed; got {len(lat)}")
 
 
 TESTS = [
