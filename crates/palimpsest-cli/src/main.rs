@@ -69,8 +69,25 @@ fn main() -> ExitCode {
             if output::is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("palimpsest: {err:#}");
+            eprintln!("palimpsest: {}", render(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, leaving out a cause whose text is already said (core's
+/// errors name the file and quote the OS error, which is also their source).
+fn render(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }

@@ -122,6 +122,17 @@ impl Catalog {
         let (metas, mut problems) = self.list();
         let wanted = match id {
             Some(id) => id.to_owned(),
+            // A transcript with its subagents' runs beside it holds one top-level session:
+            // that is the one meant.
+            None if metas.iter().filter(|m| m.parent_id.is_none()).count() == 1
+                && metas.len() > 1 =>
+            {
+                metas
+                    .iter()
+                    .find(|m| m.parent_id.is_none())
+                    .map(|m| m.id.clone())
+                    .unwrap_or_default()
+            }
             None => match metas.len() {
                 1 => metas[0].id.clone(),
                 0 => {
