@@ -9,7 +9,7 @@
 //! Threads, event emission and the app's caches are the app's business (`src-tauri/src/live.rs`).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -148,7 +148,16 @@ pub fn live_event(path: &str, change: Change) -> LiveEvent {
 pub struct Follower {
     sources: Vec<(String, Tracker)>,
     fs: Option<FsWatch>,
+    /// When the sources were last listed; with no notification they are listed again only
+    /// after [`SAFETY_POLL`], since listing a large database on every wake-up costs real CPU.
+    last_refresh: Instant,
+    /// A source was added and not yet looked at since its baseline.
+    pending: bool,
 }
+
+/// How often sources are listed again when no notification came (what notify can miss: network
+/// file systems, some checkpoints).
+pub const SAFETY_POLL: Duration = Duration::from_secs(5);
 
 impl Default for Follower {
     fn default() -> Self {
@@ -162,6 +171,8 @@ impl Follower {
         Follower {
             sources: Vec::new(),
             fs: None,
+            last_refresh: Instant::now(),
+            pending: false,
         }
     }
 
@@ -190,23 +201,32 @@ impl Follower {
         self.sources.push((path.to_owned(), tracker));
         let paths: Vec<PathBuf> = self.sources.iter().map(|(p, _)| p.into()).collect();
         self.fs = Some(FsWatch::new(&paths)?);
+        self.pending = true;
         Ok(())
     }
 
     /// Wait until a followed file changed or `poll` passed, then report what changed in every
-    /// source, in order. The timeout doubles as a poll for what notifications miss.
+    /// source, in order. Without a notification the sources are only listed again once
+    /// [`SAFETY_POLL`] has passed (or right after a source was added).
     pub fn poll(&mut self, poll: Duration) -> Vec<LiveEvent> {
-        match &self.fs {
-            Some(fs) => {
-                fs.wait(poll);
+        let notified = match &self.fs {
+            Some(fs) => fs.wait(poll),
+            None => {
+                std::thread::sleep(poll);
+                false
             }
-            None => std::thread::sleep(poll),
+        };
+        if notified || self.pending || self.last_refresh.elapsed() >= SAFETY_POLL {
+            self.refresh()
+        } else {
+            Vec::new()
         }
-        self.refresh()
     }
 
     /// Report what changed since the last call, without waiting.
     pub fn refresh(&mut self) -> Vec<LiveEvent> {
+        self.last_refresh = Instant::now();
+        self.pending = false;
         let mut out = Vec::new();
         for (path, tracker) in &mut self.sources {
             out.extend(tracker.refresh().into_iter().map(|c| live_event(path, c)));

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
+use palimpsest_core::follow::SAFETY_POLL;
 use palimpsest_core::watch::{Change, FsWatch, Tracker};
 
 /// Arguments of `watch`.
@@ -27,8 +28,8 @@ pub struct Args {
     duration: Option<f64>,
 }
 
-/// How often to look even when no notification came (a safety net, not the main path).
-const POLL: Duration = Duration::from_secs(2);
+/// How long to wait for a notification before checking the deadline again.
+const POLL: Duration = Duration::from_millis(500);
 
 /// Run `watch`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -39,6 +40,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .duration
         .map(|s| std::time::Instant::now() + Duration::from_secs_f64(s.max(0.0)));
     let mut out = std::io::stdout().lock();
+    let mut last = std::time::Instant::now();
     writeln!(
         out,
         "{}",
@@ -57,7 +59,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             },
             None => POLL,
         };
-        fs.wait(wait);
+        // List again on a notification, else only as the safety net (listing a big database
+        // on every wake-up would cost more than the watching).
+        if !fs.wait(wait) && last.elapsed() < SAFETY_POLL {
+            continue;
+        }
+        last = std::time::Instant::now();
         for change in tracker.refresh() {
             if a.json {
                 serde_json::to_writer(&mut out, &change)?;
