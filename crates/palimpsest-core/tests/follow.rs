@@ -60,14 +60,7 @@ fn follower_reports_the_writers_rows_once_in_order_with_the_cut() {
         })
         .collect();
     assert_eq!(added, ["live-1"], "the new session is announced once");
-    let rows: Vec<usize> = events
-        .iter()
-        .filter_map(|e| match e {
-            LiveEvent::Appended { rows, .. } => Some(rows.iter().map(|r| r.index)),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let rows = appended_indices(&events);
     assert_eq!(
         rows,
         (0..18).collect::<Vec<_>>(),
@@ -143,14 +136,7 @@ fn a_baseline_taken_before_the_write_reports_what_was_written_before_following_b
         .iter()
         .filter(|e| matches!(e, LiveEvent::SessionAdded { .. }))
         .count();
-    let rows: Vec<usize> = events
-        .iter()
-        .filter_map(|e| match e {
-            LiveEvent::Appended { rows, .. } => Some(rows.iter().map(|r| r.index)),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let rows = appended_indices(&events);
     assert_eq!(
         added, 1,
         "the session written before following began is reported: {events:?}"
@@ -160,4 +146,16 @@ fn a_baseline_taken_before_the_write_reports_what_was_written_before_following_b
         (0..18).collect::<Vec<_>>(),
         "with every one of its rows, once, in order"
     );
+}
+
+/// The message indices of every appended row, in the order they were reported.
+fn appended_indices(events: &[LiveEvent]) -> Vec<usize> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            LiveEvent::Appended { rows, .. } => Some(rows.iter().map(|r| r.index)),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }
