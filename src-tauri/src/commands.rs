@@ -2,7 +2,7 @@
 //! core, convert the error. They run off the main thread (`async`) so a big session never
 //! freezes the window.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use palimpsest_core::analysis::spill_text::Confirmation;
 use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
@@ -99,18 +99,26 @@ pub fn diagnose_fleet(
     )?)
 }
 
+/// Options that trust the folders the user confirmed in the Spills tab.
+fn trusting(roots: &[String]) -> DiagnoseOptions {
+    DiagnoseOptions {
+        extra_roots: roots.iter().map(PathBuf::from).collect(),
+        ..Default::default()
+    }
+}
+
 /// Every spill file of one session; no file is read.
 #[tauri::command(async)]
 pub fn spills(state: State<'_, AppState>, req: SpillsReq) -> Result<SpillReview, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::spills(&session, &DiagnoseOptions::default())?)
+    Ok(api::spills(&session, &trusting(&req.roots))?)
 }
 
 /// One spill file inside the session's folders, with its text; others are refused.
 #[tauri::command(async)]
 pub fn spill_text(state: State<'_, AppState>, req: SpillTextReq) -> Result<SpillEntry, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    let opts = DiagnoseOptions::default();
+    let opts = trusting(&req.roots);
     Ok(api::spill_text(
         &session,
         &opts,
@@ -127,7 +135,7 @@ pub fn open_spill_anyway(
 ) -> Result<SpillEntry, IpcError> {
     let session = state.session(&req.path, &req.id)?;
     let confirmed = Confirmation::Path(&req.confirmed_path);
-    let opts = DiagnoseOptions::default();
+    let opts = trusting(&req.roots);
     Ok(api::spill_text(&session, &opts, &req.file, confirmed)?)
 }
 

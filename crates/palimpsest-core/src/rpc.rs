@@ -132,6 +132,10 @@ pub struct SpillsReq {
     pub path: String,
     /// The session id.
     pub id: String,
+    /// Folders the user confirmed trusting for this session (a suggested root, such as the
+    /// recorded working directory), beyond the session's own.
+    #[serde(default)]
+    pub roots: Vec<String>,
 }
 
 /// Request of `spill_text`: one spill file inside the session's folders, with its text.
@@ -142,6 +146,10 @@ pub struct SpillTextReq {
     pub path: String,
     /// The session id.
     pub id: String,
+    /// Folders the user confirmed trusting for this session (a suggested root, such as the
+    /// recorded working directory), beyond the session's own.
+    #[serde(default)]
+    pub roots: Vec<String>,
     /// The spill file's resolved path, as `spills` listed it.
     pub file: String,
 }
@@ -155,6 +163,10 @@ pub struct OpenSpillAnywayReq {
     pub path: String,
     /// The session id.
     pub id: String,
+    /// Folders the user confirmed trusting for this session (a suggested root, such as the
+    /// recorded working directory), beyond the session's own.
+    #[serde(default)]
+    pub roots: Vec<String>,
     /// The spill file's resolved path, as `spills` listed it.
     pub file: String,
     /// The full path the user confirmed; must equal `file`.

@@ -14,6 +14,11 @@ path: string,
  */
 id: string, 
 /**
+ * Folders the user confirmed trusting for this session (a suggested root, such as the
+ * recorded working directory), beyond the session's own.
+ */
+roots: Array<string>, 
+/**
  * The spill file's resolved path, as `spills` listed it.
  */
 file: string, 

@@ -10,9 +10,19 @@ export type SpillReview = {
  */
 session_id: string, 
 /**
- * Folders files may be opened from.
+ * Folders files may be opened from: the session's own ([`super::spill_roots`]) and the
+ * user's.
  */
 roots: Array<string>, 
+/**
+ * Folders the transcript names (its recorded working directory) that are not trusted
+ * until the user confirms one (`--root`, or "Trust" in the app).
+ */
+suggested_roots: Array<string>, 
+/**
+ * Folders left out and why (an id that is not a plain name, a symlink out).
+ */
+problems: Array<string>, 
 /**
  * The spill files, in message order (folder-only files last).
  */

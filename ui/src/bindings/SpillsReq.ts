@@ -11,4 +11,9 @@ path: string,
 /**
  * The session id.
  */
-id: string, };
+id: string, 
+/**
+ * Folders the user confirmed trusting for this session (a suggested root, such as the
+ * recorded working directory), beyond the session's own.
+ */
+roots: Array<string>, };

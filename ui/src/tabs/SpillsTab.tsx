@@ -39,17 +39,21 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
   const [review, setReview] = useState<SpillReview | null>(null);
   const [err, setErr] = useState<IpcError | null>(null);
   const [sel, setSel] = useState(0);
+  // Folders the user chose to trust for this session (the recorded working directory is only
+  // ever a suggestion): passed with every call, forgotten when another session opens.
+  const [trusted, setTrusted] = useState<string[]>([]);
+  useEffect(() => setTrusted([]), [path, id]);
   useEffect(() => {
     if (!path || !id) return;
     let live = true;
     setErr(null);
-    call("spills", { path, id })
+    call("spills", { path, id, roots: trusted })
       .then((r) => live && setReview(r))
       .catch((e) => live && (setReview(null), setErr(toIpcError(e))));
     return () => {
       live = false;
     };
-  }, [path, id, size]);
+  }, [path, id, size, trusted]);
   useEffect(() => setSel(0), [path, id]);
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to review its spill files.</div>;
@@ -61,10 +65,14 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
         Looking for spill files…
       </p>
     );
+  const suggestions = (
+    <TrustSuggestions review={review} onTrust={(dir) => setTrusted((t) => (t.includes(dir) ? t : [...t, dir]))} />
+  );
   if (review.spills.length === 0)
     return (
       <div className="empty-pane" data-testid="spills-empty">
         No spill files: no tool result of this session was capped, spilled or linked to a file.
+        {suggestions}
       </div>
     );
   const entry = review.spills[Math.min(sel, review.spills.length - 1)]!;
@@ -74,6 +82,7 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
         {review.spills.length} spill files: {review.present} present, {review.missing} missing, {review.not_saved} not saved, {review.needs_confirmation} need confirmation ·{" "}
         {formatSize(review.total_bytes)} present
       </p>
+      {suggestions}
       <div className="spill-list" role="listbox" aria-label="Spill files">
         <table className="grid-table">
           <thead>
@@ -120,12 +129,37 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
           </tbody>
         </table>
       </div>
-      <SpillDetail key={`${review.session_id}:${sel}`} path={path} id={review.session_id} entry={entry} />
+      <SpillDetail key={`${review.session_id}:${sel}:${trusted.length}`} path={path} id={review.session_id} entry={entry} roots={trusted} />
     </div>
   );
 }
 
-function SpillDetail({ path, id, entry }: { path: string; id: string; entry: SpillEntry }) {
+/**
+ * Folders the transcript names (its recorded working directory) are not trusted: each is offered
+ * with its full path, and only a click adds it to the folders spill files are read from.
+ */
+function TrustSuggestions({ review, onTrust }: { review: SpillReview; onTrust: (dir: string) => void }) {
+  if (review.suggested_roots.length === 0 && review.problems.length === 0) return null;
+  return (
+    <div className="trust" data-testid="spill-trust">
+      {review.suggested_roots.map((dir) => (
+        <p key={dir}>
+          The session recorded <bdi>{dir}</bdi> as its working directory; spill files there are not read unless you trust it.{" "}
+          <button type="button" onClick={() => onTrust(dir)} data-testid="trust-root">
+            Trust {dir} for this session
+          </button>
+        </p>
+      ))}
+      {review.problems.map((p) => (
+        <p key={p} className="muted small" data-testid="spill-problem">
+          {p}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function SpillDetail({ path, id, entry, roots }: { path: string; id: string; entry: SpillEntry; roots: string[] }) {
   const [loaded, setLoaded] = useState<SpillEntry | null>(null);
   const [err, setErr] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -134,7 +168,7 @@ function SpillDetail({ path, id, entry }: { path: string; id: string; entry: Spi
     if (!file) return;
     setBusy(true);
     setErr(null);
-    const p = confirmed ? call("open_spill_anyway", { path, id, file, confirmed_path: file }) : call("spill_text", { path, id, file });
+    const p = confirmed ? call("open_spill_anyway", { path, id, roots, file, confirmed_path: file }) : call("spill_text", { path, id, roots, file });
     p.then(setLoaded)
       .catch((e) => setErr(toIpcError(e)))
       .finally(() => setBusy(false));

@@ -15,7 +15,8 @@ use palimpsest_core::api::{self, DiagnoseOptions};
 pub struct Args {
     #[command(flatten)]
     target: super::Target,
-    /// Print JSON: {"session_id", "roots", "spills": [...], "present", "missing", …}.
+    /// Print JSON: {"session_id", "roots", "suggested_roots", "problems", "spills": [...],
+    /// "present", "missing", …}.
     #[arg(long)]
     json: bool,
     /// A folder whose spill files may be opened too (repeatable).
@@ -55,6 +56,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         review.needs_confirmation,
         review.total_bytes
     )?;
+    for r in &review.suggested_roots {
+        writeln!(
+            out,
+            "not trusted (recorded by the session; add --root {r} to read spill files there): {r}"
+        )?;
+    }
+    for p in &review.problems {
+        writeln!(out, "note: {p}")?;
+    }
     for s in &review.spills {
         let status = match s.status {
             SpillStatus::Present => "present",

@@ -24,6 +24,7 @@ pub mod reads;
 pub mod rereads;
 pub mod review;
 pub mod shell;
+pub mod spill_roots;
 pub mod spill_text;
 pub mod spills;
 pub mod verdict;

@@ -5,7 +5,7 @@
 //! needing confirmation with their full path.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::calls::calls;
 use super::confine::{Confinement, Resolution, read_confined};
 use super::reads::{AccessKind, classify};
+use super::spill_roots::{RootOptions, session_folders};
 use super::spills::{Marker, SpillKind, markers, same_file};
 use crate::model::{LinkKind, Part, Session, SourceFormat};
 
@@ -80,8 +81,14 @@ pub struct SpillEntry {
 pub struct SpillReview {
     /// The session.
     pub session_id: String,
-    /// Folders files may be opened from.
+    /// Folders files may be opened from: the session's own ([`super::spill_roots`]) and the
+    /// user's.
     pub roots: Vec<String>,
+    /// Folders the transcript names (its recorded working directory) that are not trusted
+    /// until the user confirms one (`--root`, or "Trust" in the app).
+    pub suggested_roots: Vec<String>,
+    /// Folders left out and why (an id that is not a plain name, a symlink out).
+    pub problems: Vec<String>,
     /// The spill files, in message order (folder-only files last).
     pub spills: Vec<SpillEntry>,
     /// Count present.
@@ -111,46 +118,16 @@ pub struct ReviewOptions<'a> {
     pub scratch_base: Option<PathBuf>,
 }
 
-/// The session's own folders, in the order relative paths are tried.
-pub fn session_folders(session: &Session, opts: &ReviewOptions) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(wd) = &session.meta.working_dir {
-        out.push(PathBuf::from(wd));
-    }
-    let file = Path::new(&session.meta.path);
-    let folder = if file.is_dir() {
-        Some(file)
-    } else {
-        file.parent()
-    };
-    if let Some(f) = folder {
-        out.push(f.to_owned());
-        // coworker keeps conversations/<sid>.jsonl one level below its state folder.
-        if session.meta.format == SourceFormat::Coworker
-            && f.file_name().is_some_and(|n| n == "conversations")
-            && let Some(state) = f.parent()
-        {
-            out.push(state.to_owned());
-        }
-    }
-    if session.meta.format == SourceFormat::Coworker {
-        let base = opts.scratch_base.clone().or_else(|| {
-            std::env::var_os("COWORKER_SCRATCH_BASE")
-                .map(PathBuf::from)
-                .or_else(|| std::env::home_dir().map(|h| h.join("OpenWorker")))
-        });
-        if let Some(b) = base {
-            out.push(b.join(&session.meta.id));
-        }
-    }
-    out.extend(opts.extra_roots.iter().cloned());
-    out
-}
-
 /// Review the spill files of one session.
 pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
-    let folders = session_folders(session, opts);
-    let conf = Confinement::new(folders.iter().cloned());
+    let folders = session_folders(
+        session,
+        &RootOptions {
+            extra_roots: opts.extra_roots.clone(),
+            scratch_base: opts.scratch_base.clone(),
+        },
+    );
+    let conf = Confinement::new(folders.roots.iter().cloned());
     let wd = session.meta.working_dir.as_deref();
     let calls = calls(session);
     let by_result: HashMap<usize, usize> = calls
@@ -221,14 +198,14 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
                 .collect(),
             None => Vec::new(),
         };
-        let mut e = entry(&conf, &folders, mk, opts.max_text_bytes);
+        let mut e = entry(&conf, &folders.bases, mk, opts.max_text_bytes);
         e.message_index = Some(idx);
         e.call_index = call.map(|c| c.call_index);
         e.tool = call.map(|c| c.name.to_owned());
         e.read_by = read_by;
         spills.push(e);
     }
-    for dir in spill_dirs(session, &folders) {
+    for dir in spill_dirs(session, &folders.roots) {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -258,7 +235,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
                 head: String::new(),
                 tail: String::new(),
             };
-            spills.push(entry(&conf, &folders, mk, opts.max_text_bytes));
+            spills.push(entry(&conf, &folders.bases, mk, opts.max_text_bytes));
         }
     }
     let count = |s: SpillStatus| spills.iter().filter(|e| e.status == s).count();
@@ -269,6 +246,12 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
             .iter()
             .map(|r| r.to_string_lossy().into_owned())
             .collect(),
+        suggested_roots: folders
+            .suggested
+            .iter()
+            .map(|r| r.to_string_lossy().into_owned())
+            .collect(),
+        problems: folders.problems,
         present: count(SpillStatus::Present),
         missing: count(SpillStatus::Missing),
         not_saved: count(SpillStatus::NotSaved),
@@ -284,17 +267,15 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
 
 /// Folders where a format keeps spills on its own: Claude Code's `<session>/tool-results/`,
 /// coworker's `tool-output/` under the state folder or the scratch dir.
-fn spill_dirs(session: &Session, folders: &[PathBuf]) -> Vec<PathBuf> {
+fn spill_dirs(session: &Session, roots: &[PathBuf]) -> Vec<PathBuf> {
     match session.meta.format {
-        SourceFormat::ClaudeCode => Path::new(&session.meta.path)
-            .parent()
-            .map(|p| vec![p.join(&session.meta.id).join("tool-results")])
-            .unwrap_or_default(),
-        SourceFormat::Coworker => folders
+        // Only the derived `<id>/tool-results` root, never a path built from the id again.
+        SourceFormat::ClaudeCode => roots
             .iter()
-            .skip(1)
-            .map(|f| f.join("tool-output"))
+            .filter(|r| r.ends_with("tool-results"))
+            .cloned()
             .collect(),
+        SourceFormat::Coworker => roots.iter().map(|f| f.join("tool-output")).collect(),
         _ => Vec::new(),
     }
 }

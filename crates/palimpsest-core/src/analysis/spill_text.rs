@@ -110,6 +110,8 @@ mod tests {
         SpillReview {
             session_id: "s".into(),
             roots: Vec::new(),
+            suggested_roots: Vec::new(),
+            problems: Vec::new(),
             spills,
             present: 0,
             missing: 0,

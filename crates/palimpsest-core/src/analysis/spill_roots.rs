@@ -1,0 +1,215 @@
+//! Which folders count as a session's own, for opening the spill files it names.
+//!
+//! Spill paths come from transcript text, and so does everything else a transcript records about
+//! itself — its working directory, its id. None of that is trusted to widen what may be read. A
+//! root is derived from where the session file lives on disk:
+//! - the folder holding the session file (for a folder source, the folder itself), unless that
+//!   folder is `/`, the home folder or one of its ancestors;
+//! - Claude Code: `<folder>/<id>/subagents` and `<folder>/<id>/tool-results`;
+//! - coworker: the state folder above `conversations/`, and `<scratch base>/<id>` (the scratch
+//!   base from the user's options, `$COWORKER_SCRATCH_BASE` or `~/OpenWorker`);
+//! - goose: its large-response folder `<temp dir>/goose_mcp_responses`;
+//! - every folder the user named (`--root`, or confirmed in the app).
+//!
+//! A derived sub-folder counts only when it resolves (symlinks followed) inside the folder it
+//! was derived from, and an id is joined to a path only when it is one plain path component. The
+//! recorded working directory is only a *suggestion*: relative markers are resolved against it,
+//! but what they reach is read only inside a root. Opening and reading is [`super::confine`]'s.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::model::{Session, SourceFormat};
+
+/// The folders of one session, as [`session_folders`] derives them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionFolders {
+    /// Folders files may be read from (not yet canonical; [`super::confine::Confinement`]
+    /// canonicalises them).
+    pub roots: Vec<PathBuf>,
+    /// Folders relative markers are resolved against, in order: the recorded working directory
+    /// first (where a relative path was meant), then the roots.
+    pub bases: Vec<PathBuf>,
+    /// Folders the transcript names that the user may choose to trust (its recorded working
+    /// directory; a session folder too broad to be a root).
+    pub suggested: Vec<PathBuf>,
+    /// Why a folder was left out (an id that is not a plain name, a sub-folder that leaves its
+    /// parent through a symlink).
+    pub problems: Vec<String>,
+}
+
+/// Where the user allows more, and where coworker's scratch lives.
+#[derive(Debug, Clone, Default)]
+pub struct RootOptions {
+    /// Folders the user added or confirmed.
+    pub extra_roots: Vec<PathBuf>,
+    /// coworker's scratch base; `None` uses `$COWORKER_SCRATCH_BASE`, else `~/OpenWorker`.
+    pub scratch_base: Option<PathBuf>,
+}
+
+/// True when `id` can be joined to a folder without leaving it: one normal path component (no
+/// `/`, `\`, `..`, `.`, empty, or NUL).
+pub fn is_plain_component(id: &str) -> bool {
+    if id.is_empty() || id.contains(['/', '\\', '\0']) {
+        return false;
+    }
+    let mut comps = Path::new(id).components();
+    matches!(
+        (comps.next(), comps.next()),
+        (Some(Component::Normal(_)), None)
+    )
+}
+
+/// A folder too broad to count as a session's own: `/`, the home folder, or one of its
+/// ancestors. A transcript saved straight into `~` must not open `~/.ssh` to its markers.
+fn too_broad(dir: &Path) -> bool {
+    let Ok(c) = dir.canonicalize() else {
+        return false;
+    };
+    c.parent().is_none()
+        || std::env::home_dir()
+            .and_then(|h| h.canonicalize().ok())
+            .is_some_and(|h| h.starts_with(&c))
+}
+
+/// `sub` when it resolves inside `parent` (both canonical); else a problem is recorded.
+fn inside(parent: &Path, sub: PathBuf, problems: &mut Vec<String>) -> Option<PathBuf> {
+    let (Ok(p), Ok(s)) = (parent.canonicalize(), sub.canonicalize()) else {
+        // Missing folders are harmless: they hold nothing to read.
+        return Some(sub);
+    };
+    if s.starts_with(&p) {
+        Some(sub)
+    } else {
+        problems.push(format!(
+            "{} leads outside {} (to {}): not searched",
+            sub.display(),
+            p.display(),
+            s.display()
+        ));
+        None
+    }
+}
+
+/// The session file as an absolute path, so a bare relative name still has a folder.
+fn absolute(path: &str) -> PathBuf {
+    let p = Path::new(path);
+    std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
+}
+
+/// The session's own folders, the bases relative markers resolve against, and the suggestions.
+pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders {
+    let mut out = SessionFolders::default();
+    let id = session.meta.id.as_str();
+    let plain = is_plain_component(id);
+    let file = absolute(&session.meta.path);
+    let folder = if file.is_dir() {
+        Some(file)
+    } else {
+        file.parent().map(Path::to_owned)
+    };
+    if let Some(f) = &folder {
+        if too_broad(f) {
+            out.problems.push(format!(
+                "{} is too broad to be the session's folder (it holds the home folder): \
+                 confirm it to trust it",
+                f.display()
+            ));
+            out.suggested.push(f.clone());
+        } else {
+            out.roots.push(f.clone());
+        }
+        match session.meta.format {
+            SourceFormat::ClaudeCode if plain => {
+                for sub in ["subagents", "tool-results"] {
+                    if let Some(d) = inside(f, f.join(id).join(sub), &mut out.problems) {
+                        out.roots.push(d);
+                    }
+                }
+            }
+            // coworker keeps conversations/<sid>.jsonl one level below its state folder.
+            SourceFormat::Coworker
+                if f.file_name().is_some_and(|n| n == "conversations")
+                    && let Some(state) = f.parent()
+                    && !too_broad(state) =>
+            {
+                out.roots.push(state.to_owned());
+            }
+            _ => {}
+        }
+    }
+    match session.meta.format {
+        SourceFormat::Coworker => {
+            let base = opts.scratch_base.clone().or_else(|| {
+                std::env::var_os("COWORKER_SCRATCH_BASE")
+                    .map(PathBuf::from)
+                    .or_else(|| std::env::home_dir().map(|h| h.join("OpenWorker")))
+            });
+            if let Some(b) = base {
+                if plain {
+                    if let Some(d) = inside(&b, b.join(id), &mut out.problems) {
+                        out.roots.push(d);
+                    }
+                } else {
+                    out.problems.push(format!(
+                        "session id `{id}` is not one plain path component: its scratch folder \
+                         under {} is not searched",
+                        b.display()
+                    ));
+                }
+            }
+        }
+        SourceFormat::Goose => out
+            .roots
+            .push(std::env::temp_dir().join("goose_mcp_responses")),
+        _ => {}
+    }
+    if (session.meta.format == SourceFormat::ClaudeCode) && !plain {
+        out.problems.push(format!(
+            "session id `{id}` is not one plain path component: its subagents and tool-results \
+             folders are not searched"
+        ));
+    }
+    out.roots.extend(opts.extra_roots.iter().cloned());
+    if let Some(wd) = &session.meta.working_dir {
+        let wd = PathBuf::from(wd);
+        out.bases.push(wd.clone());
+        let trusted = opts.extra_roots.iter().any(|r| same_dir(r, &wd));
+        if !trusted && !out.suggested.contains(&wd) {
+            out.suggested.push(wd);
+        }
+    }
+    out.bases.extend(out.roots.iter().cloned());
+    out
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_components() {
+        for ok in ["a1b2c3", "0b6c-uuid", "name with space", "..x", "x.."] {
+            assert!(is_plain_component(ok), "{ok} is one name");
+        }
+        for bad in ["", ".", "..", "../../..", "a/b", "/etc", "a\\b", "a\0b"] {
+            assert!(!is_plain_component(bad), "{bad:?} would leave its folder");
+        }
+    }
+
+    #[test]
+    fn root_and_home_are_too_broad() {
+        assert!(too_broad(Path::new("/")), "/ holds everything");
+        if let Some(h) = std::env::home_dir()
+            && h.is_dir()
+        {
+            assert!(too_broad(&h), "the home folder itself");
+        }
+    }
+}
