@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
@@ -79,13 +78,8 @@ pub fn read_sessions(db: &Path) -> Result<Vec<SessionRow>> {
         path: db.to_owned(),
         source,
     };
-    let conn = Connection::open_with_flags(
-        db,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(sql_err)?;
-    conn.pragma_update(None, "query_only", true)
-        .map_err(sql_err)?;
+    // The goose reader's opener: a busy timeout, and no file written in coworker's folder.
+    let (conn, _) = crate::sources::sqlite::open(db)?;
     let present: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('sessions')")
         .and_then(|mut st| {

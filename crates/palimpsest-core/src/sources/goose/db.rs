@@ -3,20 +3,16 @@
 //!
 //! Every schema from 0 to 16 (and later ones that only add columns) is read by detecting
 //! columns, never by trusting `schema_version`. The file is never created, migrated or written:
-//! it is opened with `SQLITE_OPEN_READ_ONLY` and `PRAGMA query_only`, in place so goose's WAL is
-//! seen. Listing is `listing`'s, loading rows `rows`', turning rows into messages `content`'s
+//! it is opened through [`crate::sources::sqlite`], which reads goose's WAL without creating or
+//! changing a file in goose's folder. Listing is `listing`'s, loading rows `rows`', turning rows into messages `content`'s
 //! and compactions `kinds`'.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
 use crate::error::{Error, Result};
-
-/// How long a read waits for goose's writer before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The columns this database has (schema detection by column, not by version).
 #[derive(Debug, Clone)]
@@ -53,22 +49,8 @@ impl Schema {
     }
 }
 
-/// Percent-encode a path for an SQLite `file:` URI.
-fn uri_path(path: &Path) -> String {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut out = String::with_capacity(text.len() + 8);
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Check the file is a non-empty SQLite database; returns whether its header says WAL mode.
-fn check_header(path: &Path) -> Result<bool> {
+/// Check the file is a non-empty SQLite database.
+fn check_header(path: &Path) -> Result<()> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if meta.len() == 0 {
@@ -86,34 +68,14 @@ fn check_header(path: &Path) -> Result<bool> {
             "not a SQLite database (no SQLite header), so not a goose sessions.db",
         ));
     }
-    Ok(head[18] == 2 && head[19] == 2)
+    Ok(())
 }
 
-/// Open read-only. A WAL database with no `-wal` file is fully checkpointed: it is opened
-/// `immutable` so SQLite does not create `-wal`/`-shm` files in goose's folder. With a `-wal`
-/// present (goose running, or it crashed) it is opened normally, read-only, so the
-/// un-checkpointed rows are seen.
+/// Open read-only without writing to goose's folder ([`crate::sources::sqlite`]), so
+/// un-checkpointed rows in a `-wal` are seen too.
 pub fn connect(path: &Path) -> Result<Connection> {
-    let wal = check_header(path)?;
-    let mut wal_file = path.as_os_str().to_owned();
-    wal_file.push("-wal");
-    let immutable = wal && !Path::new(&wal_file).exists();
-    let uri = format!(
-        "file:{}?mode=ro{}",
-        uri_path(path),
-        if immutable { "&immutable=1" } else { "" }
-    );
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        | OpenFlags::SQLITE_OPEN_URI;
-    let sql = |source| Error::Sqlite {
-        path: path.to_owned(),
-        source,
-    };
-    let conn = Connection::open_with_flags(&uri, flags).map_err(sql)?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
-    conn.pragma_update(None, "query_only", "ON").map_err(sql)?;
-    Ok(conn)
+    check_header(path)?;
+    Ok(crate::sources::sqlite::open(path)?.0)
 }
 
 fn columns(conn: &Connection, path: &Path, table: &str) -> Result<HashSet<String>> {
