@@ -18,6 +18,7 @@ pub mod goose;
 pub mod jsonl;
 pub mod message_log;
 pub mod scan;
+pub mod sqlite;
 
 /// A file or folder that holds sessions of one format.
 pub trait SessionSource: Send + Sync {
@@ -35,6 +36,11 @@ pub trait SessionSource: Send + Sync {
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         let _ = (id, index);
         Ok(None)
+    }
+    /// Files of a claimed folder this source looked at and does not read (not its format), so
+    /// the dispatcher offers them to the other readers instead of dropping them unsaid.
+    fn declined(&self) -> Vec<PathBuf> {
+        Vec::new()
     }
 }
 
@@ -173,12 +179,17 @@ const MAX_DEPTH: usize = 6;
 /// Open a file or folder: find every source in it.
 ///
 /// A path that does not exist is an error; a folder whose files no reader wants is an empty
-/// catalog; a file no reader wants is [`Error::Unrecognised`].
+/// catalog; a file no reader wants is [`Error::Unrecognised`]. Anything that is neither a regular
+/// file nor a folder (a FIFO, a socket, a device) is refused without being opened: reading a
+/// FIFO would block forever.
 pub fn open(path: &Path) -> Result<Catalog> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     let mut catalog = Catalog::default();
     if meta.is_dir() {
-        walk(path, 0, &mut catalog);
+        let mut seen = Visited::default();
+        walk(path, 0, &mut catalog, &mut seen);
+    } else if !meta.is_file() {
+        return Err(not_regular(path, &meta));
     } else {
         match claim_file(path)? {
             Some(Ok(s)) => catalog.sources.push(s),
@@ -194,7 +205,72 @@ pub fn open(path: &Path) -> Result<Catalog> {
     Ok(catalog)
 }
 
-fn walk(dir: &Path, depth: usize, catalog: &mut Catalog) {
+/// The error for a path that is neither a regular file nor a folder.
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Error {
+    #[cfg(unix)]
+    let what = {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            "a FIFO (named pipe)"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_block_device() || t.is_char_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        }
+    };
+    #[cfg(not(unix))]
+    let what = {
+        let _ = meta;
+        "not a regular file"
+    };
+    Error::format(
+        path,
+        format!("is {what}, not a session file or folder: skipped without reading"),
+    )
+}
+
+/// Folders already walked, by device and inode (by canonical path where there are none), so
+/// symlink cycles and links to a folder seen before are walked once.
+#[derive(Default)]
+struct Visited(std::collections::HashSet<(u64, u64, PathBuf)>);
+
+impl Visited {
+    /// True the first time a folder is met.
+    fn first(&mut self, dir: &Path, meta: &std::fs::Metadata) -> bool {
+        #[cfg(unix)]
+        let key = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino(), PathBuf::new())
+        };
+        #[cfg(not(unix))]
+        let key = {
+            let _ = meta;
+            (0, 0, dir.canonicalize().unwrap_or_else(|_| dir.to_owned()))
+        };
+        let _ = dir;
+        self.0.insert(key)
+    }
+}
+
+/// File extensions a session may have: an unclaimed file with one of them is reported, never
+/// dropped unsaid. Other files (spill `.txt`, `.md` notes) are not sessions and are skipped.
+const SESSION_EXTENSIONS: &[&str] = &["jsonl", "json", "db", "sqlite", "sqlite3", "zst"];
+
+/// Folders that hold spill files and tool outputs, never sessions.
+const SPILL_FOLDERS: &[&str] = &["tool-results", "tool-output"];
+
+fn walk(dir: &Path, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
+    match std::fs::metadata(dir) {
+        Ok(m) if !seen.first(dir, &m) => return,
+        Ok(_) => {}
+        Err(e) => {
+            catalog.problems.push(Error::io(dir, e));
+            return;
+        }
+    }
     let probe = Probe {
         path: dir,
         is_dir: true,
@@ -203,7 +279,12 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog) {
     for reader in READERS {
         match reader(&probe) {
             Some(Ok(s)) => {
+                // Files of the folder the source looked at and left to the other readers.
+                let left = s.declined();
                 catalog.sources.push(s);
+                for f in left {
+                    offer_file(&f, catalog);
+                }
                 return;
             }
             Some(Err(e)) => {
@@ -226,18 +307,50 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog) {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if name.starts_with('.') && depth > 0 || name == "node_modules" || name == "target" {
+        if name.starts_with('.') && depth > 0
+            || name == "node_modules"
+            || name == "target"
+            || SPILL_FOLDERS.contains(&name.as_str())
+        {
             continue;
         }
-        if p.is_dir() {
-            if depth < MAX_DEPTH {
-                walk(&p, depth + 1, catalog);
+        // Follows symlinks: a link to a transcript is read like the transcript.
+        let meta = match std::fs::metadata(&p) {
+            Ok(m) => m,
+            Err(e) => {
+                // A dangling symlink or a file removed meanwhile: say so.
+                catalog.problems.push(Error::io(&p, e));
+                continue;
             }
+        };
+        if meta.is_dir() {
+            if depth < MAX_DEPTH {
+                walk(&p, depth + 1, catalog, seen);
+            }
+        } else if !meta.is_file() {
+            catalog.problems.push(not_regular(&p, &meta));
         } else {
-            match claim_file(&p) {
-                Ok(Some(Ok(s))) => catalog.sources.push(s),
-                Ok(Some(Err(e))) | Err(e) => catalog.problems.push(e),
-                Ok(None) => {}
+            offer_file(&p, catalog);
+        }
+    }
+}
+
+/// Let the readers claim one regular file of a scanned folder; a file with a session's
+/// extension that nobody claims is a problem naming it.
+fn offer_file(p: &Path, catalog: &mut Catalog) {
+    match claim_file(p) {
+        Ok(Some(Ok(s))) => catalog.sources.push(s),
+        Ok(Some(Err(e))) | Err(e) => catalog.problems.push(e),
+        Ok(None) => {
+            let ext = p
+                .extension()
+                .map(|e| e.to_string_lossy().to_lowercase())
+                .unwrap_or_default();
+            if SESSION_EXTENSIONS.contains(&ext.as_str()) {
+                catalog.problems.push(Error::Unrecognised {
+                    path: p.to_owned(),
+                    reason: "no reader recognised its contents (not listed)".into(),
+                });
             }
         }
     }
@@ -245,6 +358,11 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog) {
 
 fn claim_file(path: &Path) -> Result<Claim> {
     use std::io::Read;
+    // Checked again here: a file given to a reader's folder claim may be anything.
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
     let mut head = vec![0u8; 64 * 1024];
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut filled = 0;
