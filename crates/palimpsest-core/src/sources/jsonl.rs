@@ -47,12 +47,26 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
         }
         number += 1;
         let complete = buf.last() == Some(&b'\n');
-        let text = buf.trim_ascii();
+        // A byte-order mark some editors write before the first line is not part of the JSON.
+        let text = match buf.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if number == 1 => rest.trim_ascii(),
+            _ => buf.trim_ascii(),
+        };
         if text.is_empty() {
             continue;
         }
         let value = match serde_json::from_slice::<Value>(text) {
-            Ok(v) => Ok(v),
+            Ok(v) if v.is_object() => Ok(v),
+            // Every line of every JSONL format is an object: a scalar or an array is a bad line
+            // too, kept as an error row rather than dropped by a reader that looks for keys.
+            Ok(v) => Err(BadLine {
+                error: Error::Line {
+                    path: path.to_owned(),
+                    line: number,
+                    message: format!("not a JSON object (a {})", kind_of(&v)),
+                },
+                raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
+            }),
             // A file being written ends mid-line: wait for the rest rather than report it.
             Err(_) if !complete => return Ok(()),
             Err(e) => {
@@ -70,6 +84,17 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
         if !f(Line { number, value }) {
             return Ok(());
         }
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 

@@ -12,9 +12,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::blocks::{assistant_block, lazy, str_of, user_block};
+use super::detect::NON_MESSAGE_TYPES;
 use crate::model::{Message, MessageKind, Part, Role};
 use crate::sources::jsonl::Line;
 use crate::sources::scan::millis;
+
+/// Record types that are read (counted) without becoming messages, beyond
+/// [`NON_MESSAGE_TYPES`].
+const KNOWN_OTHER: &[&str] = &["attachment"];
 
 /// What the text of a microcompacted tool result becomes in the model's view.
 pub const CLEARED: &str = "[Old tool result content cleared]";
@@ -126,7 +131,26 @@ impl Builder {
             "custom-title" => self.title("custom", &v, "customTitle"),
             "ai-title" => self.title("ai", &v, "aiTitle"),
             "summary" => self.title("summary", &v, "summary"),
-            _ => {}
+            t if KNOWN_OTHER.contains(&t) || NON_MESSAGE_TYPES.contains(&t) => {}
+            // A record type this reader does not know: kept, seen by neither, so nothing the
+            // file holds vanishes.
+            _ => {
+                let mut m = Message::new(
+                    self.messages.len(),
+                    Role::System,
+                    vec![Part::Other {
+                        original_type: if typ.is_empty() {
+                            "untyped".into()
+                        } else {
+                            typ.clone()
+                        },
+                        raw: v.clone(),
+                    }],
+                );
+                m.agent_visible = false;
+                m.user_visible = false;
+                self.add(m, Node::default(), line.number);
+            }
         }
     }
 

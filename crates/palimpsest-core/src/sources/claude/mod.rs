@@ -20,17 +20,13 @@ use crate::model::{Link, LinkKind, Session, SessionMeta, SourceFormat};
 
 pub mod blocks;
 pub mod build;
+pub mod detect;
 pub mod listing;
 pub mod visibility;
 
 pub use build::LineCounts;
 
-/// True when the first bytes of a file look like a Claude Code transcript.
-pub fn looks_like(head: &[u8]) -> bool {
-    scan::find(head, b"\"parentUuid\":").is_some()
-        && scan::find(head, b"\"sessionId\":\"").is_some()
-        && scan::find(head, b"\"payload\":").is_none()
-}
+pub use detect::is_transcript;
 
 fn is_jsonl(p: &Path) -> bool {
     p.extension()
@@ -41,10 +37,12 @@ fn is_jsonl(p: &Path) -> bool {
 /// `<session>/` folder (so its subagents are read as children, not as separate sessions).
 pub fn claim(probe: &Probe) -> Claim {
     if probe.is_dir {
-        let files = project_files(probe.path)?;
-        return Some(Ok(Box::new(ClaudeSource::new(probe.path, files))));
+        let (files, declined) = project_files(probe.path)?;
+        let mut s = ClaudeSource::new(probe.path, files);
+        s.declined = declined;
+        return Some(Ok(Box::new(s)));
     }
-    if !is_jsonl(probe.path) || !looks_like(probe.head) {
+    if !is_jsonl(probe.path) || !is_transcript(probe.path) {
         return None;
     }
     Some(Ok(Box::new(ClaudeSource::new(
@@ -54,7 +52,8 @@ pub fn claim(probe: &Probe) -> Claim {
 }
 
 /// The Claude transcripts of a project folder, when at least one has its session folder beside it.
-fn project_files(dir: &Path) -> Option<Vec<PathBuf>> {
+/// The second list holds the `.jsonl` files that are not Claude's, for the other readers.
+fn project_files(dir: &Path) -> Option<(Vec<PathBuf>, Vec<PathBuf>)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -64,9 +63,10 @@ fn project_files(dir: &Path) -> Option<Vec<PathBuf>> {
     if !files.iter().any(|f| f.with_extension("").is_dir()) {
         return None;
     }
-    files.retain(|f| scan::read_head(f, 64 * 1024).is_ok_and(|h| looks_like(&h)));
-    if files.iter().any(|f| f.with_extension("").is_dir()) {
-        Some(files)
+    let (claude, declined): (Vec<PathBuf>, Vec<PathBuf>) =
+        files.into_iter().partition(|f| is_transcript(f));
+    if claude.iter().any(|f| f.with_extension("").is_dir()) {
+        Some((claude, declined))
     } else {
         None
     }
@@ -96,6 +96,7 @@ pub struct Loaded {
 pub struct ClaudeSource {
     path: PathBuf,
     files: Vec<PathBuf>,
+    declined: Vec<PathBuf>,
     entries: Mutex<Option<Vec<Entry>>>,
     lines: Mutex<HashMap<String, Vec<Vec<usize>>>>,
 }
@@ -106,6 +107,7 @@ impl ClaudeSource {
         Self {
             path: path.to_owned(),
             files,
+            declined: Vec::new(),
             entries: Mutex::new(None),
             lines: Mutex::new(HashMap::new()),
         }
@@ -214,6 +216,10 @@ impl SessionSource for ClaudeSource {
 
     fn load(&self, id: &str) -> Result<Session> {
         Ok(self.load_full(id)?.session)
+    }
+
+    fn declined(&self) -> Vec<PathBuf> {
+        self.declined.clone()
     }
 
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {

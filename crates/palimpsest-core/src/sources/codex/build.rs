@@ -103,7 +103,21 @@ impl Builder {
                 }
             }
             "compacted" => self.compacted(&payload, created, line.number),
-            _ => {}
+            // A record type this reader does not know: kept as an invisible `other` row.
+            other => {
+                let mut m = Message::new(
+                    0,
+                    Role::System,
+                    vec![crate::model::Part::Other {
+                        original_type: other.to_owned(),
+                        raw: v,
+                    }],
+                );
+                m.agent_visible = false;
+                m.user_visible = false;
+                m.created = created;
+                self.add(m, line.number);
+            }
         }
     }
 

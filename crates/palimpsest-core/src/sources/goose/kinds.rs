@@ -103,9 +103,11 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
     let mut previous_end = 0;
     for &c in &continuations {
         messages[c].kind = MessageKind::Continuation;
-        let summary_index =
-            (c > 0 && messages[c - 1].role == Role::User && !is_continuation(&messages[c - 1]))
-                .then(|| c - 1);
+        // Error rows (a damaged line between the two) are not part of the conversation.
+        let summary_index = (0..c)
+            .rev()
+            .find(|&i| messages[i].error.is_none())
+            .filter(|&i| messages[i].role == Role::User && !is_continuation(&messages[i]));
         if let Some(s) = summary_index {
             messages[s].kind = MessageKind::Summary;
         }
@@ -135,6 +137,8 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
         });
         previous_end = c + 1;
     }
+    let errors: Vec<bool> = messages.iter().map(|m| m.error.is_some()).collect();
+    let next_real = |i: usize| (i + 1..errors.len()).find(|&j| !errors[j]);
     for (i, m) in messages.iter_mut().enumerate() {
         if m.kind != MessageKind::Ordinary {
             continue;
@@ -148,7 +152,7 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
         } else if m.role == Role::User
             && agent_only(m)
             && m.has_text_only()
-            && !continuations.contains(&(i + 1))
+            && !next_real(i).is_some_and(|n| continuations.contains(&n))
         {
             // goose's tool-pair summaries: agent-only user text, no continuation after it.
             m.kind = MessageKind::ToolSummary;
@@ -161,7 +165,8 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
 /// a user message before the cut (classic goose appends it with default visibility; ≥ v1.44
 /// makes it agent-only — both match).
 fn preserved_copy(messages: &[Message], c: usize, cut: usize) -> Option<usize> {
-    let next = messages.get(c + 1)?;
+    let at = (c + 1..messages.len()).find(|&i| messages[i].error.is_none())?;
+    let next = &messages[at];
     if next.role != Role::User || !next.agent_visible || !next.has_text_only() {
         return None;
     }
@@ -169,7 +174,7 @@ fn preserved_copy(messages: &[Message], c: usize, cut: usize) -> Option<usize> {
     messages[..cut]
         .iter()
         .any(|m| m.role == Role::User && !m.parts.is_empty() && m.text() == text)
-        .then_some(c + 1)
+        .then_some(at)
 }
 
 #[cfg(test)]

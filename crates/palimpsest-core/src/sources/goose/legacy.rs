@@ -26,20 +26,59 @@ pub fn is_metadata(v: &Value) -> bool {
     })
 }
 
-/// The first non-blank line of a file (up to 64 KiB of it), parsed; `None` if it does not parse.
-pub fn first_line(path: &Path) -> Option<Value> {
+/// True when `v` is a serialized goose message: a `role`, a `content` array and a numeric
+/// `created` (message logs have no `created`; Claude and Codex lines no top-level `role`).
+pub fn is_message(v: &Value) -> bool {
+    v.get("role").is_some_and(Value::is_string)
+        && v.get("content").is_some_and(Value::is_array)
+        && v.get("created").is_some_and(Value::is_number)
+}
+
+/// How many non-blank lines [`sniff`] looks at.
+const SNIFF_LINES: usize = 8;
+
+/// The first non-blank lines of a file (up to 64 KiB in all), each parsed (`None` where a line
+/// does not parse).
+fn first_lines(path: &Path) -> Vec<Option<Value>> {
     use std::io::{BufRead, BufReader, Read};
-    let f = std::fs::File::open(path).ok()?;
+    let Ok(f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
     let mut reader = BufReader::new(f.take(64 * 1024));
+    let mut out = Vec::new();
     let mut line = Vec::new();
-    loop {
+    while out.len() < SNIFF_LINES {
         line.clear();
-        if reader.read_until(b'\n', &mut line).ok()? == 0 {
-            return None;
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
         }
         if !line.trim_ascii().is_empty() {
-            return serde_json::from_slice(line.trim_ascii()).ok();
+            out.push(
+                serde_json::from_slice::<Value>(line.trim_ascii())
+                    .ok()
+                    .filter(Value::is_object),
+            );
         }
+    }
+    out
+}
+
+/// True when the file is a goose legacy session. Lines that do not parse are skipped: the
+/// first line that does is the metadata; or it is damaged (an object that is not a message) and
+/// a goose message follows; or the metadata line was lost and a goose message comes first after
+/// a bad line. One bad line must not cost the file.
+pub fn sniff(path: &Path) -> bool {
+    let lines = first_lines(path);
+    let bad_before = lines.iter().take_while(|l| l.is_none()).count();
+    let mut parsed = lines.iter().flatten();
+    match (parsed.next(), parsed.next()) {
+        (Some(first), _) if is_metadata(first) => true,
+        (Some(first), _) if is_message(first) => bad_before > 0,
+        (Some(first), Some(next)) => {
+            first.is_object() && first.get("role").is_none() && is_message(next)
+        }
+        _ => false,
     }
 }
 
@@ -93,14 +132,33 @@ fn meta_from_line(path: &Path, v: &Value) -> SessionMeta {
 }
 
 fn bad_metadata(path: &Path) -> Error {
+    bad_metadata_at(path, 1)
+}
+
+fn bad_metadata_at(path: &Path, line: usize) -> Error {
     Error::Line {
         path: path.to_owned(),
-        line: 1,
+        line,
         message: "not a goose session metadata line (needs `working_dir` and `description`)".into(),
     }
 }
 
-/// List one legacy file: metadata line parsed, messages counted by scanning lines.
+/// Which non-blank line is the metadata: the first one that parses, when it is metadata.
+fn metadata_position<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> Option<(usize, Value)> {
+    lines
+        .into_iter()
+        .enumerate()
+        .find_map(|(i, l)| {
+            serde_json::from_slice::<Value>(l)
+                .ok()
+                .filter(Value::is_object)
+                .map(|v| (i, v))
+        })
+        .filter(|(_, v)| is_metadata(v))
+}
+
+/// List one legacy file: metadata line parsed, messages counted by scanning lines. Every other
+/// non-blank line is a row of `load` (a message, or an error row for a bad line).
 pub fn list(path: &Path) -> Result<SessionMeta> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut all: Vec<&[u8]> = bytes
@@ -116,15 +174,20 @@ pub fn list(path: &Path) -> Result<SessionMeta> {
     {
         all.pop();
     }
-    let mut lines = all.into_iter();
-    let first = lines
-        .next()
-        .and_then(|l| serde_json::from_slice::<Value>(l).ok())
-        .filter(is_metadata)
-        .ok_or_else(|| bad_metadata(path))?;
-    let mut meta = meta_from_line(path, &first);
-    for (i, line) in lines.enumerate() {
-        if i == 0 {
+    let found = metadata_position(all.iter().copied());
+    let mut meta = match &found {
+        Some((_, v)) => meta_from_line(path, v),
+        None if sniff(path) => meta_from_line(path, &Value::Null),
+        None => return Err(bad_metadata(path)),
+    };
+    let skip = found.map(|(i, _)| i);
+    let rows = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .map(|(_, l)| *l);
+    for line in rows {
+        if meta.created.is_none() {
             // The first message's time stands for the session's creation.
             meta.created = serde_json::from_slice::<Value>(line)
                 .ok()
@@ -144,21 +207,47 @@ pub fn list(path: &Path) -> Result<SessionMeta> {
     Ok(meta)
 }
 
-/// Load one legacy file whole.
+/// Load one legacy file whole. Lines before the metadata that do not parse, and a damaged
+/// metadata line, become error rows naming their line; the messages load with default metadata.
 pub fn load(path: &Path) -> Result<Session> {
     let mut meta: Option<SessionMeta> = None;
     let mut messages: Vec<Message> = Vec::new();
-    let mut first_error = None;
     jsonl::for_each_line(path, |line| {
+        let index = messages.len();
         if meta.is_none() {
-            match line.value {
-                Ok(v) if is_metadata(&v) => meta = Some(meta_from_line(path, &v)),
-                _ => {
-                    first_error = Some(bad_metadata(path));
-                    return false;
+            match &line.value {
+                Ok(v) if is_metadata(v) => {
+                    meta = Some(meta_from_line(path, v));
+                    return true;
+                }
+                // Bad lines before the metadata: keep looking for it.
+                Err(bad) => {
+                    messages.push(Message::unreadable(
+                        index,
+                        "line",
+                        bad.raw.clone(),
+                        bad.error.to_string(),
+                    ));
+                    return true;
+                }
+                // The metadata line is lost (the first good line is a message) or damaged (an
+                // object without its keys): default metadata from here on.
+                Ok(v) => {
+                    meta = Some(meta_from_line(path, &Value::Null));
+                    if !is_message(v) {
+                        messages.push(Message::unreadable(
+                            index,
+                            "metadata",
+                            v.to_string(),
+                            format!(
+                                "{}: loaded with default metadata",
+                                bad_metadata_at(path, line.number)
+                            ),
+                        ));
+                        return true;
+                    }
                 }
             }
-            return true;
         }
         let index = messages.len();
         messages.push(match line.value {
@@ -200,10 +289,13 @@ pub fn load(path: &Path) -> Result<Session> {
         });
         true
     })?;
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    let mut meta = meta.ok_or_else(|| Error::format(path, "is empty: no goose metadata line"))?;
+    let Some(mut meta) = meta else {
+        return Err(if messages.is_empty() {
+            Error::format(path, "is empty: no goose metadata line")
+        } else {
+            bad_metadata(path)
+        });
+    };
     let compactions = kinds::classify(&mut messages);
     meta.created = messages.iter().find_map(|m| m.created);
     meta.message_count = messages.len();
@@ -224,13 +316,19 @@ fn line_error(path: &Path, line: usize, message: &str) -> String {
     .to_string()
 }
 
-/// The stored line of message `index` (the metadata line is not a message).
+/// The stored line of row `index`: every non-blank line but the metadata's.
 pub fn raw(path: &Path, index: usize) -> Result<Option<String>> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(bytes
+    let lines: Vec<&[u8]> = bytes
         .split(|&b| b == b'\n')
         .map(<[u8]>::trim_ascii)
         .filter(|l| !l.is_empty())
-        .nth(index + 1)
-        .map(|line| String::from_utf8_lossy(line).into_owned()))
+        .collect();
+    let skip = metadata_position(lines.iter().copied()).map(|(i, _)| i);
+    Ok(lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .nth(index)
+        .map(|(_, line)| String::from_utf8_lossy(line).into_owned()))
 }

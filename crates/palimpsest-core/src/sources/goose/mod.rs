@@ -97,7 +97,7 @@ fn legacy_files(dir: &Path, limit: usize) -> Vec<PathBuf> {
     jsonl
         .into_iter()
         .take(limit)
-        .filter(|p| legacy::first_line(p).is_some_and(|v| legacy::is_metadata(&v)))
+        .filter(|p| legacy::sniff(p))
         .collect()
 }
 
@@ -190,11 +190,7 @@ pub fn claim(probe: &Probe) -> Claim {
             Err(_) => None,
         };
     }
-    if probe.extension() == "jsonl"
-        && probe
-            .first_json_line()
-            .is_some_and(|v| legacy::is_metadata(&v))
-    {
+    if probe.extension() == "jsonl" && legacy::sniff(probe.path) {
         return boxed(Ok(GooseSource::open_legacy(probe.path)));
     }
     None

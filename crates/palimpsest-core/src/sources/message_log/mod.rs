@@ -67,10 +67,14 @@ fn jsonl_looks_like_log(head: &[u8]) -> bool {
         if l.is_empty() {
             continue;
         }
-        // The first lines decide: goose legacy's metadata line has no role and fails here.
+        // The first lines decide: goose legacy's metadata line has no role and fails here. A
+        // line that is not JSON at all (torn, damaged) says nothing either way: the reader
+        // turns it into an error row naming its line.
         match serde_json::from_slice::<Value>(l) {
             Ok(v) if log_line(&v) => seen += 1,
-            _ => return false,
+            // Another agent's line, or goose legacy's metadata: not a message log.
+            Ok(v) if foreign(&v) || v.get("working_dir").is_some() => return false,
+            Ok(_) | Err(_) => {}
         }
         if seen == 8 {
             break;
