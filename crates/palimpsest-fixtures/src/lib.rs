@@ -6,5 +6,6 @@ pub mod codex;
 pub mod coworker;
 pub mod goose;
 pub mod live;
+pub mod malformed;
 pub mod message_log;
 pub mod stuck;
