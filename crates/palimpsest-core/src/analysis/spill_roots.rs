@@ -16,9 +16,10 @@
 //! recorded working directory is only a *suggestion*: relative markers are resolved against it,
 //! but what they reach is read only inside a root. Opening and reading is [`super::confine`]'s.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::model::{Session, SourceFormat};
+pub use crate::sources::is_plain_component;
 
 /// The folders of one session, as [`session_folders`] derives them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -44,19 +45,6 @@ pub struct RootOptions {
     pub extra_roots: Vec<PathBuf>,
     /// coworker's scratch base; `None` uses `$COWORKER_SCRATCH_BASE`, else `~/OpenWorker`.
     pub scratch_base: Option<PathBuf>,
-}
-
-/// True when `id` can be joined to a folder without leaving it: one normal path component (no
-/// `/`, `\`, `..`, `.`, empty, or NUL).
-pub fn is_plain_component(id: &str) -> bool {
-    if id.is_empty() || id.contains(['/', '\\', '\0']) {
-        return false;
-    }
-    let mut comps = Path::new(id).components();
-    matches!(
-        (comps.next(), comps.next()),
-        (Some(Component::Normal(_)), None)
-    )
 }
 
 /// A folder too broad to count as a session's own: `/`, the home folder, or one of its

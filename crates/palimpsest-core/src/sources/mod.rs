@@ -44,6 +44,19 @@ pub trait SessionSource: Send + Sync {
     }
 }
 
+/// True when `id` can be joined to a folder without leaving it: one normal path component (no
+/// `/`, `\`, `..`, `.`, empty, or NUL).
+pub fn is_plain_component(id: &str) -> bool {
+    if id.is_empty() || id.contains(['/', '\\', '\0']) {
+        return false;
+    }
+    let mut comps = std::path::Path::new(id).components();
+    matches!(
+        (comps.next(), comps.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    )
+}
+
 /// What the dispatcher knows about a path before any reader opens it.
 #[derive(Debug)]
 pub struct Probe<'a> {

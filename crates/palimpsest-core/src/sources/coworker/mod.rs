@@ -152,8 +152,10 @@ impl CoworkerSource {
             let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
             return Ok((path.clone(), array_entries(&path, &text)?));
         }
+        // The id comes from coworker's database: joined to a path only when it is one name.
+        let plain = super::is_plain_component(id);
         let path = self.conversation(id);
-        if path.is_file() {
+        if plain && path.is_file() {
             let mut entries = Vec::new();
             jsonl::for_each_line(&path, |l| {
                 entries.push(Entry {
@@ -166,6 +168,12 @@ impl CoworkerSource {
         }
         match row.and_then(|r| r.inline_messages.as_deref()) {
             Some(text) => Ok((self.db(), array_entries(&self.db(), text)?)),
+            None if !plain => Err(Error::format(
+                &self.dir,
+                format!(
+                    "session id `{id}` is not one plain file name: its conversation file is not read"
+                ),
+            )),
             None => Err(Error::NoSuchSession {
                 path: self.dir.clone(),
                 id: id.to_owned(),
@@ -176,6 +184,9 @@ impl CoworkerSource {
     fn spill_dirs(&self, id: &str) -> Vec<PathBuf> {
         if self.headless {
             return vec![self.dir.join("tool-output")];
+        }
+        if !super::is_plain_component(id) {
+            return Vec::new();
         }
         self.scratch_bases
             .iter()
