@@ -40,7 +40,12 @@ pub fn startup_sources(
         .into_iter()
         .filter(|l| l.exists)
         .map(|l| StartupSource {
-            label: family_label(&l.family).to_owned(),
+            // Codex's second folder gets its own name, so the two groups are told apart.
+            label: if l.path.ends_with("archived_sessions") {
+                format!("{} archived", family_label(&l.family))
+            } else {
+                family_label(&l.family).to_owned()
+            },
             path: PathBuf::from(l.path),
             origin: SourceOrigin::Default,
             session_count: Some(l.session_count),

@@ -45,11 +45,12 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
             {"family": "goose", "path": p(&goose_root.join("data/sessions")), "exists": false, "session_count": 0},
             {"family": "claude-code", "path": p(&home.path().join(".claude/projects")), "exists": true, "session_count": 2},
             {"family": "codex", "path": p(&codex.join("sessions")), "exists": true, "session_count": 4},
+            {"family": "codex", "path": p(&codex.join("archived_sessions")), "exists": false, "session_count": 0},
             {"family": "coworker", "path": p(&home.path().join(".config/coworker")), "exists": false, "session_count": 0},
             {"family": "claude-code", "path": p(&claude_data()), "exists": true, "session_count": 9},
         ]),
-        "the four default folders (env overrides honoured, missing ones flagged) then the added one \
-         (5 transcripts + 4 subagent runs)"
+        "the five default folders (env overrides honoured, missing ones flagged; Codex's archive \
+         beside its sessions) then the added one (5 transcripts + 4 subagent runs)"
     );
 }
 

@@ -4,6 +4,7 @@ import type { Exploration } from "./Exploration";
 import type { FileReads } from "./FileReads";
 import type { Loop } from "./Loop";
 import type { Reread } from "./Reread";
+import type { RunningCall } from "./RunningCall";
 import type { SpillLoop } from "./SpillLoop";
 import type { SummaryLoss } from "./SummaryLoss";
 
@@ -54,4 +55,9 @@ exploration: Exploration,
 /**
  * The compactions, with the usable-summary gate.
  */
-compactions: Array<CompactionInfo>, };
+compactions: Array<CompactionInfo>, 
+/**
+ * Calls the session ended on with no output recorded (the worker stopped, or was
+ * stopped, while they ran). Not a pairing error: nothing was sent after them.
+ */
+ended_while_running: Array<RunningCall>, };

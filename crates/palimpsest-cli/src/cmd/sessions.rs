@@ -25,6 +25,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for p in &list.problems {
         eprintln!("palimpsest: warning: {}", p.message);
     }
+    if list.sessions.is_empty() && list.problems.is_empty() {
+        // An empty folder (or one named like a session file) must not answer with silence.
+        eprintln!(
+            "palimpsest: warning: {}: no session files found here",
+            a.path.display()
+        );
+    }
     if a.json {
         crate::output::json(&list.sessions)?;
     } else {

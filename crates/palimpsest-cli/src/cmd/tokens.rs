@@ -111,16 +111,19 @@ fn print_text(r: &TokenReport) -> anyhow::Result<()> {
         &r.processed,
     )?;
     if let Some(u) = &r.recorded_usage {
-        match (u.recorded_context, u.difference) {
-            (Some(rec), Some(d)) => writeln!(
+        match (u.recorded_context, u.difference, u.difference_share) {
+            (Some(rec), Some(d), Some(share)) => writeln!(
                 out,
                 "\nrecorded context of the last request: {}  estimate: {}  difference: {:+} ({:+.1}%)",
                 thousands(rec),
                 thousands(u.estimated_context),
                 d,
-                u.difference_share.unwrap_or(0.0) * 100.0
+                share * 100.0
             )?,
-            _ => writeln!(out, "\nthe source recorded usage without input tokens")?,
+            _ => writeln!(
+                out,
+                "\nno recorded usage to compare with: the source recorded no input tokens for its requests"
+            )?,
         }
         if let Some(p) = u.recorded_processed {
             writeln!(

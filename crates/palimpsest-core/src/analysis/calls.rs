@@ -18,6 +18,8 @@ pub struct Call<'a> {
     pub seq: usize,
     /// Index of the message holding the call.
     pub call_index: usize,
+    /// The call's id as stored.
+    pub id: &'a str,
     /// Index of the message holding the result.
     pub result_index: Option<usize>,
     /// Tool name as stored (`developer__shell`, `Read`, `exec_command`).
@@ -69,6 +71,7 @@ pub fn calls(session: &Session) -> Vec<Call<'_>> {
                     out.push(Call {
                         seq: out.len(),
                         call_index: m.index,
+                        id,
                         result_index: None,
                         name,
                         tool: normalise_tool(name),

@@ -110,6 +110,47 @@ pub struct Diagnosis {
     pub exploration: Exploration,
     /// The compactions, with the usable-summary gate.
     pub compactions: Vec<CompactionInfo>,
+    /// Calls the session ended on with no output recorded (the worker stopped, or was
+    /// stopped, while they ran). Not a pairing error: nothing was sent after them.
+    pub ended_while_running: Vec<RunningCall>,
+}
+
+/// A tool call still running when the session ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RunningCall {
+    /// The tool as stored.
+    pub name: String,
+    /// The call's id.
+    pub id: String,
+    /// The message holding the call.
+    pub message_index: usize,
+}
+
+/// The unanswered calls of the session's last message, when nothing came after them.
+fn ended_while_running(session: &Session, calls: &[calls::Call]) -> Vec<RunningCall> {
+    // Error rows and kept-unknown records are not the conversation going on.
+    let last = session
+        .messages
+        .iter()
+        .rev()
+        .find(|m| {
+            m.error.is_none()
+                && !m
+                    .parts
+                    .iter()
+                    .all(|p| matches!(p, crate::model::Part::Other { .. }))
+        })
+        .map(|m| m.index);
+    calls
+        .iter()
+        .filter(|c| Some(c.call_index) == last && c.result_index.is_none())
+        .map(|c| RunningCall {
+            name: c.name.to_owned(),
+            id: c.id.to_owned(),
+            message_index: c.call_index,
+        })
+        .collect()
 }
 
 /// Diagnose one session.
@@ -148,6 +189,7 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         reread_events,
         exploration,
         compactions,
+        ended_while_running: ended_while_running(session, &calls),
     };
     d.findings = verdict::findings(&d);
     d.verdict = verdict::verdict(&d);

@@ -24,19 +24,61 @@ pub fn tokens(n: usize) -> String {
     }
 }
 
-/// `[1]` → `compaction 1`, `[1, 2]` → `compactions 1 and 2`, `[1, 2, 3]` → `compactions 1, 2 and 3`.
+/// How many items (numbers or ranges) a compaction list names before it says "and N more".
+const LIST_ITEMS: usize = 6;
+
+/// `[1]` → `compaction 1`, `[1, 2]` → `compactions 1 and 2`, `[1, 2, 3, 5]` →
+/// `compactions 1–3 and 5`. Runs of three or more are ranges, and past [`LIST_ITEMS`] items the
+/// rest is counted, so 779 compactions stay one short line.
 pub fn compaction_list(numbers: &[usize]) -> String {
-    let s: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    match s.len() {
+    let mut sorted = numbers.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut items: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            items.push(format!("{}–{}", sorted[i], sorted[j]));
+        } else {
+            items.extend(sorted[i..=j].iter().map(usize::to_string));
+        }
+        i = j + 1;
+    }
+    let single = sorted.len() == 1;
+    if items.len() > LIST_ITEMS {
+        let shown = items[..LIST_ITEMS].join(", ");
+        return format!(
+            "compactions {shown} and {} more ({} in all)",
+            items.len() - LIST_ITEMS,
+            sorted.len()
+        );
+    }
+    match items.len() {
         0 => String::new(),
-        1 => format!("compaction {}", s[0]),
-        n => format!("compactions {} and {}", s[..n - 1].join(", "), s[n - 1]),
+        1 if single => format!("compaction {}", items[0]),
+        1 => format!("compactions {}", items[0]),
+        n => format!(
+            "compactions {} and {}",
+            items[..n - 1].join(", "),
+            items[n - 1]
+        ),
     }
 }
 
 /// Every finding as a short clause, most telling first.
 pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
     let mut out = Vec::new();
+    // Where the worker stopped: the last thing it did never came back.
+    for r in &d.ended_while_running {
+        out.push(format!(
+            "ended while {} ({}) was running; no output recorded",
+            r.name, r.id
+        ));
+    }
     for f in d.rereads.iter().filter(|f| f.rereads >= REREAD_STUCK) {
         let mut compactions = f.compactions.clone();
         compactions.sort_unstable();
@@ -139,10 +181,23 @@ mod tests {
         assert_eq!(tokens(41_234), "41k tokens", "thousands are rounded to k");
         assert_eq!(tokens(812), "812 tokens", "small counts stay exact");
         assert_eq!(compaction_list(&[2]), "compaction 2", "singular");
+        assert_eq!(compaction_list(&[1, 2]), "compactions 1 and 2", "two");
         assert_eq!(
-            compaction_list(&[1, 2, 3]),
-            "compactions 1, 2 and 3",
-            "list"
+            compaction_list(&[1, 2, 3, 5, 8, 9]),
+            "compactions 1–3, 5, 8 and 9",
+            "a run of three or more is a range; pairs stay numbers"
+        );
+        let all: Vec<usize> = (1..=779).collect();
+        assert_eq!(
+            compaction_list(&all),
+            "compactions 1–779",
+            "779 compactions in a row are one range, not a 15 KB line"
+        );
+        let odd: Vec<usize> = (1..=779).step_by(2).collect();
+        assert_eq!(
+            compaction_list(&odd),
+            "compactions 1, 3, 5, 7, 9, 11 and 384 more (390 in all)",
+            "past six items the rest is counted"
         );
     }
 }

@@ -51,9 +51,13 @@ pub fn default_locations(
     out.extend(goose.into_iter().map(|p| ("goose", p)));
     out.extend(home.map(|h| ("claude-code", h.join(".claude").join("projects"))));
     let codex = lookup("CODEX_HOME")
-        .map(|c| PathBuf::from(c).join("sessions"))
-        .or_else(|| home.map(|h| h.join(".codex").join("sessions")));
-    out.extend(codex.map(|p| ("codex", p)));
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| h.join(".codex")));
+    // Codex moves archived rollouts, flat, into `archived_sessions` beside `sessions/YYYY/MM/DD`.
+    if let Some(c) = codex {
+        out.push(("codex", c.join("sessions")));
+        out.push(("codex", c.join("archived_sessions")));
+    }
     let coworker = super::coworker::default_locations(lookup, None);
     out.extend(coworker.into_iter().map(|p| ("coworker", p)));
     out
@@ -76,11 +80,19 @@ pub fn discover(
                     "claude-code" => {
                         count_files(&path, 1, &|p| p.extension().is_some_and(|e| e == "jsonl"))
                     }
-                    "codex" => count_files(&path, 3, &|p| {
-                        p.extension().is_some_and(|e| e == "jsonl")
-                            && p.file_name()
-                                .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"))
-                    }),
+                    "codex" => {
+                        let rollout = |p: &Path| {
+                            p.extension().is_some_and(|e| e == "jsonl")
+                                && p.file_name()
+                                    .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"))
+                        };
+                        let depth = if path.ends_with("archived_sessions") {
+                            0
+                        } else {
+                            3
+                        };
+                        count_files(&path, depth, &rollout)
+                    }
                     _ => count_listed(&path).1,
                 }
             };
@@ -171,11 +183,13 @@ mod tests {
             ("goose", "/g/data/sessions".into()),
             ("claude-code", "/h/.claude/projects".into()),
             ("codex", "/c/sessions".into()),
+            ("codex", "/c/archived_sessions".into()),
             ("coworker", "/h/.config/coworker".into()),
         ];
         assert_eq!(
             got, want,
-            "GOOSE_PATH_ROOT and CODEX_HOME override; an empty COWORKER_STATE_DIR counts as unset"
+            "GOOSE_PATH_ROOT and CODEX_HOME override (archived rollouts included); an empty \
+             COWORKER_STATE_DIR counts as unset"
         );
     }
 

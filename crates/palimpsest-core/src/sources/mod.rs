@@ -155,10 +155,12 @@ impl Catalog {
             None => match metas.len() {
                 1 => metas[0].id.clone(),
                 0 => {
-                    return Err(if problems.is_empty() {
-                        Error::format(root, "holds no sessions")
-                    } else {
+                    return Err(if !problems.is_empty() {
                         problems.remove(0)
+                    } else if let Some(first) = self.problems.first() {
+                        Error::format(root, format!("holds no readable session: {first}"))
+                    } else {
+                        Error::format(root, "holds no sessions")
                     });
                 }
                 n => {
@@ -177,6 +179,14 @@ impl Catalog {
             {
                 return s.load(&wanted);
             }
+        }
+        // A file that could not be read may be where the session was: say why it failed
+        // rather than that the session does not exist.
+        if let Some(first) = self.problems.iter().chain(&problems).next() {
+            return Err(Error::format(
+                root,
+                format!("no readable session `{wanted}`; a file here failed: {first}"),
+            ));
         }
         Err(Error::NoSuchSession {
             path: root.to_owned(),

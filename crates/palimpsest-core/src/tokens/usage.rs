@@ -76,13 +76,16 @@ pub(crate) fn usage(
 ) -> Option<UsageComparison> {
     let recorded: Vec<(usize, u64)> = reqs
         .iter()
-        .filter_map(|r| r.recorded.map(|u| (r.request, u)))
+        // A request recorded as 0 input tokens recorded nothing (an aborted or local call):
+        // comparing against it would give a ratio over zero.
+        .filter_map(|r| r.recorded.filter(|&u| u > 0).map(|u| (r.request, u)))
         .collect();
     let meta = session.meta.usage.clone();
     // The reader says what the whole prompt was; input alone is the best guess without it.
     let meta_ctx = meta
         .as_ref()
-        .and_then(|u| u.context_tokens.or(u.input_tokens));
+        .and_then(|u| u.context_tokens.or(u.input_tokens))
+        .filter(|&u| u > 0);
     if meta.is_none() && recorded.is_empty() {
         return None;
     }

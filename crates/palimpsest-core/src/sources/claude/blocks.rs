@@ -102,6 +102,9 @@ pub fn assistant_block(b: &Value) -> Part {
             name: str_of(b, "name").unwrap_or("").to_owned(),
             arguments: b.get("input").cloned().unwrap_or(Value::Null),
         },
+        // Third-party models behind Claude Code write their tool results into assistant
+        // lines: a result all the same.
+        Some("tool_result") => tool_result(b),
         Some("image") => image(b),
         _ => other(b),
     }

@@ -22,6 +22,7 @@ pub mod blocks;
 pub mod build;
 pub mod detect;
 pub mod listing;
+pub mod orphans;
 pub mod visibility;
 
 pub use build::LineCounts;
@@ -37,9 +38,10 @@ fn is_jsonl(p: &Path) -> bool {
 /// `<session>/` folder (so its subagents are read as children, not as separate sessions).
 pub fn claim(probe: &Probe) -> Claim {
     if probe.is_dir {
-        let (files, declined) = project_files(probe.path)?;
+        let (files, declined, orphans) = project_files(probe.path)?;
         let mut s = ClaudeSource::new(probe.path, files);
         s.declined = declined;
+        s.orphans = orphans;
         return Some(Ok(Box::new(s)));
     }
     if !is_jsonl(probe.path) || !is_transcript(probe.path) {
@@ -53,20 +55,24 @@ pub fn claim(probe: &Probe) -> Claim {
 
 /// The Claude transcripts of a project folder, when at least one has its session folder beside it.
 /// The second list holds the `.jsonl` files that are not Claude's, for the other readers.
-fn project_files(dir: &Path) -> Option<(Vec<PathBuf>, Vec<PathBuf>)> {
+/// The third holds the `<id>` folders of subagent runs whose transcript is gone ([`orphans`]).
+type ProjectFiles = (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>);
+
+fn project_files(dir: &Path) -> Option<ProjectFiles> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| is_jsonl(p) && p.is_file())
         .collect();
     files.sort();
-    if !files.iter().any(|f| f.with_extension("").is_dir()) {
+    let orphans = orphans::find(dir);
+    if orphans.is_empty() && !files.iter().any(|f| f.with_extension("").is_dir()) {
         return None;
     }
     let (claude, declined): (Vec<PathBuf>, Vec<PathBuf>) =
         files.into_iter().partition(|f| is_transcript(f));
-    if claude.iter().any(|f| f.with_extension("").is_dir()) {
-        Some((claude, declined))
+    if !orphans.is_empty() || claude.iter().any(|f| f.with_extension("").is_dir()) {
+        Some((claude, declined, orphans))
     } else {
         None
     }
@@ -97,6 +103,7 @@ pub struct ClaudeSource {
     path: PathBuf,
     files: Vec<PathBuf>,
     declined: Vec<PathBuf>,
+    orphans: Vec<PathBuf>,
     entries: Mutex<Option<Vec<Entry>>>,
     lines: Mutex<HashMap<String, Vec<Vec<usize>>>>,
 }
@@ -108,6 +115,7 @@ impl ClaudeSource {
             path: path.to_owned(),
             files,
             declined: Vec::new(),
+            orphans: Vec::new(),
             entries: Mutex::new(None),
             lines: Mutex::new(HashMap::new()),
         }
@@ -152,8 +160,28 @@ impl ClaudeSource {
                 });
             }
         }
+        for o in &self.orphans {
+            let parent = orphans::id(o);
+            for child in subagents_in(o) {
+                let child_head = listing::head(&child)?;
+                out.push(Entry {
+                    id: format!("{parent}/{}", stem_of(&child)),
+                    path: child,
+                    parent: Some(parent.clone()),
+                    head: child_head,
+                });
+            }
+        }
         *guard = Some(out.clone());
         Ok(out)
+    }
+
+    /// The orphan folder whose placeholder parent is `id`, with its number of runs.
+    fn orphan(&self, id: &str) -> Option<(&PathBuf, usize)> {
+        self.orphans
+            .iter()
+            .find(|o| orphans::id(o) == id)
+            .map(|o| (o, subagents_in(o).len()))
     }
 
     fn entry(&self, id: &str) -> Result<Entry> {
@@ -186,7 +214,12 @@ fn stem_of(p: &Path) -> String {
 
 /// `<dir>/<stem>/subagents/agent-*.jsonl` of a main file, sorted.
 fn subagent_files(main: &Path) -> Vec<PathBuf> {
-    let dir = main.with_extension("").join("subagents");
+    subagents_in(&main.with_extension(""))
+}
+
+/// `<folder>/subagents/agent-*.jsonl`, sorted.
+fn subagents_in(folder: &Path) -> Vec<PathBuf> {
+    let dir = folder.join("subagents");
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
@@ -208,13 +241,21 @@ impl SessionSource for ClaudeSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        self.entries()?
-            .into_iter()
-            .map(|e| listing::meta(&e.path, &e.head, e.id, e.parent))
-            .collect()
+        let mut out: Vec<SessionMeta> = self
+            .orphans
+            .iter()
+            .map(|o| orphans::meta(o, subagents_in(o).len()))
+            .collect();
+        for e in self.entries()? {
+            out.push(listing::meta(&e.path, &e.head, e.id, e.parent)?);
+        }
+        Ok(out)
     }
 
     fn load(&self, id: &str) -> Result<Session> {
+        if let Some((o, runs)) = self.orphan(id) {
+            return Ok(orphans::session(o, runs));
+        }
         Ok(self.load_full(id)?.session)
     }
 

@@ -50,6 +50,8 @@ pub struct Builder {
     /// The latest model message stored since the previous `token_count`: the answer the next
     /// `token_count` reports on.
     unreported_answer: Option<usize>,
+    /// The rollout, for error rows that name it.
+    pub path: std::path::PathBuf,
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -181,6 +183,28 @@ impl Builder {
         let cut = self.messages.len();
         let pre_tokens = self.last_total;
         let mut raw = p.clone();
+        match p.get("replacement_history") {
+            None | Some(Value::Null) | Some(Value::Array(_)) => {}
+            // Not a list: nothing can be taken as the new context. Kept as an error row
+            // naming the line rather than dropped.
+            Some(other) => {
+                let kind = if other.is_object() {
+                    "an object"
+                } else {
+                    "not a list"
+                };
+                let error = crate::error::Error::Line {
+                    path: self.path.clone(),
+                    line: number,
+                    message: format!(
+                        "compacted.replacement_history is {kind}: this compaction cannot be applied"
+                    ),
+                };
+                let m = Message::unreadable(0, "compacted", p.to_string(), error.to_string());
+                self.add(m, number);
+                return;
+            }
+        }
         if let Some(Value::Array(items)) = p.get("replacement_history") {
             for m in &mut self.messages {
                 m.agent_visible = false;

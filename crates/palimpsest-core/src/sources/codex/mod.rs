@@ -220,6 +220,7 @@ impl SessionSource for CodexSource {
 /// Read one rollout into a session.
 pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
     let mut b = build::Builder::default();
+    b.path = path.to_owned();
     jsonl::for_each_line(path, |line| {
         b.push(line);
         true
