@@ -666,6 +666,68 @@ def test_spills_coworker_lists_files_and_flags_the_missing_one(c):
         open_tab(c, "timeline")
 
 
+def trust_home(fixtures):
+    """A copy of the real short Claude transcript whose recorded cwd is a temporary folder holding
+    a spill file the transcript names by a relative path (two lines appended to the copy)."""
+    root = tempfile.mkdtemp(prefix="palimpsest-e2e-trust-")
+    proj = os.path.join(root, "proj")
+    os.makedirs(proj)
+    with open(os.path.join(proj, "big-output.txt"), "w") as f:
+        f.write("SPILLED\nIN THE WORKING DIRECTORY\n")
+    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code")
+    lines = [json.loads(l) for l in open(os.path.join(shared, "short.jsonl")) if l.strip()]
+    for l in lines:
+        if "cwd" in l:
+            l["cwd"] = proj
+    last = next(l["uuid"] for l in reversed(lines) if l.get("uuid"))
+    env = {k: lines[-1][k] for k in ("isSidechain", "userType", "sessionId", "version", "gitBranch") if k in lines[-1]}
+    env["cwd"] = proj
+    lines.append(dict(env, parentUuid=last, uuid="e2e-call", type="assistant", timestamp="2026-02-10T21:20:00.000Z",
+                      message={"id": "msg_e2e", "role": "assistant", "model": "claude-opus-4-6",
+                               "content": [{"type": "tool_use", "id": "toolu_e2e", "name": "Bash", "input": {"command": "make big"}}]}))
+    lines.append(dict(env, parentUuid="e2e-call", uuid="e2e-result", type="user", timestamp="2026-02-10T21:20:01.000Z",
+                      message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_e2e",
+                               "content": "<persisted-output>\nOutput too large (2.1MB). Full output saved to: big-output.txt\n\n"
+                                          "Preview (first 2KB):\nSPILLED\n</persisted-output>"}]}))
+    path = os.path.join(root, "projects", "-proj", f"{CLAUDE_SHORT}.jsonl")
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as f:
+        f.writelines(json.dumps(l) + "\n" for l in lines)
+    return root, proj, path
+
+
+def test_spills_trust_the_recorded_working_directory_only_on_a_click(c):
+    root, proj, path = trust_home(c.fixtures)
+    try:
+        with main_app_closed(c), own_driver(c, dict(os.environ), "tauri-driver-trust.log") as d:
+            d.start(c.app, [path])
+            h = Ctx(d, c.out, c.app, c.fixtures)
+            d.wait(SESSIONS, timeout=30, what="the copied transcript to be listed")
+            h.open_session(CLAUDE_SHORT)
+            open_tab(h, "spills")
+            status = "return Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => tr.dataset.status);"
+            got = d.wait(status + "", timeout=30, what="the spill file")
+            check(got == ["needs_confirmation"], f"the spill in the recorded cwd is not read before trust; got {got}")
+            button = d.text("[data-testid=trust-root]")
+            check(button == f"Trust {proj} for this session", f"the recorded cwd is offered by its full path; got {button!r}")
+            check("IN THE WORKING DIRECTORY" not in d.text("[data-testid=spills]"),
+                  "no byte of the file is shown before the click")
+            d.screenshot(os.path.join(c.out, "spills-trust.png"))
+            if c.screenshot_dir:
+                root_shot(os.path.join(c.screenshot_dir, "screenshot-spills-trust.png"))
+            d.click("[data-testid=trust-root]")
+            d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => tr.dataset.status);"
+                   "return r.length === 1 && r[0] === 'present';", timeout=30, what="the spill to be present once trusted")
+            d.wait("return document.querySelector('[data-testid=spill-text]')?.textContent.includes('IN THE WORKING DIRECTORY');",
+                   timeout=15, what="the trusted spill file's text")
+            check(not d.run("return !!document.querySelector('[data-testid=trust-root]');"),
+                  "a trusted folder is no longer offered")
+            d.screenshot(os.path.join(c.out, "spills-trusted.png"))
+            root_shot(os.path.join(c.out, "spills-trusted-screen.png"))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def test_live_writer_rows_appear_once_in_order(c):
     writer = bin_beside_app(c, "palimpsest-writer", "palimpsest-fixtures")
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-live-")
@@ -752,6 +814,7 @@ TESTS = [
     test_fixture_sessions_are_listed,
     test_postmortem_verdict_equals_cli,
     test_spills_coworker_lists_files_and_flags_the_missing_one,
+    test_spills_trust_the_recorded_working_directory_only_on_a_click,
     test_live_writer_rows_appear_once_in_order,
     test_seed_five_agent_view_shows_5_visible_rows,
     test_goose_compacted_agent_view_is_summary_continuation_preserved,

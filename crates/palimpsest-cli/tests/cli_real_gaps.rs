@@ -248,3 +248,82 @@ fn archived_codex_rollouts_are_a_default_source() {
         "archived_sessions is listed as a Codex folder with its one rollout: {v}"
     );
 }
+
+#[test]
+fn claude_transcripts_as_found_are_recognised_and_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("projects/-w");
+    let two = |sid: &str| {
+        vec![
+            json!({"parentUuid": null, "isSidechain": false, "cwd": "/w", "sessionId": sid, "type": "user",
+                   "timestamp": "2026-02-10T21:11:52.000Z", "uuid": "u1", "message": {"role": "user", "content": "hello"}}),
+            json!({"parentUuid": "u1", "isSidechain": false, "cwd": "/w", "sessionId": sid, "type": "assistant",
+                   "timestamp": "2026-02-10T21:11:53.000Z", "uuid": "a1",
+                   "message": {"id": "msg_1", "role": "assistant", "model": "m", "content": [{"type": "text", "text": "hi"}]}}),
+        ]
+    };
+    // 1. Opens with an 80 KB file-history-snapshot record.
+    let big = "0123456789".repeat(8_000);
+    let mut lines = vec![
+        json!({"type": "file-history-snapshot", "messageId": "m0", "isSnapshotUpdate": false,
+                                "snapshot": {"messageId": "m0", "trackedFileBackups": {"a.py": big}}}),
+    ];
+    lines.extend(two("11111111-1111-4111-8111-111111111111"));
+    write_lines(
+        &project.join("11111111-1111-4111-8111-111111111111.jsonl"),
+        &lines,
+    );
+    // 2. Re-serialised with `": "` and `", "`.
+    let spaced: String = two("22222222-2222-4222-8222-222222222222")
+        .iter()
+        .map(|l| {
+            l.to_string()
+                .replace("\":", "\": ")
+                .replace("\",\"", "\", \"")
+                + "\n"
+        })
+        .collect();
+    std::fs::write(
+        project.join("22222222-2222-4222-8222-222222222222.jsonl"),
+        spaced,
+    )
+    .unwrap();
+    // 3. Only a teleported-from record, where Claude keeps transcripts.
+    write_lines(
+        &project.join("33333333-3333-4333-8333-333333333333.jsonl"),
+        &[
+            json!({"type": "teleported-from", "sessionId": "33333333-3333-4333-8333-333333333333", "from": "web"}),
+        ],
+    );
+    // 4. Not a session at all: reported, not dropped unsaid.
+    std::fs::write(project.join("notes.jsonl"), "{\"todo\": \"write docs\"}\n").unwrap();
+    let out = run(&["sessions", tmp.path().to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "lists");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut got: Vec<(String, u64)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_owned(),
+                s["message_count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("11111111-1111-4111-8111-111111111111".to_owned(), 2),
+            ("22222222-2222-4222-8222-222222222222".to_owned(), 2),
+            ("33333333-3333-4333-8333-333333333333".to_owned(), 0),
+        ],
+        "each transcript is recognised and its messages counted, spaces or not"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("notes.jsonl") && err.contains("no reader recognised"),
+        "the file no reader claims is named: {err}"
+    );
+}

@@ -129,7 +129,7 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
           </tbody>
         </table>
       </div>
-      <SpillDetail key={`${review.session_id}:${sel}:${trusted.length}`} path={path} id={review.session_id} entry={entry} roots={trusted} />
+      <SpillDetail key={`${review.session_id}:${sel}:${entry.status}:${entry.resolved ?? ""}`} path={path} id={review.session_id} entry={entry} roots={trusted} />
     </div>
   );
 }
@@ -138,7 +138,7 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
  * Folders the transcript names (its recorded working directory) are not trusted: each is offered
  * with its full path, and only a click adds it to the folders spill files are read from.
  */
-function TrustSuggestions({ review, onTrust }: { review: SpillReview; onTrust: (dir: string) => void }) {
+export function TrustSuggestions({ review, onTrust }: { review: SpillReview; onTrust: (dir: string) => void }) {
   if (review.suggested_roots.length === 0 && review.problems.length === 0) return null;
   return (
     <div className="trust" data-testid="spill-trust">

@@ -58,11 +58,13 @@ impl Confinement {
         } else {
             bases.iter().map(|b| lexical(&b.join(&expanded))).collect()
         };
-        let mut first: Option<Resolution> = None;
+        // Best first: inside a root (returned at once), an existing file outside (the user can
+        // confirm it), a file missing from a root, a missing file outside.
+        let mut best: Option<(u8, Resolution)> = None;
         for cand in candidates {
-            let res = match cand.canonicalize() {
+            let (rank, res) = match cand.canonicalize() {
                 Ok(c) if self.contains(&c) => return Resolution::Inside(c),
-                Ok(_) => Resolution::Outside(cand),
+                Ok(_) => (1, Resolution::Outside(cand)),
                 Err(_) => {
                     // Missing: judge by the deepest ancestor that exists, canonicalised, so a
                     // symlinked folder cannot smuggle a missing path outside.
@@ -87,25 +89,24 @@ impl Confinement {
                         Some(mut r) => {
                             rest.iter().rev().for_each(|n| r.push(n));
                             if self.contains(&r) {
-                                Resolution::Missing(r)
+                                (2, Resolution::Missing(r))
                             } else {
-                                Resolution::Outside(cand)
+                                (3, Resolution::Outside(cand))
                             }
                         }
-                        None => Resolution::Outside(cand),
+                        None => (3, Resolution::Outside(cand)),
                     }
                 }
             };
-            if first.is_none()
-                || matches!(res, Resolution::Missing(_))
-                    && matches!(first, Some(Resolution::Outside(_)))
-            {
-                first = Some(res);
+            if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                best = Some((rank, res));
             }
         }
-        let first = first.unwrap_or(Resolution::Outside(expanded.clone()));
+        let (rank, first) = best.unwrap_or((3, Resolution::Outside(expanded.clone())));
+        // A session copied from elsewhere: its files may sit under a root by their last names.
         if matches!(first, Resolution::Outside(_))
             && let Some(moved) = self.relocate(&expanded)
+            && (rank == 3 || matches!(moved, Resolution::Inside(_)))
         {
             return moved;
         }

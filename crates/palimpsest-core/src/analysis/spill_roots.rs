@@ -162,7 +162,9 @@ pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders 
         let wd = PathBuf::from(wd);
         out.bases.push(wd.clone());
         let trusted = opts.extra_roots.iter().any(|r| same_dir(r, &wd));
-        if !trusted && !out.suggested.contains(&wd) {
+        // A folder that is not on this machine (a session copied from elsewhere) holds
+        // nothing to read: not worth a question.
+        if !trusted && wd.is_dir() && !out.suggested.contains(&wd) {
             out.suggested.push(wd);
         }
     }

@@ -225,16 +225,46 @@ pub fn millis(ts: &str) -> Option<i64> {
 
 /// The string value after the last `"key":"` in `hay`, when it is a plain (unescaped) string.
 pub fn last_string_field(hay: &[u8], key: &str) -> Option<String> {
-    let pat = format!("\"{key}\":\"");
-    let at = rfind(hay, pat.as_bytes())? + pat.len();
-    string_at(hay, at)
+    let at = value_starts(hay, key)
+        .filter(|&at| hay[at] == b'"')
+        .last()?;
+    string_at(hay, at + 1)
 }
 
 /// The string value after the first `"key":"` in `hay`, when it is a plain string.
 pub fn first_string_field(hay: &[u8], key: &str) -> Option<String> {
-    let pat = format!("\"{key}\":\"");
-    let at = find(hay, pat.as_bytes())? + pat.len();
-    string_at(hay, at)
+    let at = value_starts(hay, key).find(|&at| hay[at] == b'"')?;
+    string_at(hay, at + 1)
+}
+
+/// Where the value of each `"key":` in `hay` starts, in order. Whitespace around the colon is
+/// allowed, as in files re-serialised with `": "`.
+pub fn value_starts<'a>(hay: &'a [u8], key: &str) -> impl Iterator<Item = usize> + 'a {
+    let pat = format!("\"{key}\"");
+    let n = pat.len();
+    memchr::memmem::find_iter(hay, pat.as_bytes())
+        .map(|i| i + n)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter_map(move |mut at| {
+            while at < hay.len() && hay[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            if hay.get(at) != Some(&b':') {
+                return None;
+            }
+            at += 1;
+            while at < hay.len() && hay[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            (at < hay.len()).then_some(at)
+        })
+}
+
+/// Position of the first `"key":"value"` in `hay` (whitespace around the colon allowed).
+pub fn find_kv(hay: &[u8], key: &str, value: &str) -> Option<usize> {
+    let want = format!("\"{value}\"");
+    value_starts(hay, key).find(|&at| hay[at..].starts_with(want.as_bytes()))
 }
 
 fn string_at(hay: &[u8], at: usize) -> Option<String> {

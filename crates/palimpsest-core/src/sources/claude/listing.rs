@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
-use crate::sources::scan::{self, Sketch, find, first_string_field, json_lines};
+use crate::sources::scan::{self, Sketch, find_kv, first_string_field, json_lines};
 
 /// What the first lines of a file say.
 #[derive(Debug, Default, Clone)]
@@ -95,47 +95,45 @@ impl Tally {
             self.last_timestamp = ts;
         }
         let h = s.head;
-        let has = |p: &[u8]| find(h, p).is_some();
-        if has(b"\"type\":\"progress\"")
-            || has(b"\"type\":\"file-history-snapshot\"")
-            || has(b"\"type\":\"queue-operation\"")
+        // Keys are matched with or without spaces around the colon (re-serialised files).
+        let has = |k: &str, v: &str| find_kv(h, k, v).is_some();
+        if has("type", "progress")
+            || has("type", "file-history-snapshot")
+            || has("type", "queue-operation")
         {
             return;
         }
         if s.is_whole() {
-            for (pat, slot, key) in [
-                (
-                    &b"\"type\":\"custom-title\""[..],
-                    &mut self.custom_title,
-                    "customTitle",
-                ),
-                (b"\"type\":\"ai-title\"", &mut self.ai_title, "aiTitle"),
-                (b"\"type\":\"summary\"", &mut self.summary_title, "summary"),
+            for (typ, slot, key) in [
+                ("custom-title", &mut self.custom_title, "customTitle"),
+                ("ai-title", &mut self.ai_title, "aiTitle"),
+                ("summary", &mut self.summary_title, "summary"),
             ] {
-                if find(h, pat).is_some() {
+                if find_kv(h, "type", typ).is_some() {
                     *slot = first_string_field(h, key).or_else(|| first_string_field(h, "title"));
                     return;
                 }
             }
         }
-        if has(b"\"type\":\"system\"") {
+        if has("type", "system") {
             self.messages += 1;
-            if has(b"\"subtype\":\"compact_boundary\"")
-                || has(b"\"subtype\":\"microcompact_boundary\"")
-            {
+            if has("subtype", "compact_boundary") || has("subtype", "microcompact_boundary") {
                 self.compactions += 1;
             }
             return;
         }
         // A user line names its type before its message; an assistant line's message (which
         // opens with its role) comes before its type. Whichever shows first decides.
-        let user = find(h, b"\"type\":\"user\"");
-        let role = find(h, b"\"role\":\"assistant\"");
+        let user = find_kv(h, "type", "user");
+        let role = find_kv(h, "role", "assistant");
         let assistant = match (user, role) {
             (Some(u), Some(r)) => r < u,
             (None, Some(_)) => true,
             (Some(_), None) => false,
-            (None, None) => s.contains(b"\"type\":\"assistant\""),
+            (None, None) => {
+                find_kv(h, "type", "assistant").is_some()
+                    || find_kv(s.tail, "type", "assistant").is_some()
+            }
         };
         if user.is_some() && !assistant {
             self.messages += 1;

@@ -1,0 +1,44 @@
+// The Spills tab's trust prompt: a working directory the transcript recorded is offered with its
+// full path and trusted only by a click; problems (a refused id, a symlink out) are listed.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { TrustSuggestions } from "./SpillsTab";
+import type { SpillReview } from "../bindings/SpillReview";
+
+afterEach(cleanup);
+
+const review = (suggested_roots: string[], problems: string[]): SpillReview => ({
+  session_id: "s",
+  roots: ["/home/u/.claude/projects/-w"],
+  suggested_roots,
+  problems,
+  spills: [],
+  present: 0,
+  missing: 0,
+  not_saved: 0,
+  needs_confirmation: 0,
+  total_bytes: 0,
+});
+
+describe("TrustSuggestions", () => {
+  it("offers the recorded working directory and trusts it only on a click", () => {
+    const onTrust = vi.fn();
+    render(<TrustSuggestions review={review(["/home/u/proj"], [])} onTrust={onTrust} />);
+    const button = screen.getByTestId("trust-root");
+    expect(button.textContent, "the button names the full folder").toBe("Trust /home/u/proj for this session");
+    expect(onTrust, "nothing is trusted before the click").not.toHaveBeenCalled();
+    fireEvent.click(button);
+    expect(onTrust, "the click trusts exactly that folder").toHaveBeenCalledWith("/home/u/proj");
+  });
+
+  it("lists why folders were left out", () => {
+    render(<TrustSuggestions review={review([], ["session id `../../..` is not one plain path component"])} onTrust={() => {}} />);
+    expect(screen.getByTestId("spill-problem").textContent, "the problem is shown as text").toContain("not one plain path component");
+    expect(screen.queryByTestId("trust-root"), "no folder to trust").toBeNull();
+  });
+
+  it("shows nothing when there is nothing to ask", () => {
+    const { container } = render(<TrustSuggestions review={review([], [])} onTrust={() => {}} />);
+    expect(container.textContent, "no prompt at all").toBe("");
+  });
+});
