@@ -162,3 +162,38 @@ fn a_wal_in_a_folder_the_reader_cannot_write_is_read_from_a_private_copy() {
     assert_eq!(snapshots, 1, "one private copy, in the cache folder");
     std::fs::set_permissions(&goose, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn a_locked_coworker_database_says_it_is_locked_within_the_busy_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    std::fs::create_dir_all(state.join("conversations")).unwrap();
+    let db = state.join("coworker.db");
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE sessions (session_id TEXT PRIMARY KEY, workspace TEXT, model TEXT, title TEXT);
+         INSERT INTO sessions VALUES ('abc123', '/w', 'm', 't');
+         BEGIN EXCLUSIVE;",
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("palimpsest"))
+        .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+        .args(["show"])
+        .arg(&state)
+        .args(["--session", "abc123", "--json"])
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a locked database cannot be read");
+    assert!(
+        err.contains(db.to_str().unwrap()) && err.contains("locked"),
+        "the real cause, naming the database: {err}"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(9),
+        "it gives up after the busy timeout (5 s), not later: {took:?}"
+    );
+    conn.execute_batch("ROLLBACK").unwrap();
+}
