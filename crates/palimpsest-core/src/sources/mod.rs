@@ -136,9 +136,21 @@ impl Catalog {
         (metas, problems)
     }
 
-    /// Load a session by id; with no id, the only session there is.
+    /// Load a session by id; with no id, the only session there is. Each source is listed
+    /// once (a locked or slow database is waited for once, not once per question).
     pub fn load(&self, root: &Path, id: Option<&str>) -> Result<Session> {
-        let (metas, mut problems) = self.list();
+        let mut listed: Vec<Option<Vec<SessionMeta>>> = Vec::new();
+        let mut problems = Vec::new();
+        for s in &self.sources {
+            match s.list() {
+                Ok(m) => listed.push(Some(m)),
+                Err(e) => {
+                    listed.push(None);
+                    problems.push(e);
+                }
+            }
+        }
+        let metas: Vec<&SessionMeta> = listed.iter().flatten().flatten().collect();
         let wanted = match id {
             Some(id) => id.to_owned(),
             // A transcript with its subagents' runs beside it holds one top-level session:
@@ -173,8 +185,8 @@ impl Catalog {
                 }
             },
         };
-        for s in &self.sources {
-            if let Ok(list) = s.list()
+        for (s, list) in self.sources.iter().zip(&listed) {
+            if let Some(list) = list
                 && list.iter().any(|m| m.id == wanted)
             {
                 return s.load(&wanted);
