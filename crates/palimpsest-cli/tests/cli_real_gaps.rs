@@ -327,3 +327,120 @@ fn claude_transcripts_as_found_are_recognised_and_counted() {
         "the file no reader claims is named: {err}"
     );
 }
+
+/// A Claude Code worker driving an MCP server: reads, then 120 `update_*` / `create_*` /
+/// `delete_*` calls, one unknown verb, and one overflowing read saved to `tool-results/`.
+fn mcp_worker(project: &Path) -> std::path::PathBuf {
+    let id = "44444444-4444-4444-8444-444444444444";
+    let mut lines = vec![claude_line(
+        "u0",
+        None,
+        "user",
+        json!({"role": "user", "content": "Triage the backlog: close stale issues, label the rest"}),
+    )];
+    let mut parent = "u0".to_owned();
+    let mut push_call = |lines: &mut Vec<Value>,
+                         n: usize,
+                         name: &str,
+                         input: Value,
+                         result: &str| {
+        let a = format!("a{n}");
+        let u = format!("r{n}");
+        let call = format!("toolu_{n}");
+        lines.push(claude_line(
+            &a,
+            Some(&parent),
+            "assistant",
+            json!({"id": format!("msg_{n}"), "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "tool_use", "id": call, "name": name, "input": input}]}),
+        ));
+        lines.push(claude_line(&u, Some(&a), "user", json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": result}]})));
+        parent = u;
+    };
+    let spill = project
+        .join(id)
+        .join("tool-results/mcp-linear-list_issues-1.txt");
+    push_call(
+        &mut lines,
+        0,
+        "mcp__linear__list_issues",
+        json!({"team": "ENG"}),
+        &format!(
+            "Error: result (1,093,765 characters) exceeds maximum allowed tokens. Output has been saved to {}",
+            spill.display()
+        ),
+    );
+    push_call(
+        &mut lines,
+        1,
+        "mcp__linear__get_issue",
+        json!({"id": "ENG-1"}),
+        "{\"id\":\"ENG-1\"}",
+    );
+    for n in 2..122 {
+        let verb = ["update_issue", "create_comment", "delete_label"][n % 3];
+        push_call(
+            &mut lines,
+            n,
+            &format!("mcp__linear__{verb}"),
+            json!({"id": format!("ENG-{n}"), "state": "closed"}),
+            "ok",
+        );
+    }
+    push_call(&mut lines, 122, "mcp__linear__frobnicate", json!({}), "ok");
+    let f = project.join(format!("{id}.jsonl"));
+    write_lines(&f, &lines);
+    std::fs::create_dir_all(spill.parent().unwrap()).unwrap();
+    std::fs::write(&spill, "[{\"id\":\"ENG-1\"}]").unwrap();
+    f
+}
+
+#[test]
+fn an_mcp_worker_that_changed_things_is_not_stuck_and_its_overflow_spill_is_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = mcp_worker(&tmp.path().join("projects/-w"));
+    let d = run_json(&["diagnose", f.to_str().unwrap(), "--json"]);
+    let e = &d["exploration"];
+    assert_eq!(
+        (
+            e["calls"].as_u64(),
+            e["look_calls"].as_u64(),
+            e["write_calls"].as_u64()
+        ),
+        (Some(123), Some(2), Some(120)),
+        "get/list look, update/create/delete change, frobnicate is neither"
+    );
+    let stretches: Vec<&Value> = d["loops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["kind"] == "no_write_stretch")
+        .collect();
+    assert!(
+        stretches.is_empty(),
+        "120 MCP changes are writes, not a stretch without one: {stretches:?}"
+    );
+    assert!(
+        !d["verdict"].as_str().unwrap().contains("without a write"),
+        "the verdict does not call it stuck for lack of writes: {}",
+        d["verdict"]
+    );
+    let s = run_json(&["spills", f.to_str().unwrap(), "--json"]);
+    let spills = s["spills"].as_array().unwrap();
+    let named: Vec<(&str, &str, Option<u64>)> = spills
+        .iter()
+        .filter(|x| x["message_index"].is_number())
+        .map(|x| {
+            (
+                x["kind"].as_str().unwrap(),
+                x["status"].as_str().unwrap(),
+                x["total_bytes"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        vec![("claude_tool_results", "present", Some(1_093_765))],
+        "Claude Code's overflow notice names its tool-results file, present in the session's folder"
+    );
+}

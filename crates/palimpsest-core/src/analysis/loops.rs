@@ -192,13 +192,51 @@ pub fn canonical(v: &Value) -> Value {
     }
 }
 
-/// Arguments as one short line for descriptions.
+/// Arguments as one short line for descriptions: the command, path or query when there is
+/// one, else `key=value` pairs; never a wall of JSON.
 pub fn short_args(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 80 {
-        format!("{}…", s.chars().take(80).collect::<String>())
-    } else {
-        s
+    const TELLING: &[&str] = &[
+        "command",
+        "cmd",
+        "file_path",
+        "path",
+        "filePath",
+        "query",
+        "pattern",
+        "url",
+        "id",
+    ];
+    let cut = |s: &str| {
+        let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        if flat.chars().count() > 60 {
+            format!("{}…", flat.chars().take(60).collect::<String>())
+        } else {
+            flat
+        }
+    };
+    let scalar = |x: &Value| match x {
+        Value::String(s) => s.clone(),
+        Value::Array(a) if a.iter().all(Value::is_string) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    };
+    match v {
+        Value::Object(o) => {
+            if let Some(x) = TELLING.iter().find_map(|k| o.get(*k)) {
+                return cut(&scalar(x));
+            }
+            let pairs: Vec<String> = o
+                .iter()
+                .take(3)
+                .map(|(k, x)| format!("{k}={}", cut(&scalar(x))))
+                .collect();
+            cut(&pairs.join(", "))
+        }
+        Value::String(s) => cut(s),
+        other => cut(&other.to_string()),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod exploration;
 pub mod fleet;
 pub mod loops;
 pub mod losses;
+pub mod markers;
 pub mod paths;
 pub mod reads;
 pub mod rereads;
@@ -27,6 +28,7 @@ pub mod shell;
 pub mod spill_roots;
 pub mod spill_text;
 pub mod spills;
+pub mod verbs;
 pub mod verdict;
 
 use regex::Regex;

@@ -40,12 +40,14 @@ pub struct CallClass {
     pub accesses: Vec<FileAccess>,
     /// The call only looks (cat/ls/find/grep/rg/read/glob/head/tail/tree/wc and kin).
     pub look_only: bool,
+    /// The call changed something that is not a file (an MCP `update_*`, `create_*`, …).
+    pub changes: bool,
 }
 
 impl CallClass {
-    /// True when the call wrote any file.
+    /// True when the call wrote a file or changed something else.
     pub fn writes(&self) -> bool {
-        self.accesses.iter().any(|a| a.kind == AccessKind::Write)
+        self.changes || self.accesses.iter().any(|a| a.kind == AccessKind::Write)
     }
 }
 
@@ -192,6 +194,13 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
         }
     } else if LOOK_TOOLS.contains(&tool) {
         class.look_only = true;
+    } else {
+        // MCP and extension tools: their verb says what they did; unknown stays unknown.
+        match super::verbs::verb(call.name) {
+            super::verbs::Verb::Look => class.look_only = true,
+            super::verbs::Verb::Change => class.changes = true,
+            super::verbs::Verb::Unknown => {}
+        }
     }
     class
 }
