@@ -728,6 +728,30 @@ def test_spills_trust_the_recorded_working_directory_only_on_a_click(c):
         shutil.rmtree(root, ignore_errors=True)
 
 
+SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
+
+
+def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
+    # fixtures/claude: six cuts (manual, micro, auto, micro, manual, auto). The model's context
+    # starts at the sixth cut's summary, so the rule above it must name and open cut 6.
+    c.open_session(SIX_CUTS)
+    c.set_view("agent")
+    try:
+        rule = c.d.wait("const b = document.querySelector('[data-testid=cut-open]'); return b && b.textContent;",
+                        timeout=30, what="the cut rule above the agent view")
+        first = c.d.run("return document.querySelector('[data-testid=row]').dataset.index;")
+        check(first == "81", f"the agent view starts at the sixth cut's summary (message 81); got {first}")
+        check(rule.startswith("cut 6 · auto"), f"the rule names cut 6, the one that produced the context; got {rule!r}")
+        c.d.click("[data-testid=cut-open]")
+        c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '80';",
+                 what="cut 6 (boundary at message 80) to open")
+        c.d.screenshot(os.path.join(c.out, "six-cuts-agent.png"))
+        root_shot(os.path.join(c.out, "six-cuts-agent-screen.png"))
+    finally:
+        c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
+        c.set_view("all")
+
+
 def test_live_writer_rows_appear_once_in_order(c):
     writer = bin_beside_app(c, "palimpsest-writer", "palimpsest-fixtures")
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-live-")
@@ -824,6 +848,7 @@ TESTS = [
     test_replay_seed_five_k3_and_naive_orphan,
     test_tokens_total_equals_cli,
     test_goose_compacted_cut_view_shows_dropped_summary_kept,
+    test_six_cuts_agent_view_names_the_cut_that_produced_it,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,
 ]

@@ -9,6 +9,7 @@ fn main() -> anyhow::Result<()> {
         .map(PathBuf::from)
         .ok_or_else(|| anyhow::anyhow!("usage: palimpsest-fixtures OUT_DIR (e.g. fixtures/)"))?;
     palimpsest_fixtures::goose::generate(&out)?;
+    palimpsest_fixtures::claude::generate(&out)?;
     palimpsest_fixtures::coworker::generate(&out)?;
     palimpsest_fixtures::codex::generate(&out)?;
     palimpsest_fixtures::message_log::generate(&out)?;

@@ -77,10 +77,16 @@ describe("cut positions", () => {
   it("land on the first row of the view at or after the cut, once per row", () => {
     // Agent view of a Claude-like session: the boundary (4) is hidden, the summary (5) shows.
     const agent = [row(5, true), row(6, true), row(9, true)];
-    expect(cutPositions([cut(4, null), cut(5, null), cut(8, null)], agent), "cuts 4 and 5 share row 5; cut 8 opens on row 9").toEqual([
-      { ordinal: 0, position: 0 },
+    expect(cutPositions([cut(4, null), cut(5, null), cut(8, null)], agent), "cuts 4 and 5 share row 5 and the later (5) wins; cut 8 opens on row 9").toEqual([
+      { ordinal: 1, position: 0 },
       { ordinal: 2, position: 2 },
     ]);
+    // A Claude session with six cuts: the model's context starts at the sixth cut's summary,
+    // so every cut lands on the agent view's first row and the rule names cut 6.
+    const six = [10, 30, 50, 70, 90, 110].map((i) => cut(i, null));
+    const context = [row(111, true), row(112, true)];
+    expect(cutPositions(six, context), "the cut that produced the context wins, not the first").toEqual([{ ordinal: 5, position: 0 }]);
+    expect([...cutBanners(six, context).values()][0], "the rule above the context names cut 6").toMatch(/^cut 6 · /);
     expect([...cutBanners([cut(8, null)], agent).keys()], "the banner sits on message 9").toEqual([9]);
     expect(cutPositions([cut(20, null)], agent), "a cut after the last row has no row").toEqual([]);
   });

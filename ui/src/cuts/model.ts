@@ -25,15 +25,21 @@ export function cutRuleLabel(c: CutDetail, ordinal: number): string {
 
 /**
  * Position in `rows` of the row each cut opens: the first row at or after its cut index (in the
- * Agent view the boundary line itself may be hidden). Cuts that land on the same row, or after
- * the last row, are left out; the result is in cut order.
+ * Agent view the boundary line itself may be hidden). Of cuts that land on the same row the
+ * latest is kept (it produced what follows); cuts after the last row are left out; the result is
+ * in cut order.
  */
 export function cutPositions(cuts: CutDetail[], rows: TimelineRow[]): { ordinal: number; position: number }[] {
   const out: { ordinal: number; position: number }[] = [];
   let p = 0;
   cuts.forEach((c, ordinal) => {
     while (p < rows.length && rows[p]!.index < c.anatomy.cut_index) p++;
-    if (p < rows.length && out[out.length - 1]?.position !== p) out.push({ ordinal, position: p });
+    if (p >= rows.length) return;
+    // Several cuts on one row (the agent view starts after all of them): the latest is the one
+    // that produced what follows, so it wins.
+    const last = out[out.length - 1];
+    if (last?.position === p) last.ordinal = ordinal;
+    else out.push({ ordinal, position: p });
   });
   return out;
 }

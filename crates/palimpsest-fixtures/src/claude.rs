@@ -1,0 +1,289 @@
+//! A Claude Code project folder shaped like the real sessions that break inspectors:
+//! `fixtures/claude/projects/-home-dev-shop/` holds `six-cuts`, a worker with six cuts of three
+//! kinds (manual, micro, auto, micro, manual, auto), a 3 KB first prompt, Read/Edit/Bash work,
+//! MCP calls (`mcp__linear__*`), a Task call whose subagent run sits in `<id>/subagents/`, and
+//! microcompacts that clear earlier Read results by id (`compactedToolIds`).
+//!
+//! Records follow the shapes of real transcripts (transcript-formats.md §1 and the files in
+//! `../shared/data/claude-code`): a `queue-operation` and a `file-history-snapshot` first, the
+//! envelope keys on every line, `compact_boundary` with `logicalParentUuid` and
+//! `compactMetadata`, the summary as an `isCompactSummary` user line,
+//! `microcompact_boundary` with `microcompactMetadata.{trigger, preTokens, tokensSaved,
+//! compactedToolIds}`. Which cut the model's context came from is asserted on it by the app's
+//! end-to-end tests.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::{Map, Value, json};
+
+/// The session's id (its file is `<id>.jsonl`).
+pub const SIX_CUTS_ID: &str = "6c075000-0000-4000-8000-00000000c006";
+/// The project folder under `fixtures/claude/projects/`.
+pub const PROJECT: &str = "-home-dev-shop";
+
+/// Lines being written, with the chain of `parentUuid`s kept.
+struct Transcript {
+    lines: Vec<Value>,
+    parent: Option<String>,
+    n: usize,
+    second: u32,
+}
+
+impl Transcript {
+    fn ts(&mut self) -> String {
+        self.second += 7;
+        let s = self.second;
+        format!(
+            "2026-03-02T{:02}:{:02}:{:02}.000Z",
+            9 + s / 3600,
+            (s / 60) % 60,
+            s % 60
+        )
+    }
+
+    fn uuid(&mut self) -> String {
+        self.n += 1;
+        format!("00000000-0000-4000-8000-{:012}", self.n)
+    }
+
+    /// One envelope line, chained after the previous one.
+    fn push(&mut self, typ: &str, extra: Value) -> String {
+        let uuid = self.uuid();
+        let mut m: Map<String, Value> = match json!({
+            "parentUuid": self.parent, "isSidechain": false, "userType": "external",
+            "cwd": "/home/dev/shop", "sessionId": SIX_CUTS_ID, "version": "2.1.39",
+            "gitBranch": "main", "slug": "quiet-orange-lantern", "type": typ,
+            "timestamp": self.ts(), "uuid": uuid,
+        }) {
+            Value::Object(m) => m,
+            _ => unreachable!("an object"),
+        };
+        if let Value::Object(e) = extra {
+            m.extend(e);
+        }
+        self.lines.push(Value::Object(m));
+        self.parent = Some(uuid.clone());
+        uuid
+    }
+
+    fn user(&mut self, text: &str) {
+        self.push(
+            "user",
+            json!({"message": {"role": "user", "content": text}}),
+        );
+    }
+
+    fn say(&mut self, text: &str, input_tokens: u64) {
+        let id = format!("msg_{:04}", self.n);
+        self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
+            "model": "claude-opus-4-6", "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 400, "output_tokens": 80}}}));
+    }
+
+    /// A tool call and its result; returns the call id.
+    fn tool(&mut self, name: &str, input: Value, result: &str, input_tokens: u64) -> String {
+        self.tool_with(name, input, result, input_tokens, json!({}))
+    }
+
+    /// [`Transcript::tool`] with more keys on the result line (`toolUseResult`).
+    fn tool_with(
+        &mut self,
+        name: &str,
+        input: Value,
+        result: &str,
+        input_tokens: u64,
+        extra: Value,
+    ) -> String {
+        let call = format!("toolu_{:04}", self.n);
+        let id = format!("msg_{:04}", self.n);
+        self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
+            "model": "claude-opus-4-6", "content": [{"type": "tool_use", "id": call, "name": name, "input": input}],
+            "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 300, "output_tokens": 60}}}));
+        let mut line = json!({"message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": result}]}});
+        if let (Value::Object(l), Value::Object(e)) = (&mut line, extra) {
+            l.extend(e);
+        }
+        self.push("user", line);
+        call
+    }
+
+    /// A full compaction: the boundary (a new chain, linked logically) and the summary.
+    fn compact(&mut self, trigger: &str, pre: u64, summary: &str) {
+        let logical = self.parent.take();
+        self.push(
+            "system",
+            json!({"logicalParentUuid": logical, "subtype": "compact_boundary",
+            "content": "Conversation compacted", "isMeta": false, "level": "info",
+            "compactMetadata": {"trigger": trigger, "preTokens": pre}}),
+        );
+        self.push("user", json!({"isCompactSummary": true, "isVisibleInTranscriptOnly": true,
+            "message": {"role": "user", "content": format!(
+                "This session is being continued from a previous conversation that ran out of context. \
+                 The summary below covers the earlier portion of the conversation.\n\n{summary}")}}));
+    }
+
+    fn micro(&mut self, pre: u64, saved: u64, cleared: &[String]) {
+        self.push("system", json!({"subtype": "microcompact_boundary", "content": "Context microcompacted",
+            "isMeta": false, "level": "info",
+            "microcompactMetadata": {"trigger": "auto", "preTokens": pre, "tokensSaved": saved, "compactedToolIds": cleared}}));
+    }
+}
+
+fn source(name: &str, lines: usize) -> String {
+    (0..lines)
+        .map(|i| {
+            format!(
+                "def {name}_{i}(cart):\n    return sum(item.price for item in cart)  # line {i}\n"
+            )
+        })
+        .collect()
+}
+
+/// The `six-cuts` transcript's lines.
+pub fn six_cuts() -> Vec<Value> {
+    let mut t = Transcript {
+        lines: Vec::new(),
+        parent: None,
+        n: 0,
+        second: 0,
+    };
+    let prompt = format!(
+        "Fix the checkout total: discounts are applied twice when a coupon and a sale overlap. \
+         Keep the public API of shop/cart.py; add a regression test; close the Linear issues that \
+         this fixes (SHOP-101 to SHOP-112) with a comment. Context follows.\n\n{}",
+        "The checkout flow computes totals in three places (cart, order, invoice). ".repeat(40)
+    );
+    t.lines.push(json!({"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-03-02T09:00:00.000Z",
+        "sessionId": SIX_CUTS_ID, "content": prompt}));
+    t.lines.push(json!({"type": "file-history-snapshot", "messageId": "m0", "isSnapshotUpdate": false,
+        "snapshot": {"messageId": "m0", "trackedFileBackups": {}, "timestamp": "2026-03-02T09:00:00.000Z"}}));
+    t.user(&prompt);
+    let mut reads: Vec<String> = Vec::new();
+    let mut tokens = 20_000;
+    for (k, (kind, pre)) in [
+        ("manual", 131_000),
+        ("micro", 90_000),
+        ("auto", 167_000),
+        ("micro", 95_000),
+        ("manual", 140_000),
+        ("auto", 171_000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seg = k + 1;
+        reads.push(t.tool(
+            "Read",
+            json!({"file_path": "/home/dev/shop/shop/cart.py"}),
+            &source(&format!("cart{seg}"), 60),
+            tokens,
+        ));
+        tokens += 9_000;
+        t.tool(
+            "Bash",
+            json!({"command": "pytest -q tests/test_cart.py"}),
+            "1 failed: test_coupon_and_sale - assert 80 == 72",
+            tokens,
+        );
+        tokens += 1_000;
+        t.tool(
+            "mcp__linear__list_issues",
+            json!({"team": "SHOP", "state": "open"}),
+            "[{\"id\":\"SHOP-101\"},{\"id\":\"SHOP-102\"}]",
+            tokens,
+        );
+        t.tool(
+            "mcp__linear__update_issue",
+            json!({"id": format!("SHOP-1{seg:02}"), "state": "In Progress"}),
+            "{\"ok\":true}",
+            tokens,
+        );
+        if seg == 2 {
+            t.tool_with("Task", json!({"subagent_type": "Explore", "description": "find every total computation", "prompt": "List every place the checkout total is computed."}),
+                "cart.py:total, order.py:grand_total, invoice.py:amount_due", tokens,
+                json!({"toolUseResult": {"status": "completed", "agentId": "a6c0e01"}}));
+        }
+        t.tool("Edit", json!({"file_path": "/home/dev/shop/shop/cart.py", "old_string": "total -= discount", "new_string": "total -= max(discount, sale)"}), "The file has been updated.", tokens);
+        t.say(
+            &format!("Segment {seg}: the double discount is narrowed down; continuing."),
+            tokens,
+        );
+        match kind {
+            "micro" => {
+                // Clear the Read results seen so far, as Claude Code does before a full cut.
+                let cleared: Vec<String> = reads.drain(..).collect();
+                t.micro(pre, 24_000, &cleared);
+                tokens -= 24_000;
+            }
+            trigger => {
+                t.compact(trigger, pre, &format!(
+                    "1. Primary Request and Intent: fix the double discount in shop/cart.py (coupon + sale), \
+                     add a regression test, close SHOP-101..SHOP-112.\n2. Files and Code Sections: shop/cart.py \
+                     (total, apply_discounts), tests/test_cart.py.\n3. Errors and fixes: test_coupon_and_sale \
+                     fails (80 != 72).\n4. Pending Tasks: segment {} of the fix.\n5. Current Work: the Edit to \
+                     cart.py total.", seg + 1));
+                reads.clear();
+                tokens = 14_000;
+                if seg < 6 {
+                    t.user("Continue with the fix.");
+                }
+            }
+        }
+    }
+    t.say(
+        "Continuing from the summary: adding the regression test next.",
+        tokens,
+    );
+    t.lines
+}
+
+/// The Explore subagent's run, linked from the Task call of segment 2.
+fn subagent() -> Vec<Value> {
+    let line = |uuid: &str, parent: Option<&str>, typ: &str, message: Value| {
+        json!({"parentUuid": parent, "isSidechain": true, "userType": "external", "cwd": "/home/dev/shop",
+               "sessionId": SIX_CUTS_ID, "agentId": "a6c0e01", "version": "2.1.39", "type": typ,
+               "timestamp": "2026-03-02T09:05:00.000Z", "uuid": uuid, "message": message})
+    };
+    vec![
+        line(
+            "s1",
+            None,
+            "user",
+            json!({"role": "user", "content": "List every place the checkout total is computed."}),
+        ),
+        line(
+            "s2",
+            Some("s1"),
+            "assistant",
+            json!({"id": "msg_s2", "role": "assistant", "model": "claude-haiku-4-5",
+            "content": [{"type": "text", "text": "cart.py:total, order.py:grand_total, invoice.py:amount_due"}]}),
+        ),
+    ]
+}
+
+fn write_lines(path: &Path, lines: &[Value]) -> Result<()> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).with_context(|| format!("create {}", p.display()))?;
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).with_context(|| format!("write {}", path.display()))
+}
+
+/// Write `<out>/claude/projects/-home-dev-shop/…`, replacing what is there.
+pub fn generate(out: &Path) -> Result<()> {
+    let root = out.join("claude");
+    if root.exists() {
+        std::fs::remove_dir_all(&root).with_context(|| format!("remove {}", root.display()))?;
+    }
+    let project = root.join("projects").join(PROJECT);
+    write_lines(&project.join(format!("{SIX_CUTS_ID}.jsonl")), &six_cuts())?;
+    write_lines(
+        &project
+            .join(SIX_CUTS_ID)
+            .join("subagents/agent-a6c0e01.jsonl"),
+        &subagent(),
+    )?;
+    Ok(())
+}
