@@ -213,7 +213,7 @@ pub fn six_cuts() -> Vec<Value> {
         match kind {
             "micro" => {
                 // Clear the Read results seen so far, as Claude Code does before a full cut.
-                let cleared: Vec<String> = reads.drain(..).collect();
+                let cleared: Vec<String> = std::mem::take(&mut reads);
                 t.micro(pre, 24_000, &cleared);
                 tokens -= 24_000;
             }
