@@ -50,7 +50,11 @@ class Ctx:
         self.screenshot_dir = None
 
     def open_session(self, sid):
-        self.d.click(f'[data-testid=session][data-session-id="{sid}"]')
+        css = f'[data-testid=session][data-session-id="{sid}"]'
+        # The sidebar scrolls: a session below its fold is clicked like a user would, after
+        # scrolling to it.
+        self.d.run("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'});", css)
+        self.d.click(css)
         self.d.wait(
             "const c = document.querySelector('[data-testid=crumbs]');"
             "const s = document.querySelector('[data-testid=session][aria-current=true]');"
