@@ -751,6 +751,23 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
                  what="cut 6 (boundary at message 80) to open")
         c.d.screenshot(os.path.join(c.out, "six-cuts-agent.png"))
         root_shot(os.path.join(c.out, "six-cuts-agent-screen.png"))
+        # Cut 2 is a microcompact: the results it cleared, the tokens saved, no summary column.
+        for _ in range(4):
+            c.d.click('.cut-nav button[title^="Previous cut"]')
+        c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '28';",
+                 what="cut 2 (the microcompact at 28) to open")
+        cleared = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut-cleared] [data-testid=cut-card]')).map(e => e.dataset.index);")
+        check(cleared == ["16"], f"the microcompact lists the Read result it cleared; got {cleared}")
+        check(not c.d.run("return !!document.querySelector('[data-testid=cut-summary]');"),
+              "a microcompact has no summary column")
+        sub = c.d.text("[data-testid=micro-sub]")
+        # Digit grouping follows the webview's locale: compare without it.
+        check("24000 recorded" in sub.replace(",", "").replace("\u202f", "").replace("\xa0", ""),
+              f"the recorded tokens saved are shown; got {sub!r}")
+        time.sleep(0.5)  # four cuts stepped through at once: let the webview paint the last
+        c.d.screenshot(os.path.join(c.out, "six-cuts-micro.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-microcompact.png"))
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
         c.set_view("all")

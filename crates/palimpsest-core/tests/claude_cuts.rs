@@ -68,3 +68,49 @@ fn six_cuts_of_three_kinds_are_read_exactly() {
         "the Task call links its Explore subagent run"
     );
 }
+
+#[test]
+fn a_microcompact_shows_what_it_cleared_not_a_summary() {
+    use palimpsest_core::compaction::cutview::{CutFileFate, session_cuts};
+    let s = api::load_session(&six_cuts(), None).expect("the fixture loads");
+    let cuts = session_cuts(&s, &palimpsest_core::compaction::CharEstimate);
+    let micro = &cuts.cuts[1];
+    assert_eq!(
+        micro
+            .cleared
+            .iter()
+            .map(|c| (c.index, c.call_index, c.tool.as_deref(), c.paths.clone()))
+            .collect::<Vec<_>>(),
+        vec![(16, Some(15), Some("Read"), vec!["shop/cart.py".to_owned()])],
+        "cut 2 cleared the Read result of shop/cart.py at 16"
+    );
+    assert!(
+        micro.cleared[0].tokens_counted > 500,
+        "the cleared result held the 60-function file: {} tokens",
+        micro.cleared[0].tokens_counted
+    );
+    assert_eq!(
+        (micro.tokens_saved_recorded, micro.tokens_saved_counted),
+        (Some(24_000), micro.cleared[0].tokens_counted),
+        "tokensSaved as recorded, beside our count of what was cleared"
+    );
+    assert!(
+        !micro.kept.contains(&16),
+        "a cleared result is not 'kept verbatim'"
+    );
+    let cart = micro
+        .files
+        .iter()
+        .find(|f| f.path == "shop/cart.py")
+        .expect("cart.py is named");
+    assert_eq!(
+        (cart.fate, cart.cleared_carriers.clone()),
+        (CutFileFate::Cleared, vec![16]),
+        "its fate is cleared: {}",
+        cart.sentence
+    );
+    assert!(
+        cuts.cuts[2].cleared.is_empty() && cuts.cuts[2].tokens_saved_recorded.is_none(),
+        "a full compaction clears nothing"
+    );
+}

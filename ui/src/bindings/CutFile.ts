@@ -18,6 +18,10 @@ fate: CutFileFate,
  */
 dropped_carriers: Array<number>, 
 /**
+ * Results that carried it and were cleared (a microcompact).
+ */
+cleared_carriers: Array<number>, 
+/**
  * Kept messages (tail, copies) that carry it.
  */
 kept_carriers: Array<number>, 

@@ -3,4 +3,4 @@
 /**
  * Where a file's content stands after a compaction.
  */
-export type CutFileFate = "kept_verbatim" | "only_in_summary" | "lost";
+export type CutFileFate = "kept_verbatim" | "only_in_summary" | "lost" | "cleared";

@@ -53,6 +53,9 @@ const cut = (summary: string): CutDetail => ({
     block_end: 8,
   },
   dropped: [0, 1, 2, 3, 4],
+  cleared: [],
+  tokens_saved_recorded: null,
+  tokens_saved_counted: 0,
   kept: [7],
   summary_text: summary,
   files: [
@@ -60,6 +63,7 @@ const cut = (summary: string): CutDetail => ({
       path: "store.py",
       fate: "only_in_summary",
       dropped_carriers: [2],
+      cleared_carriers: [],
       kept_carriers: [],
       reread_at: 9,
       sentence: "store.py: dropped verbatim, only in the summary; read again at #9",
@@ -102,5 +106,30 @@ describe("CutView", () => {
     const pre = screen.getByTestId("summary-text");
     expect(pre.querySelector("img, script"), "no element comes from the summary").toBeNull();
     expect(pre.textContent, "the markup is shown literally").toContain("<script>alert(2)</script>");
+  });
+});
+
+describe("CutView on a microcompact", () => {
+  it("lists what was cleared and the tokens saved, with no summary column", () => {
+    const c = cut("");
+    const micro = {
+      ...c,
+      anatomy: { ...c.anatomy, trigger: "micro" as const, summary_index: null, dropped: null, dropped_count: 0 },
+      dropped: [],
+      summary_text: null,
+      kept: [7],
+      cleared: [{ index: 2, call_id: "call_1", call_index: 1, tool: "shell", paths: ["store.py"], tokens_counted: 412 }],
+      tokens_saved_recorded: 24000,
+      tokens_saved_counted: 412,
+      files: [{ path: "store.py", fate: "cleared" as const, dropped_carriers: [], cleared_carriers: [2], kept_carriers: [], reread_at: null, sentence: "store.py: its result #2 cleared by the microcompact; the model sees only the placeholder" }],
+    };
+    render(<CutView cut={micro} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
+    expect(screen.queryByTestId("cut-summary"), "a microcompact writes no summary: no summary column").toBeNull();
+    expect(screen.queryByTestId("cut-dropped"), "it drops nothing: no dropped column").toBeNull();
+    const cleared = within(screen.getByTestId("cut-cleared"));
+    expect(cleared.getAllByTestId("cut-card").map((e) => e.dataset.index), "the cleared result is listed").toEqual(["2"]);
+    expect(cleared.getByText(/cleared shell of #1 · ≈412 tokens/), "what it was and its tokens").toBeTruthy();
+    expect(screen.getByTestId("micro-sub").textContent, "recorded tokens saved beside our count").toContain("24,000 recorded");
+    expect(screen.getByTestId("cut-files").textContent, "the file's fate says cleared, not kept verbatim").toContain("1 cleared");
   });
 });

@@ -27,6 +27,7 @@ const FATE_MARK: Record<CutFile["fate"], string> = {
   kept_verbatim: "✓",
   only_in_summary: "≈",
   lost: "✖",
+  cleared: "⌫",
 };
 
 export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow }: CutViewProps) {
@@ -34,6 +35,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
   const carried = useMemo(() => carriedFiles(cut), [cut]);
   const names = useMemo(() => cut.files.flatMap((f) => [f.path, baseName(f.path)]), [cut]);
   const range = a.dropped ? `#${a.dropped[0]}–#${a.dropped[1]}` : "nothing";
+  const micro = a.trigger === "micro";
   return (
     <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} aria-label={`Compaction cut ${ordinal + 1}`}>
       <header className="cut-head">
@@ -53,13 +55,40 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
           </button>
         </span>
       </header>
+      {micro ? (
+        <p className="cut-sub muted small" data-testid="micro-sub">
+          Microcompact: {cut.cleared.length} tool result{cut.cleared.length === 1 ? "" : "s"} cleared, no message dropped, no summary · tokens saved:{" "}
+          {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : "none recorded · "}≈
+          {cut.tokens_saved_counted.toLocaleString()} counted in the cleared results
+        </p>
+      ) : (
       <p className="cut-sub muted small">
         Context {a.context_before} → {a.context_after} messages · dropped {a.dropped_count} ({range}) · kept verbatim {cut.kept.length}
         {a.preserved_duplicate && " · the preserved ask is also in the kept tail: the model sees it twice"}
         {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
       </p>
+      )}
       {cut.files.length > 0 && <Files files={cut.files} />}
-      <div className="cut-columns">
+      <div className={`cut-columns${micro ? " micro" : ""}`}>
+        {micro ? (
+          <section className="cut-col" data-testid="cut-cleared" aria-label="Cleared">
+            <h4>
+              Cleared <span className="muted">({cut.cleared.length})</span>
+            </h4>
+            {cut.cleared.length === 0 && <p className="muted small">The record names no result this session holds.</p>}
+            {cut.cleared.map((c) => (
+              <Card
+                key={c.index}
+                index={c.index}
+                row={rowsByIndex.get(c.index)}
+                files={c.paths.length ? c.paths : undefined}
+                note={`cleared ${c.tool ?? "result"}${c.call_index !== null ? ` of #${c.call_index}` : ""} · ≈${c.tokens_counted.toLocaleString()} tokens`}
+                onShow={onShow}
+              />
+            ))}
+          </section>
+        ) : (
+        <>
         <section className="cut-col" data-testid="cut-dropped" aria-label="Dropped">
           <h4>
             Dropped <span className="muted">({cut.dropped.length})</span>
@@ -102,6 +131,8 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
             </>
           )}
         </section>
+        </>
+        )}
         <section className="cut-col" data-testid="cut-kept" aria-label="Kept verbatim">
           <h4>
             Kept verbatim <span className="muted">({cut.kept.length})</span>
@@ -123,7 +154,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
   );
 }
 
-const FATE_ORDER: CutFile["fate"][] = ["lost", "only_in_summary", "kept_verbatim"];
+const FATE_ORDER: CutFile["fate"][] = ["lost", "cleared", "only_in_summary", "kept_verbatim"];
 
 /** What became of each file, worst first; a long list folds behind its counts. */
 function Files({ files }: { files: CutFile[] }) {
@@ -131,6 +162,7 @@ function Files({ files }: { files: CutFile[] }) {
   const n = (f: CutFile["fate"]) => files.filter((x) => x.fate === f).length;
   const counts = [
     n("lost") && `${n("lost")} gone`,
+    n("cleared") && `${n("cleared")} cleared`,
     n("only_in_summary") && `${n("only_in_summary")} only in the summary`,
     n("kept_verbatim") && `${n("kept_verbatim")} kept verbatim`,
   ].filter(Boolean);

@@ -17,11 +17,12 @@ use super::anatomy::{CompactionAnatomy, TokenCounter, anatomy};
 use super::context::{Eras, RequestInfo};
 use super::health::HealthProfile;
 use super::lint::{Finding, LintReport, lint_session};
+pub use super::micro::ClearedResult;
 use super::request::Api;
 use crate::analysis::calls::calls;
 use crate::analysis::paths::file_name;
 use crate::analysis::reads::{AccessKind, classify};
-use crate::model::Session;
+use crate::model::{Session, Trigger};
 use crate::timeline::TimelineRow;
 
 /// A message that carried a file's content to the model: the result of a call that read it.
@@ -49,6 +50,8 @@ pub enum CutFileFate {
     OnlyInSummary,
     /// Every carrier was dropped and the summary does not name the file.
     Lost,
+    /// A microcompact cleared the results that carried it: the model sees a placeholder.
+    Cleared,
 }
 
 /// What one compaction did to one file the context carried.
@@ -61,6 +64,8 @@ pub struct CutFile {
     pub fate: CutFileFate,
     /// Dropped messages that carried it.
     pub dropped_carriers: Vec<usize>,
+    /// Results that carried it and were cleared (a microcompact).
+    pub cleared_carriers: Vec<usize>,
     /// Kept messages (tail, copies) that carry it.
     pub kept_carriers: Vec<usize>,
     /// The first message after the cut block that read it again, if any.
@@ -77,6 +82,14 @@ pub struct CutDetail {
     pub anatomy: CompactionAnatomy,
     /// Every message the compaction dropped from the context, in order (stored indices).
     pub dropped: Vec<usize>,
+    /// For a microcompact: the tool results it cleared (empty for other cuts).
+    pub cleared: Vec<ClearedResult>,
+    /// For a microcompact: the tokens it saved, as the agent recorded them.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub tokens_saved_recorded: Option<u64>,
+    /// For a microcompact: the tokens the cleared results held, by our count.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub tokens_saved_counted: u64,
     /// What the model kept verbatim across the cut: the kept tail, then the preserved copy.
     pub kept: Vec<usize>,
     /// The summary's text as the model receives it.
@@ -166,7 +179,7 @@ pub fn session_cuts(session: &Session, counter: &dyn TokenCounter) -> SessionCut
         .collect();
     let cuts = anatomy(session, &eras, counter, &profile)
         .into_iter()
-        .map(|a| detail(session, &eras, &carriers, &pos_of, a))
+        .map(|a| detail(session, &eras, &carriers, &pos_of, counter, a))
         .collect();
     let lint = [Api::Openai, Api::Anthropic]
         .into_iter()
@@ -186,13 +199,23 @@ fn detail(
     eras: &Eras,
     carriers: &[FileCarrier],
     pos_of: &HashMap<usize, usize>,
+    counter: &dyn TokenCounter,
     a: CompactionAnatomy,
 ) -> CutDetail {
     let msgs = &session.messages;
     let block = eras.block(a.ordinal);
     let dropped: Vec<usize> = block.dropped.iter().map(|&p| msgs[p].index).collect();
+    let record = &session.compactions[a.ordinal];
+    let micro = a.trigger == Some(Trigger::Micro);
+    let cleared = if micro {
+        super::micro::cleared(session, record, carriers, counter)
+    } else {
+        Vec::new()
+    };
     let mut kept = a.kept_tail.clone();
     kept.extend(a.preserved_index.filter(|p| !kept.contains(p)));
+    // A cleared result stays in the context as a placeholder: it is not kept verbatim.
+    kept.retain(|k| !cleared.iter().any(|c| c.index == *k));
     let summary_text = a
         .summary_index
         .and_then(|i| pos_of.get(&i))
@@ -226,6 +249,12 @@ fn detail(
             files[f].kept_carriers.push(k);
         }
     }
+    for c in &cleared {
+        for p in &c.paths {
+            let f = entry(&mut files, p);
+            files[f].cleared_carriers.push(c.index);
+        }
+    }
     let block_end_index = msgs.get(a.block_end).map(|m| m.index);
     let summary = summary_text.as_deref().unwrap_or("");
     for f in &mut files {
@@ -238,6 +267,8 @@ fn detail(
         let named = summary.contains(f.path.as_str()) || summary.contains(file_name(&f.path));
         f.fate = if !f.kept_carriers.is_empty() {
             CutFileFate::KeptVerbatim
+        } else if !f.cleared_carriers.is_empty() {
+            CutFileFate::Cleared
         } else if named {
             CutFileFate::OnlyInSummary
         } else {
@@ -246,6 +277,11 @@ fn detail(
         f.sentence = sentence(f);
     }
     CutDetail {
+        tokens_saved_recorded: micro
+            .then(|| super::micro::tokens_saved_recorded(record))
+            .flatten(),
+        tokens_saved_counted: cleared.iter().map(|c| c.tokens_counted).sum(),
+        cleared,
         anatomy: a,
         dropped,
         kept,
@@ -263,6 +299,7 @@ fn entry(files: &mut Vec<CutFile>, path: &str) -> usize {
         path: path.to_owned(),
         fate: CutFileFate::Lost,
         dropped_carriers: Vec::new(),
+        cleared_carriers: Vec::new(),
         kept_carriers: Vec::new(),
         reread_at: None,
         sentence: String::new(),
@@ -292,6 +329,11 @@ fn sentence(f: &CutFile) -> String {
         CutFileFate::Lost => format!(
             "{}: dropped verbatim and not named in the summary: gone",
             f.path
+        ),
+        CutFileFate::Cleared => format!(
+            "{}: its result {} cleared by the microcompact; the model sees only the placeholder",
+            f.path,
+            list(&f.cleared_carriers)
         ),
     };
     if f.fate != CutFileFate::KeptVerbatim

@@ -19,6 +19,7 @@ mod cutblock;
 pub mod cutview;
 pub mod health;
 pub mod lint;
+pub mod micro;
 pub mod request;
 #[cfg(test)]
 pub(crate) mod testkit;
