@@ -749,6 +749,12 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
         c.d.click("[data-testid=cut-open]")
         c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '80';",
                  what="cut 6 (boundary at message 80) to open")
+        # The session's name is its 3 KB first prompt and a cut is open: the window must still
+        # fit its width (crumbs shrink; the cut takes what the sidebar leaves).
+        widths = c.d.run("return [document.documentElement.scrollWidth, window.innerWidth, "
+                         "document.querySelector('.panes').getBoundingClientRect().width];")
+        check(widths[0] <= widths[1] and widths[2] <= widths[1],
+              f"nothing runs past the window's width with a long name and an open cut; got {widths}")
         c.d.screenshot(os.path.join(c.out, "six-cuts-agent.png"))
         root_shot(os.path.join(c.out, "six-cuts-agent-screen.png"))
         # Cut 2 is a microcompact: the results it cleared, the tokens saved, no summary column.

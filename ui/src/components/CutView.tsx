@@ -7,7 +7,7 @@ import type { CutDetail } from "../bindings/CutDetail";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutFile } from "../bindings/CutFile";
 import type { SummaryHealth } from "../bindings/SummaryHealth";
-import { KIND_LABEL, formatSize } from "../timeline/rows";
+import { KIND_LABEL, formatSize, plural } from "../timeline/rows";
 import { baseName, carriedFiles, cutRuleLabel, splitMentions, thinColumn } from "../cuts/model";
 
 export interface CutViewProps {
@@ -57,13 +57,13 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
       </header>
       {micro ? (
         <p className="cut-sub muted small" data-testid="micro-sub">
-          Microcompact: {cut.cleared.length} tool result{cut.cleared.length === 1 ? "" : "s"} cleared, no message dropped, no summary · tokens saved:{" "}
+          Microcompact: {plural(cut.cleared.length, "tool result")} cleared, no message dropped, no summary · tokens saved:{" "}
           {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : "none recorded · "}≈
           {cut.tokens_saved_counted.toLocaleString()} counted in the cleared results
         </p>
       ) : (
       <p className="cut-sub muted small">
-        Context {a.context_before} → {a.context_after} messages · dropped {a.dropped_count} ({range}) · kept verbatim {cut.kept.length}
+        Context {a.context_before} → {plural(a.context_after, "message")} · dropped {a.dropped_count} ({range}) · kept verbatim {cut.kept.length}
         {a.preserved_duplicate && " · the preserved ask is also in the kept tail: the model sees it twice"}
         {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
       </p>

@@ -11,6 +11,7 @@ import type { IpcError } from "../bindings/IpcError";
 import type { LossKind } from "../bindings/LossKind";
 import { call, toIpcError } from "../ipc";
 import { MessageLinks, percent } from "../components/MessageLinks";
+import { plural } from "../timeline/rows";
 
 const LOSS_LABEL: Record<LossKind, string> = { path: "file path", identifier: "identifier", failing_test: "failing test", open_task: "open task" };
 /** Sources with at most this many sessions get the fleet table without asking. */
@@ -184,7 +185,7 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
           return (
             <div key={c.number} className="compaction-item">
               <p>
-                <strong>Compaction {c.number}</strong> at <MessageLinks indices={[c.cut_index]} onSelect={select} /> dropped {c.dropped} messages; summary{" "}
+                <strong>Compaction {c.number}</strong> at <MessageLinks indices={[c.cut_index]} onSelect={select} /> dropped {plural(c.dropped, "message")}; summary{" "}
                 {c.summary_index !== null && <MessageLinks indices={[c.summary_index]} onSelect={select} />} {c.summary_chars} characters:{" "}
                 {c.usable ? <span className="ok">✓ usable</span> : <span className="bad">✖ not usable: {c.problem}</span>}
               </p>

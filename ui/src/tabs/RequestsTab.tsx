@@ -11,6 +11,7 @@ import type { Finding } from "../bindings/Finding";
 import { call, toIpcError } from "../ipc";
 import { TimelineList } from "../components/TimelineList";
 import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
+import { plural } from "../timeline/rows";
 
 export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext) {
   const id = timeline?.meta.id ?? null;
@@ -100,7 +101,7 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
         <span className="muted small" data-testid="request-summary">
           {info?.answer_index != null ? `answered by #${info.answer_index}` : "the next request"}
           {info?.after_cut != null && ` · after the cut at #${info.after_cut}`}
-          {view && view.request === request && ` · ${view.rows.length} messages · ≈${view.tokens_counted.toLocaleString()} tokens (${view.token_method})`}
+          {view && view.request === request && ` · ${plural(view.rows.length, "message")} · ≈${plural(view.tokens_counted, "token")}, ${view.token_method}`}
           {loading && " · loading…"}
         </span>
       </div>

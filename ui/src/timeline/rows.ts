@@ -42,6 +42,11 @@ export const KIND_LABEL: Record<MessageKind, string> = {
 };
 
 /** 1234 -> "1.2 kB"; sizes are bytes. */
+/** `1 message`, `3 messages`: a count with its noun, singular for one. */
+export function plural(n: number, noun: string): string {
+  return `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 export function formatSize(n: number): string {
   if (n < 1000) return `${n} B`;
   if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;

@@ -15,6 +15,15 @@ pub const EXPLORING_SHARE: f64 = 0.5;
 /// Fewer calls than this say nothing about exploration.
 pub const EXPLORING_MIN_CALLS: usize = 10;
 
+/// `1 re-read`, `3 re-reads`: a count with its noun, singular for one.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// `41234` → `41k tokens`; small counts stay exact.
 pub fn tokens(n: usize) -> String {
     if n < 1000 {
@@ -84,17 +93,17 @@ pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
         compactions.sort_unstable();
         if f.after_compaction > 0 {
             out.push(format!(
-                "stuck re-reading {} after {}: {} re-reads, {}",
+                "stuck re-reading {} after {}: {}, {}",
                 f.path,
                 compaction_list(&compactions),
-                f.rereads,
+                count(f.rereads, "re-read"),
                 tokens(f.tokens)
             ));
         } else {
             out.push(format!(
-                "re-reading {} while it was still in view: {} re-reads, {}",
+                "re-reading {} while it was still in view: {}, {}",
                 f.path,
-                f.rereads,
+                count(f.rereads, "re-read"),
                 tokens(f.tokens)
             ));
         }
@@ -164,8 +173,10 @@ pub(crate) fn verdict(d: &Diagnosis) -> String {
             "no tool calls".to_owned()
         } else {
             format!(
-                "no sign of a stuck worker: {} calls, {} writes, {} re-reads",
-                d.exploration.calls, d.exploration.write_calls, rereads
+                "no sign of a stuck worker: {}, {}, {}",
+                count(d.exploration.calls, "call"),
+                count(d.exploration.write_calls, "write"),
+                count(rereads, "re-read")
             )
         };
     }
@@ -181,6 +192,11 @@ mod tests {
         assert_eq!(tokens(41_234), "41k tokens", "thousands are rounded to k");
         assert_eq!(tokens(812), "812 tokens", "small counts stay exact");
         assert_eq!(compaction_list(&[2]), "compaction 2", "singular");
+        assert_eq!(
+            (count(1, "re-read"), count(3, "re-read")),
+            ("1 re-read".to_owned(), "3 re-reads".to_owned()),
+            "one re-read, not \"1 re-reads\""
+        );
         assert_eq!(compaction_list(&[1, 2]), "compactions 1 and 2", "two");
         assert_eq!(
             compaction_list(&[1, 2, 3, 5, 8, 9]),
