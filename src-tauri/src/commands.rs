@@ -8,6 +8,7 @@ use palimpsest_core::analysis::spill_text::Confirmation;
 use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
+use palimpsest_core::rpc::BundledExamplesReq;
 use palimpsest_core::rpc::{
     CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
@@ -33,6 +34,16 @@ pub fn list_sources(
 ) -> Result<Vec<SourceGroup>, IpcError> {
     let ListSourcesReq {} = req;
     Ok(state.startup().iter().map(|s| s.pending()).collect())
+}
+
+/// The bundled fixtures' folder, for the empty window's "Open the bundled examples".
+#[tauri::command(async)]
+pub fn bundled_examples(
+    _state: State<'_, AppState>,
+    req: BundledExamplesReq,
+) -> Result<Option<String>, IpcError> {
+    let BundledExamplesReq {} = req;
+    Ok(crate::locations::fixtures_here().map(|p| p.display().to_string()))
 }
 
 /// One source's sessions (each source in its own call, so one slow folder holds up no other).

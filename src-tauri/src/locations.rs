@@ -72,12 +72,15 @@ pub fn startup_sources(
 pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
     let home = std::env::home_dir();
     let env = |k: &str| std::env::var(k).ok();
-    let fixtures = || {
-        let exe = std::env::current_exe().ok();
-        let cwd = std::env::current_dir().ok();
-        fixtures_dir(&|k| std::env::var_os(k), exe.as_deref(), cwd.as_deref())
-    };
-    startup_sources(argument, home.as_deref(), &env, fixtures)
+    startup_sources(argument, home.as_deref(), &env, fixtures_here)
+}
+
+/// The bundled fixtures on this machine ([`fixtures_dir`] with its environment, executable
+/// and working directory), for start-up and the empty window's "Open the bundled examples".
+pub fn fixtures_here() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok();
+    let cwd = std::env::current_dir().ok();
+    fixtures_dir(&|k| std::env::var_os(k), exe.as_deref(), cwd.as_deref())
 }
 
 /// The name a family's group has in the sidebar (its own spelling of itself).

@@ -779,6 +779,31 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
         c.set_view("all")
 
 
+def test_an_empty_home_offers_the_bundled_examples(c):
+    # An empty ~/.claude/projects is a default folder that exists and holds nothing: the window
+    # must offer File › Open and the bundled examples, not stay blank.
+    home = tempfile.mkdtemp(prefix="palimpsest-e2e-empty-")
+    os.makedirs(os.path.join(home, ".claude", "projects"))
+    moved = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "GOOSE_PATH_ROOT", "CODEX_HOME", "COWORKER_STATE_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in moved}
+    env["HOME"] = home
+    env["PALIMPSEST_FIXTURES"] = c.fixtures
+    try:
+        with main_app_closed(c), own_driver(c, env, "tauri-driver-empty.log") as d:
+            d.start(c.app, [])
+            d.wait("return !!document.querySelector('[data-testid=open-examples]');", timeout=30,
+                   what="the empty window's offer of the bundled examples")
+            text = d.text("[data-testid=no-sources]")
+            check("Open file…" in text and "Open folder…" in text, f"File › Open is offered there; got {text!r}")
+            time.sleep(0.5)  # the webview paints after the DOM settles
+            d.screenshot(os.path.join(c.out, "empty-home.png"))
+            d.click("[data-testid=open-examples]")
+            ids = d.wait(SESSIONS + "", timeout=30, what="the bundled examples to be listed")
+            check("seed-five" in ids, f"the examples open in the sidebar; got {ids[:5]}")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def test_live_writer_rows_appear_once_in_order(c):
     writer = bin_beside_app(c, "palimpsest-writer", "palimpsest-fixtures")
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-live-")
@@ -878,6 +903,7 @@ TESTS = [
     test_six_cuts_agent_view_names_the_cut_that_produced_it,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,
+    test_an_empty_home_offers_the_bundled_examples,
 ]
 
 

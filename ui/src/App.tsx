@@ -188,6 +188,15 @@ export function App() {
     }
   }, []);
   const dragging = useFileDrop(openPaths);
+  // Where the bundled fixtures are, asked only when the window found nothing to show.
+  const [examples, setExamples] = useState<string | null>(null);
+  const empty = nothingFound(sources);
+  useEffect(() => {
+    if (!empty) return;
+    call("bundled_examples", {})
+      .then(setExamples)
+      .catch(() => setExamples(null));
+  }, [empty]);
   const pick = useCallback(
     (directory: boolean) => {
       openDialog(directory)
@@ -253,7 +262,22 @@ export function App() {
         {nothingFound(sources) && sources ? (
           <div className="sidebar empty-pane" data-testid="no-sources">
             <p>No sessions found{sources.length ? ` in ${sources.map((g) => g.path).join(", ")}` : ""}.</p>
-            <p>Use Open file… / Open folder…, or drop a file or folder on this window.</p>
+            <p className="empty-actions">
+              <button type="button" onClick={openFile}>
+                Open file…
+              </button>{" "}
+              <button type="button" onClick={openFolder}>
+                Open folder…
+              </button>
+            </p>
+            {examples && (
+              <p>
+                <button type="button" data-testid="open-examples" onClick={() => openPaths([examples])} title={examples}>
+                  Open the bundled examples
+                </button>
+              </p>
+            )}
+            <p className="muted small">Or drop a session file, database or folder on this window.</p>
             {sources.flatMap((g) => g.problems).map((p, i) => (
               <p key={i} className="problem">
                 ⚠ {p.message}

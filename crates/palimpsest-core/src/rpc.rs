@@ -35,6 +35,7 @@ macro_rules! with_commands {
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
+            bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
         }
     };
 }
@@ -137,6 +138,12 @@ pub struct SpillsReq {
     #[serde(default)]
     pub roots: Vec<String>,
 }
+
+/// Request of `bundled_examples`: where the fixtures bundled with Palimpsest are, if anywhere
+/// (offered when no agent folder holds a session).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct BundledExamplesReq {}
 
 /// Request of `spill_text`: one spill file inside the session's folders, with its text.
 #[derive(Debug, Clone, Serialize, Deserialize)]
