@@ -741,10 +741,11 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
     c.open_session(SIX_CUTS)
     c.set_view("agent")
     try:
-        rule = c.d.wait("const b = document.querySelector('[data-testid=cut-open]'); return b && b.textContent;",
-                        timeout=30, what="the cut rule above the agent view")
-        first = c.d.run("return document.querySelector('[data-testid=row]').dataset.index;")
-        check(first == "81", f"the agent view starts at the sixth cut's summary (message 81); got {first}")
+        # The previous session's rows may still be drawn for a moment: wait for this one's.
+        first = c.d.wait("const r = document.querySelector('[data-testid=row]');"
+                         "return r && r.dataset.index === '81' && document.querySelector('[data-testid=cut-open]') ? r.dataset.index : null;",
+                         timeout=30, what="the agent view to start at the sixth cut's summary (message 81)")
+        rule = c.d.run("return document.querySelector('[data-testid=cut-open]').textContent;")
         check(rule.startswith("cut 6 · auto"), f"the rule names cut 6, the one that produced the context; got {rule!r}")
         c.d.click("[data-testid=cut-open]")
         c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '80';",

@@ -30,31 +30,16 @@ pub fn id(folder: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The placeholder parent's listing entry.
-pub fn meta(folder: &Path, runs: usize) -> SessionMeta {
-    let id = id(folder);
-    SessionMeta {
-        name: format!("{id} (transcript missing; {runs} subagent runs)"),
-        id,
-        format: SourceFormat::ClaudeCode,
-        path: folder.display().to_string(),
-        working_dir: None,
-        created: None,
-        updated: None,
-        model: None,
-        context_limit: None,
-        usage: None,
-        message_count: 0,
-        compaction_count: 0,
-        parent_id: None,
-    }
-}
-
 /// The placeholder parent as a session: no messages, its runs listed as its children.
 pub fn session(folder: &Path, runs: usize) -> Session {
-    Session {
-        meta: meta(folder, runs),
-        messages: Vec::new(),
-        compactions: Vec::new(),
-    }
+    let id = id(folder);
+    let mut s = Session::in_memory(&id, SourceFormat::ClaudeCode, Vec::new(), Vec::new());
+    s.meta.name = format!("{id} (transcript missing; {runs} subagent runs)");
+    s.meta.path = folder.display().to_string();
+    s
+}
+
+/// The placeholder parent's listing entry.
+pub fn meta(folder: &Path, runs: usize) -> SessionMeta {
+    session(folder, runs).meta
 }
