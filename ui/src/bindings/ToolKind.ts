@@ -3,4 +3,4 @@
 /**
  * What a tool does, as far as its name (and goose `text_editor`'s command) tells.
  */
-export type ToolKind = "shell" | "file_read" | "file_write" | "edit" | "search" | "web" | "agent" | "other";
+export type ToolKind = "shell" | "file_read" | "file_write" | "edit" | "search" | "web" | "agent" | "mcp_look" | "mcp_change" | "other";

@@ -115,6 +115,10 @@ pub enum ToolKind {
     Web,
     /// Starts a sub-agent.
     Agent,
+    /// An MCP or extension tool whose verb reads (`mcp__linear__list_issues`).
+    McpLook,
+    /// An MCP or extension tool whose verb changes something (`mcp__linear__update_issue`).
+    McpChange,
     /// Anything else.
     Other,
 }
@@ -146,6 +150,14 @@ pub fn tool_kind(name: &str, arguments: &Value) -> ToolKind {
         | "search_files" | "file_search" | "tree" => ToolKind::Search,
         "webfetch" | "websearch" | "web_search" | "web_fetch" | "fetch" | "browse" => ToolKind::Web,
         "task" | "agent" | "subagent" | "spawn_agent" | "delegate" => ToolKind::Agent,
+        // A server's tool: its verb says which ([`crate::analysis::verbs`]).
+        _ if crate::analysis::verbs::split_name(name).0.is_some() => {
+            match crate::analysis::verbs::verb(name) {
+                crate::analysis::verbs::Verb::Look => ToolKind::McpLook,
+                crate::analysis::verbs::Verb::Change => ToolKind::McpChange,
+                crate::analysis::verbs::Verb::Unknown => ToolKind::Other,
+            }
+        }
         _ => ToolKind::Other,
     }
 }
@@ -408,6 +420,9 @@ mod tests {
             ("exec_command", json!({}), ToolKind::Shell),
             ("apply_unified_diff", json!({}), ToolKind::Edit),
             ("read_file", json!({}), ToolKind::FileRead),
+            ("mcp__linear__update_issue", json!({}), ToolKind::McpChange),
+            ("mcp__linear__list_issues", json!({}), ToolKind::McpLook),
+            ("mcp__linear__frobnicate", json!({}), ToolKind::Other),
         ];
         for (name, args, want) in cases {
             assert_eq!(tool_kind(name, &args), want, "{name} {args}");
