@@ -738,6 +738,9 @@ SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
 def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
     # fixtures/claude: six cuts (manual, micro, auto, micro, manual, auto). The model's context
     # starts at the sixth cut's summary, so the rule above it must name and open cut 6.
+    order = c.d.run("const b = Array.from(document.querySelectorAll('[data-testid=session]')); const i = b.findIndex(x => x.dataset.sessionId === arguments[0]);"
+                    "return [b[i + 1]?.dataset.sessionId, b[i + 1]?.dataset.depth];", SIX_CUTS)
+    check(order == [SIX_CUTS + "/agent-a6c0e01", "1"], f"the subagent run sits right under its parent, one level in; got {order}")
     c.open_session(SIX_CUTS)
     c.set_view("agent")
     try:

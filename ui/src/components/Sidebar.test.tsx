@@ -3,7 +3,7 @@
 // while a source is being listed and its error once it failed; plus the start-up merge helpers.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { Sidebar } from "./Sidebar";
+import { Sidebar, nestSessions } from "./Sidebar";
 import { failGroup, nothingFound, replaceGroup } from "../sources";
 import type { SourceGroup } from "../bindings/SourceGroup";
 import type { SessionMeta } from "../bindings/SessionMeta";
@@ -82,5 +82,20 @@ describe("start-up merge", () => {
     expect(failed?.[1]?.problems, "the error names the folder").toEqual([{ code: "io", message: "/h/.claude/projects: permission denied" }]);
     expect(nothingFound([claude]), "not 'nothing found' while a source is still being listed").toBe(false);
     expect(nothingFound([{ ...claude, loaded: true }]), "every source listed and empty: nothing found").toBe(true);
+  });
+});
+
+describe("nestSessions", () => {
+  const meta = (id: string, parent_id: string | null = null): SessionMeta =>
+    ({ id, parent_id, name: id, format: "claude-code", path: `/p/${id}.jsonl`, working_dir: null, created: null, updated: null, model: null, context_limit: null, usage: null, message_count: 1, compaction_count: 0 }) as SessionMeta;
+  it("puts subagent and compactor runs under their parent, one level in", () => {
+    const got = nestSessions([meta("b/agent-1", "b"), meta("a"), meta("b"), meta("a/agent-2", "a"), meta("x/agent-3", "x")]);
+    expect(got.map(({ s, depth }) => `${depth}:${s.id}`), "children follow their parent; a child without a listed parent stays on top").toEqual([
+      "0:a",
+      "1:a/agent-2",
+      "0:b",
+      "1:b/agent-1",
+      "0:x/agent-3",
+    ]);
   });
 });

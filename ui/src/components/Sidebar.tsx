@@ -30,6 +30,26 @@ export function matchesFilter(s: SessionMeta, filter: string): boolean {
   return [s.name, s.id, s.working_dir ?? "", s.model ?? ""].some((v) => v.toLowerCase().includes(f));
 }
 
+/**
+ * Sessions in sidebar order: each top-level session followed by its children (subagent and
+ * compactor runs, `parent_id`), one level in; a child whose parent is not listed stays at the
+ * top. Order within each level is the listing's.
+ */
+export function nestSessions(sessions: SessionMeta[]): { s: SessionMeta; depth: number }[] {
+  const ids = new Set(sessions.map((s) => s.id));
+  const children = new Map<string, SessionMeta[]>();
+  for (const s of sessions) {
+    if (s.parent_id && ids.has(s.parent_id)) children.set(s.parent_id, [...(children.get(s.parent_id) ?? []), s]);
+  }
+  const out: { s: SessionMeta; depth: number }[] = [];
+  for (const s of sessions) {
+    if (s.parent_id && ids.has(s.parent_id)) continue;
+    out.push({ s, depth: 0 });
+    for (const c of children.get(s.id) ?? []) out.push({ s: c, depth: 1 });
+  }
+  return out;
+}
+
 /** The header's count: the listed sessions, else the cheap count, else "…" while unknown. */
 export function groupCount(g: SourceGroup, shown: number, filter: string): string {
   const total = g.loaded ? String(g.sessions.length) : g.session_count === null ? "…" : String(g.session_count);
@@ -93,13 +113,14 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                 </p>
               ))}
               <ul hidden={collapsed.has(g.path)}>
-                {shown.map((s) => {
+                {nestSessions(shown).map(({ s, depth }) => {
                   const isSel = selected?.path === g.path && selected.id === s.id;
                   return (
-                    <li key={s.id}>
+                    <li key={s.id} className={depth ? "child" : undefined}>
                       <button
                         type="button"
                         className={`session${isSel ? " selected" : ""}`}
+                        data-depth={depth}
                         aria-current={isSel}
                         onClick={() => onSelect({ path: g.path, id: s.id })}
                         data-testid="session"
