@@ -3,7 +3,7 @@
 // while a source is being listed and its error once it failed; plus the start-up merge helpers.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { Sidebar, nestSessions } from "./Sidebar";
+import { Sidebar, byProject, nestSessions } from "./Sidebar";
 import { failGroup, nothingFound, replaceGroup } from "../sources";
 import type { SourceGroup } from "../bindings/SourceGroup";
 import type { SessionMeta } from "../bindings/SessionMeta";
@@ -97,5 +97,18 @@ describe("nestSessions", () => {
       "1:b/agent-1",
       "0:x/agent-3",
     ]);
+  });
+});
+
+describe("byProject", () => {
+  const meta = (id: string, working_dir: string, parent_id: string | null = null): SessionMeta =>
+    ({ id, parent_id, name: id, format: "claude-code", path: `/p/${id}.jsonl`, working_dir, created: null, updated: null, model: null, context_limit: null, usage: null, message_count: 1, compaction_count: 0 }) as SessionMeta;
+  it("groups Claude sessions by their working directory, children with their parent", () => {
+    const rows = nestSessions([meta("a", "/w/shop"), meta("b", "/w/blog"), meta("a/agent-1", "/w/shop", "a"), meta("c", "/w/shop")]);
+    expect(byProject(rows)?.map((g) => [g.project, g.rows.map((r) => r.s.id)]), "two projects in first-seen order").toEqual([
+      ["/w/shop", ["a", "a/agent-1", "c"]],
+      ["/w/blog", ["b"]],
+    ]);
+    expect(byProject(nestSessions([meta("a", "/w/shop"), meta("c", "/w/shop")])), "one project: no headers").toBeNull();
   });
 });

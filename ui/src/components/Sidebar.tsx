@@ -50,9 +50,33 @@ export function nestSessions(sessions: SessionMeta[]): { s: SessionMeta; depth: 
   return out;
 }
 
-/** The header's count: the listed sessions, else the cheap count, else "…" while unknown. */
+/**
+ * Claude Code sessions grouped by project (their working directory), projects in the order
+ * their first session is listed; each session keeps its children under it. `null` when the
+ * section holds one project or none (no header is worth drawing then).
+ */
+export function byProject(rows: { s: SessionMeta; depth: number }[]): { project: string; rows: { s: SessionMeta; depth: number }[] }[] | null {
+  const groups: { project: string; rows: { s: SessionMeta; depth: number }[] }[] = [];
+  let current: { project: string; rows: { s: SessionMeta; depth: number }[] } | null = null;
+  for (const r of rows) {
+    if (r.depth === 0) {
+      const project = r.s.format === "claude-code" ? (r.s.working_dir ?? "") : "";
+      current = groups.find((g) => g.project === project) ?? null;
+      if (!current) groups.push((current = { project, rows: [] }));
+    }
+    current?.rows.push(r);
+  }
+  return groups.length > 1 ? groups : null;
+}
+
+/**
+ * The header's count: the listed conversations (subagent and compactor runs are counted with
+ * their parent, as the cheap count of transcript files counts them), else the cheap count,
+ * else "…" while unknown.
+ */
 export function groupCount(g: SourceGroup, shown: number, filter: string): string {
-  const total = g.loaded ? String(g.sessions.length) : g.session_count === null ? "…" : String(g.session_count);
+  const top = g.sessions.filter((s) => !s.parent_id).length;
+  const total = g.loaded ? String(top) : g.session_count === null ? "…" : String(g.session_count);
   return filter.trim() && g.loaded ? `${shown}/${total}` : total;
 }
 
@@ -81,6 +105,11 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
       <div className="sources">
         {sources.map((g) => {
           const shown = g.sessions.filter((s) => matchesFilter(s, filter));
+          const nested = nestSessions(shown);
+          // Projects are Claude Code's way of filing sessions: only its sections are grouped.
+          const claude = g.family === "claude-code" || (shown.length > 0 && shown.every((s) => s.format === "claude-code"));
+          const projects = claude ? byProject(nested) : null;
+          const shownTop = shown.filter((s) => !s.parent_id).length;
           return (
             <section
               key={g.path}
@@ -102,7 +131,7 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                   <span aria-hidden="true">{collapsed.has(g.path) ? "▸" : "▾"}</span>{" "}
                   <span data-testid="source-label">{g.label}</span>{" "}
                   <span className="muted" data-testid="source-count" title="sessions">
-                    {groupCount(g, shown.length, filter)}
+                    {groupCount(g, shownTop, filter)}
                   </span>
                 </button>
               </h3>
@@ -113,7 +142,15 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                 </p>
               ))}
               <ul hidden={collapsed.has(g.path)}>
-                {nestSessions(shown).map(({ s, depth }) => {
+                {(projects ?? [{ project: null, rows: nested }]).flatMap(({ project, rows }) => [
+                  ...(project !== null
+                    ? [
+                        <li key={`project:${project}`} className="project" data-testid="project" title={project || "no working directory recorded"}>
+                          {project ? project.split("/").filter(Boolean).pop() : "(no project)"}
+                        </li>,
+                      ]
+                    : []),
+                  ...rows.map(({ s, depth }) => {
                   const isSel = selected?.path === g.path && selected.id === s.id;
                   return (
                     <li key={s.id} className={depth ? "child" : undefined}>
@@ -149,7 +186,8 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                       </button>
                     </li>
                   );
-                })}
+                  }),
+                ])}
                 {shown.length === 0 && g.sessions.length > 0 && <li className="muted small">No session matches “{filter}”.</li>}
                 {g.loaded && g.sessions.length === 0 && g.problems.length === 0 && (
                   <li className="muted small source-note">No sessions in {g.path}.</li>
