@@ -8,7 +8,7 @@ import type { MessageDetail } from "./bindings/MessageDetail";
 import type { IpcError } from "./bindings/IpcError";
 import { call, toIpcError } from "./ipc";
 import { Toolbar } from "./components/Toolbar";
-import { Sidebar, type SessionKey } from "./components/Sidebar";
+import { Sidebar, nestSessions, type SessionKey } from "./components/Sidebar";
 import { Inspector } from "./components/Inspector";
 import { BottomBar } from "./components/BottomBar";
 import { KeyHelp } from "./components/KeyHelp";
@@ -30,7 +30,8 @@ export function App() {
   // Start-up sources, each group listed on its own; the first session in opens so the window
   // is never blank.
   const [sources, setSources] = useStartupSources((g) => {
-    const s = g.sessions[0];
+    // The session the sidebar shows first (a conversation, never one of its subagent runs).
+    const s = nestSessions(g.sessions)[0]?.s;
     if (s) setSelected((cur) => cur ?? { path: g.path, id: s.id });
   }, setError);
   const [view, setView] = useState<View>("all");
@@ -179,7 +180,7 @@ export function App() {
       try {
         const g = await call("open_path", { path });
         setSources((cur) => [...(cur ?? []).filter((x) => x.path !== g.path), g]);
-        const s = g.sessions[0];
+        const s = nestSessions(g.sessions)[0]?.s;
         if (s) setSelected({ path: g.path, id: s.id });
         else if (g.problems[0]) setError({ code: "bad_input", message: g.problems[0].message });
       } catch (e) {

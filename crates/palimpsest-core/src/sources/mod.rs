@@ -89,15 +89,6 @@ impl Probe<'_> {
     pub fn is_sqlite(&self) -> bool {
         self.head.starts_with(b"SQLite format 3\0")
     }
-
-    /// The first complete line of the head, when it parses as a JSON object.
-    pub fn first_json_line(&self) -> Option<serde_json::Value> {
-        self.head
-            .split(|&b| b == b'\n')
-            .map(|l| l.trim_ascii())
-            .find(|l| !l.is_empty())
-            .and_then(|l| serde_json::from_slice(l).ok())
-    }
 }
 
 /// How a reader answers a probe.

@@ -30,15 +30,6 @@ use crate::error::{Error, Result};
 /// How long a read waits for the agent's writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How a database was opened (for tests and the README's promise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// In place; `immutable` when checkpointed, `readonly_shm` with a `-wal`.
-    InPlace,
-    /// A private copy in our cache dir.
-    Snapshot,
-}
-
 fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
@@ -73,13 +64,13 @@ fn non_empty(path: &Path) -> bool {
 }
 
 /// Open `path` read-only without touching the agent's files; see the module docs.
-pub fn open(path: &Path) -> Result<(Connection, Mode)> {
+pub fn open(path: &Path) -> Result<Connection> {
     let wal = is_wal(path)?;
     let has_wal = non_empty(&sidecar(path, "-wal"));
     let has_shm = sidecar(path, "-shm").is_file();
     let hot_journal = !wal && non_empty(&sidecar(path, "-journal"));
     if (wal && has_wal && !has_shm) || hot_journal {
-        return Ok((snapshot(path)?, Mode::Snapshot));
+        return snapshot(path);
     }
     let params = if !wal {
         ""
@@ -89,13 +80,11 @@ pub fn open(path: &Path) -> Result<(Connection, Mode)> {
         "&immutable=1"
     };
     match in_place(path, params) {
-        Ok(c) => Ok((c, Mode::InPlace)),
+        Ok(c) => Ok(c),
         // A busy writer is not a reason to copy: say so. Anything else (a read-only folder, a
         // wal-index SQLite cannot use read-only) gets one try on a private copy.
         Err(e) if is_busy(&e) => Err(e),
-        Err(first) => snapshot(path)
-            .map(|c| (c, Mode::Snapshot))
-            .map_err(|_| first),
+        Err(first) => snapshot(path).map_err(|_| first),
     }
 }
 

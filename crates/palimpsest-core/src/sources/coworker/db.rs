@@ -79,7 +79,7 @@ pub fn read_sessions(db: &Path) -> Result<Vec<SessionRow>> {
         source,
     };
     // The goose reader's opener: a busy timeout, and no file written in coworker's folder.
-    let (conn, _) = crate::sources::sqlite::open(db)?;
+    let conn = crate::sources::sqlite::open(db)?;
     let present: Vec<String> = conn
         .prepare("SELECT name FROM pragma_table_info('sessions')")
         .and_then(|mut st| {

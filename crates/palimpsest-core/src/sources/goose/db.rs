@@ -75,7 +75,7 @@ fn check_header(path: &Path) -> Result<()> {
 /// un-checkpointed rows in a `-wal` are seen too.
 pub fn connect(path: &Path) -> Result<Connection> {
     check_header(path)?;
-    Ok(crate::sources::sqlite::open(path)?.0)
+    crate::sources::sqlite::open(path)
 }
 
 fn columns(conn: &Connection, path: &Path, table: &str) -> Result<HashSet<String>> {
