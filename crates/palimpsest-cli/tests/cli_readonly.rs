@@ -134,7 +134,12 @@ fn a_wal_in_a_folder_the_reader_cannot_write_is_read_from_a_private_copy() {
     let cache = root.join("cache");
     std::fs::create_dir_all(&cache).unwrap();
     let before = files(&goose);
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("palimpsest"));
+    // The unprivileged user may not reach the build folder (a checkout under /root): run a
+    // copy of the binary from the temp folder it can reach.
+    let bin = root.join("palimpsest");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("palimpsest"), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = Command::new(&bin);
     cmd.env("XDG_CACHE_HOME", &cache)
         .env("HOME", &cache)
         .args(["show"])
