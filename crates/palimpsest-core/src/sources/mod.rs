@@ -116,21 +116,13 @@ pub struct Catalog {
 impl Catalog {
     /// Every session of every source; sources whose listing fails are reported in `problems`.
     pub fn list(&self) -> (Vec<SessionMeta>, Vec<Error>) {
-        let mut metas = Vec::new();
-        let mut problems = Vec::new();
-        for s in &self.sources {
-            match s.list() {
-                Ok(mut m) => metas.append(&mut m),
-                Err(e) => problems.push(e),
-            }
-        }
-        (metas, problems)
+        let (listed, problems) = self.list_each();
+        (listed.into_iter().flatten().flatten().collect(), problems)
     }
 
-    /// Load a session by id; with no id, the only session there is. Each source is listed
-    /// once (a locked or slow database is waited for once, not once per question).
-    pub fn load(&self, root: &Path, id: Option<&str>) -> Result<Session> {
-        let mut listed: Vec<Option<Vec<SessionMeta>>> = Vec::new();
+    /// Each source's listing, in source order (`None` where it failed), and the failures.
+    fn list_each(&self) -> (Vec<Option<Vec<SessionMeta>>>, Vec<Error>) {
+        let mut listed = Vec::new();
         let mut problems = Vec::new();
         for s in &self.sources {
             match s.list() {
@@ -141,6 +133,13 @@ impl Catalog {
                 }
             }
         }
+        (listed, problems)
+    }
+
+    /// Load a session by id; with no id, the only session there is. Each source is listed
+    /// once (a locked or slow database is waited for once, not once per question).
+    pub fn load(&self, root: &Path, id: Option<&str>) -> Result<Session> {
+        let (listed, mut problems) = self.list_each();
         let metas: Vec<&SessionMeta> = listed.iter().flatten().flatten().collect();
         let wanted = match id {
             Some(id) => id.to_owned(),
@@ -261,23 +260,26 @@ fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Error {
 /// Folders already walked, by device and inode (by canonical path where there are none), so
 /// symlink cycles and links to a folder seen before are walked once.
 #[derive(Default)]
-struct Visited(std::collections::HashSet<(u64, u64, PathBuf)>);
+struct Visited(std::collections::HashSet<FolderKey>);
+
+#[cfg(unix)]
+type FolderKey = (u64, u64);
+#[cfg(not(unix))]
+type FolderKey = PathBuf;
 
 impl Visited {
     /// True the first time a folder is met.
-    fn first(&mut self, dir: &Path, meta: &std::fs::Metadata) -> bool {
-        #[cfg(unix)]
-        let key = {
-            use std::os::unix::fs::MetadataExt;
-            (meta.dev(), meta.ino(), PathBuf::new())
-        };
-        #[cfg(not(unix))]
-        let key = {
-            let _ = meta;
-            (0, 0, dir.canonicalize().unwrap_or_else(|_| dir.to_owned()))
-        };
-        let _ = dir;
-        self.0.insert(key)
+    #[cfg(unix)]
+    fn first(&mut self, _dir: &Path, meta: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        self.0.insert((meta.dev(), meta.ino()))
+    }
+
+    /// True the first time a folder is met.
+    #[cfg(not(unix))]
+    fn first(&mut self, dir: &Path, _meta: &std::fs::Metadata) -> bool {
+        self.0
+            .insert(dir.canonicalize().unwrap_or_else(|_| dir.to_owned()))
     }
 }
 
