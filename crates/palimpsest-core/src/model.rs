@@ -296,6 +296,10 @@ pub struct CompactionRecord {
     /// Context tokens after, when recorded.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub post_tokens: Option<u64>,
+    /// `post_tokens` was taken from the recorded usage of the first request after the cut
+    /// (the record itself had none): recorded by the provider, not estimated.
+    #[serde(default)]
+    pub post_tokens_from_usage: bool,
     /// The message holding the summary, when there is one.
     pub summary_index: Option<usize>,
     /// Indices of messages kept verbatim across the cut, when the record says.

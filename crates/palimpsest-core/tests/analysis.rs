@@ -114,10 +114,12 @@ fn stuck_worker_spill_loop_loops_and_exploration() {
     assert_eq!(
         kinds,
         vec![
-            (LoopKind::RepeatedCall, vec![1, 14, 31, 35]),
+            (LoopKind::RepeatedCall, vec![14, 31, 35]),
             (LoopKind::Timeout, vec![26])
         ],
-        "cat store.py four times; one timeout; no error streak (one failure) or long no-write stretch"
+        "cat store.py three times with the same answer and no write between (the read at 1 came \
+         before the edit at 7, so it is not part of the loop); one timeout; no error streak (one \
+         failure) or long no-write stretch"
     );
     assert_eq!(
         (
@@ -491,12 +493,12 @@ fn fleet_over_a_folder_of_sessions() {
     assert_eq!(
         ids,
         vec![
-            "0ld5e55i0n01",
             "a1b2c3d4e5f6",
+            "0ld5e55i0n01",
             "c0ffee000002",
             "e7e7e7e7e7e7"
         ],
-        "one row per session"
+        "one row per session, the stuck one first, then by id"
     );
     assert_eq!(
         (
@@ -507,6 +509,18 @@ fn fleet_over_a_folder_of_sessions() {
         (4, 4, 3),
         "the trim has no usable summary"
     );
-    assert_eq!(f.totals.stuck_sessions, 0, "none of these is stuck");
+    assert_eq!(
+        (
+            f.totals.stuck_sessions,
+            f.totals.watch_sessions,
+            f.totals.ok_sessions
+        ),
+        (1, 0, 3),
+        "a1b2c3d4e5f6 compacts three times within four requests; the others have no finding"
+    );
+    assert_eq!(
+        f.sessions[0].verdict, "compaction thrash: compactions 1–3 within 1 request",
+        "the thrash is named with its numbers"
+    );
     assert_eq!(chars_div_4("abcde"), 2, "estimates round up");
 }

@@ -66,7 +66,12 @@ fn auto_compacted_transcript_imports_cleanly() {
         "compactMetadata.trigger is auto"
     );
     assert_eq!(c.pre_tokens, Some(167_094), "compactMetadata.preTokens");
-    assert_eq!(c.post_tokens, None, "2.1.39 writes no postTokens");
+    assert_eq!(
+        (c.post_tokens, c.post_tokens_from_usage),
+        (Some(33_960), true),
+        "2.1.39 writes no postTokens: the first request after the boundary (line 1261) recorded \
+         3 input + 21 460 cache reads + 12 497 cache writes"
+    );
     assert_eq!(c.cut_index, 229, "the boundary (line 1256) is message 229");
     assert_eq!(
         c.summary_index,

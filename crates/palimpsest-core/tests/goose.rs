@@ -218,6 +218,7 @@ fn goose_compacted_tool_loop_auto_compaction() {
                 trigger: Some(Trigger::Auto),
                 pre_tokens: None,
                 post_tokens: None,
+                post_tokens_from_usage: false,
                 summary_index: Some(5),
                 kept: vec![7],
                 raw: None,

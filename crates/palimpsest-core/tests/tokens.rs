@@ -355,6 +355,7 @@ fn compacted() -> Session {
         trigger: Some(Trigger::Auto),
         pre_tokens: None,
         post_tokens: None,
+        post_tokens_from_usage: false,
         summary_index: Some(3),
         kept: vec![],
         raw: None,

@@ -22,15 +22,29 @@ pub const SIX_CUTS_ID: &str = "6c075000-0000-4000-8000-00000000c006";
 /// The project folder under `fixtures/claude/projects/`.
 pub const PROJECT: &str = "-home-dev-shop";
 
-/// Lines being written, with the chain of `parentUuid`s kept.
-struct Transcript {
-    lines: Vec<Value>,
+/// Lines of a Claude Code transcript being written, with the chain of `parentUuid`s kept (the
+/// tests build their inputs with it, in the shape real sessions have).
+pub struct Transcript {
+    /// The lines so far.
+    pub lines: Vec<Value>,
     parent: Option<String>,
     n: usize,
     second: u32,
+    session: String,
 }
 
 impl Transcript {
+    /// An empty transcript of session `id`.
+    pub fn new(id: &str) -> Self {
+        Transcript {
+            lines: Vec::new(),
+            parent: None,
+            n: 0,
+            second: 0,
+            session: id.to_owned(),
+        }
+    }
+
     fn ts(&mut self) -> String {
         self.second += 7;
         let s = self.second;
@@ -52,7 +66,7 @@ impl Transcript {
         let uuid = self.uuid();
         let mut m: Map<String, Value> = match json!({
             "parentUuid": self.parent, "isSidechain": false, "userType": "external",
-            "cwd": "/home/dev/shop", "sessionId": SIX_CUTS_ID, "version": "2.1.39",
+            "cwd": "/home/dev/shop", "sessionId": self.session, "version": "2.1.39",
             "gitBranch": "main", "slug": "quiet-orange-lantern", "type": typ,
             "timestamp": self.ts(), "uuid": uuid,
         }) {
@@ -67,14 +81,14 @@ impl Transcript {
         uuid
     }
 
-    fn user(&mut self, text: &str) {
+    pub fn user(&mut self, text: &str) {
         self.push(
             "user",
             json!({"message": {"role": "user", "content": text}}),
         );
     }
 
-    fn say(&mut self, text: &str, input_tokens: u64) {
+    pub fn say(&mut self, text: &str, input_tokens: u64) {
         let id = format!("msg_{:04}", self.n);
         self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
             "model": "claude-opus-4-6", "content": [{"type": "text", "text": text}],
@@ -82,12 +96,12 @@ impl Transcript {
     }
 
     /// A tool call and its result; returns the call id.
-    fn tool(&mut self, name: &str, input: Value, result: &str, input_tokens: u64) -> String {
+    pub fn tool(&mut self, name: &str, input: Value, result: &str, input_tokens: u64) -> String {
         self.tool_with(name, input, result, input_tokens, json!({}))
     }
 
     /// [`Transcript::tool`] with more keys on the result line (`toolUseResult`).
-    fn tool_with(
+    pub fn tool_with(
         &mut self,
         name: &str,
         input: Value,
@@ -109,8 +123,43 @@ impl Transcript {
         call
     }
 
+    /// A tool call whose result is an error (`is_error: true`); returns the call id.
+    pub fn tool_error(
+        &mut self,
+        name: &str,
+        input: Value,
+        result: &str,
+        input_tokens: u64,
+    ) -> String {
+        let call = format!("toolu_{:04}", self.n);
+        let id = format!("msg_{:04}", self.n);
+        self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
+            "model": "claude-opus-4-6", "content": [{"type": "tool_use", "id": call, "name": name, "input": input}],
+            "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 300, "output_tokens": 60}}}));
+        self.push(
+            "user",
+            json!({"message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": result, "is_error": true}]}}),
+        );
+        call
+    }
+
+    /// The line Claude Code writes when the API refuses a request (`isApiErrorMessage`, model
+    /// `<synthetic>`, zero usage), e.g. `Prompt is too long`.
+    pub fn api_error(&mut self, text: &str) {
+        let id = format!("msg_{:04}", self.n);
+        self.push("assistant", json!({"isApiErrorMessage": true, "message": {"id": id, "type": "message",
+            "role": "assistant", "model": "<synthetic>", "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 0, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0, "output_tokens": 0}}}));
+    }
+
+    /// Write the transcript as JSONL.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        write_lines(path, &self.lines)
+    }
+
     /// A full compaction: the boundary (a new chain, linked logically) and the summary.
-    fn compact(&mut self, trigger: &str, pre: u64, summary: &str) {
+    pub fn compact(&mut self, trigger: &str, pre: u64, summary: &str) {
         let logical = self.parent.take();
         self.push(
             "system",
@@ -124,7 +173,7 @@ impl Transcript {
                  The summary below covers the earlier portion of the conversation.\n\n{summary}")}}));
     }
 
-    fn micro(&mut self, pre: u64, saved: u64, cleared: &[String]) {
+    pub fn micro(&mut self, pre: u64, saved: u64, cleared: &[String]) {
         self.push("system", json!({"subtype": "microcompact_boundary", "content": "Context microcompacted",
             "isMeta": false, "level": "info",
             "microcompactMetadata": {"trigger": "auto", "preTokens": pre, "tokensSaved": saved, "compactedToolIds": cleared}}));
@@ -143,12 +192,7 @@ fn source(name: &str, lines: usize) -> String {
 
 /// The `six-cuts` transcript's lines.
 pub fn six_cuts() -> Vec<Value> {
-    let mut t = Transcript {
-        lines: Vec::new(),
-        parent: None,
-        n: 0,
-        second: 0,
-    };
+    let mut t = Transcript::new(SIX_CUTS_ID);
     let prompt = format!(
         "Fix the checkout total: discounts are applied twice when a coupon and a sale overlap. \
          Keep the public API of shop/cart.py; add a regression test; close the Linear issues that \

@@ -29,6 +29,11 @@ pub struct Cut {
     pub summary_text: String,
     /// The source says no summary was made (coworker's trim fallback).
     pub trimmed: bool,
+    /// A microcompact: no message dropped and no summary written; the results it cleared are
+    /// the messages it took from view (`kept` is everything else before the cut).
+    pub micro: bool,
+    /// For a microcompact, the messages whose tool results it cleared.
+    pub cleared: Vec<usize>,
 }
 
 /// The session's compactions, in cut order.
@@ -46,6 +51,8 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 kept: BTreeSet::new(),
                 summary_text: String::new(),
                 trimmed: false,
+                micro: false,
+                cleared: Vec::new(),
             })
             .collect()
     } else {
@@ -67,6 +74,12 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                         .map(|m| m.index)
                 }),
                 kept: c.kept.iter().copied().collect(),
+                micro: is_microcompact(session, c),
+                cleared: if is_microcompact(session, c) {
+                    cleared_messages(session, c)
+                } else {
+                    Vec::new()
+                },
                 summary_text: raw_summary(c.raw.as_ref()),
                 trimmed: c
                     .raw
@@ -78,6 +91,13 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
             .collect()
     };
     out.sort_by_key(|c| c.cut_index);
+    for c in out.iter_mut().filter(|c| c.micro) {
+        // What a microcompact left in view: everything before it but the results it cleared.
+        c.kept = (0..c.cut_index)
+            .filter(|i| !c.cleared.contains(i))
+            .collect();
+        c.summary_index = None;
+    }
     for (i, c) in out.iter_mut().enumerate() {
         c.number = i + 1;
         if let Some(m) = c.summary_index.and_then(|i| session.messages.get(i)) {
@@ -98,10 +118,48 @@ pub fn dropped_between(cuts: &[Cut], earlier: usize, later: usize) -> Option<usi
         .map(|c| c.number)
 }
 
+/// Claude Code's microcompact: it clears named tool results and writes no summary. (coworker's
+/// `micro` trigger writes a summary like any compaction, and is one.)
+fn is_microcompact(session: &Session, c: &crate::model::CompactionRecord) -> bool {
+    let summary_follows = session
+        .messages
+        .get(c.cut_index..)
+        .into_iter()
+        .flatten()
+        .take(3)
+        .any(|m| m.kind == MessageKind::Summary);
+    c.trigger == Some(crate::model::Trigger::Micro)
+        && (!crate::compaction::micro::compacted_ids(c).is_empty()
+            || c.summary_index.is_none() && !summary_follows)
+}
+
+/// The messages holding the tool results a microcompact record names.
+fn cleared_messages(session: &Session, record: &crate::model::CompactionRecord) -> Vec<usize> {
+    let ids = crate::compaction::micro::compacted_ids(record);
+    session
+        .messages
+        .iter()
+        .take(record.cut_index)
+        .filter(|m| {
+            m.parts.iter().any(|p| {
+                matches!(p, crate::model::Part::ToolResult { call_id, .. } if ids.contains(call_id))
+            })
+        })
+        .map(|m| m.index)
+        .collect()
+}
+
 /// Indices of the ordinary messages cut `k` (0-based position in `cuts`) dropped: those after
-/// the previous cut and before this one, minus the kept ones.
+/// the previous full cut and before this one, minus the kept ones. A microcompact drops none.
 pub fn dropped_span(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
-    let start = if k == 0 { 0 } else { cuts[k - 1].cut_index };
+    if cuts[k].micro {
+        return Vec::new();
+    }
+    let start = cuts[..k]
+        .iter()
+        .rev()
+        .find(|c| !c.micro)
+        .map_or(0, |c| c.cut_index);
     let end = cuts[k].cut_index.min(session.messages.len());
     (start..end)
         .filter(|i| !cuts[k].kept.contains(i))
@@ -179,6 +237,8 @@ mod tests {
             kept: BTreeSet::new(),
             summary_text: String::new(),
             trimmed: false,
+            micro: false,
+            cleared: Vec::new(),
         };
         let cuts = [cut];
         assert_eq!(

@@ -1,10 +1,10 @@
-//! The fleet view: one row per session (re-reads, compactions, usable summaries, verdict) and
-//! totals across them, for a folder or database holding many sessions.
+//! The fleet view: one row per session (severity, re-reads, compactions, usable summaries,
+//! verdict, cost) and totals across them, for a folder or database holding many sessions.
 //! Each row's diagnosis is `diagnose`'s; loading the sessions is the caller's (`api`).
 
 use serde::{Deserialize, Serialize};
 
-use super::Diagnosis;
+use super::{Diagnosis, Severity};
 use crate::model::SessionMeta;
 
 /// One session in the fleet table.
@@ -37,8 +37,24 @@ pub struct FleetRow {
     pub spill_loops: usize,
     /// The verdict line.
     pub verdict: String,
-    /// The verdict names a problem (not "no sign of a stuck worker").
+    /// Severity is `stuck`.
     pub stuck: bool,
+    /// `stuck` | `watch` | `ok`.
+    pub severity: Severity,
+    /// The session's title (its name, first prompt or summary; the id when it has none).
+    pub title: String,
+    /// The file it lives in.
+    pub path: String,
+    /// Last update, Unix milliseconds.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub updated: Option<i64>,
+    /// Microcompacts (cleared tool results; not in `compactions`).
+    pub microcompacts: usize,
+    /// What the session cost in dollars at the price table's rates; null when a model it used
+    /// has no price (or it recorded no usage).
+    pub cost_usd: Option<f64>,
+    /// The parent session, for subagents.
+    pub parent_id: Option<String>,
 }
 
 /// Totals across the fleet.
@@ -47,8 +63,16 @@ pub struct FleetRow {
 pub struct FleetTotals {
     /// Sessions diagnosed.
     pub sessions: usize,
-    /// Sessions whose verdict names a problem.
+    /// Sessions whose severity is `stuck`.
     pub stuck_sessions: usize,
+    /// Sessions whose severity is `watch`.
+    pub watch_sessions: usize,
+    /// Sessions with no finding.
+    pub ok_sessions: usize,
+    /// The sum of the sessions' costs that have one.
+    pub cost_usd: f64,
+    /// Sessions without a cost (unknown model or no recorded usage).
+    pub unpriced_sessions: usize,
     /// Compactions.
     pub compactions: usize,
     /// Usable summaries.
@@ -67,7 +91,7 @@ pub struct FleetTotals {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Fleet {
-    /// One row per session, most re-reads first.
+    /// One row per session: stuck first, then watch, then ok; most re-reads first within.
     pub sessions: Vec<FleetRow>,
     /// Totals.
     pub totals: FleetTotals,
@@ -75,8 +99,8 @@ pub struct Fleet {
     pub problems: Vec<crate::api::Problem>,
 }
 
-/// Make a fleet row.
-pub fn row(meta: &SessionMeta, d: &Diagnosis) -> FleetRow {
+/// Make a fleet row. `cost_usd` is the session's cost, when it has one.
+pub fn row(meta: &SessionMeta, d: &Diagnosis, cost_usd: Option<f64>) -> FleetRow {
     let reads: usize = d.rereads.iter().map(|f| f.reads).sum();
     let rereads: usize = d.rereads.iter().map(|f| f.rereads).sum();
     FleetRow {
@@ -84,7 +108,7 @@ pub fn row(meta: &SessionMeta, d: &Diagnosis) -> FleetRow {
         format: meta.format.as_str().to_owned(),
         messages: meta.message_count,
         calls: d.exploration.calls,
-        compactions: d.compactions.len(),
+        compactions: d.compactions.iter().filter(|c| !c.micro).count(),
         usable_summaries: d.compactions.iter().filter(|c| c.usable).count(),
         reads,
         rereads,
@@ -97,15 +121,23 @@ pub fn row(meta: &SessionMeta, d: &Diagnosis) -> FleetRow {
         exploration_share: d.exploration_share,
         spill_loops: d.spill_loops.len(),
         verdict: d.verdict.clone(),
-        stuck: !d.findings.is_empty(),
+        stuck: d.severity == Severity::Stuck,
+        severity: d.severity,
+        title: meta.name.clone(),
+        path: meta.path.clone(),
+        updated: meta.updated,
+        microcompacts: d.compactions.iter().filter(|c| c.micro).count(),
+        cost_usd,
+        parent_id: meta.parent_id.clone(),
     }
 }
 
 /// Sort the rows and sum them.
 pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::api::Problem>) -> Fleet {
     rows.sort_by(|a, b| {
-        b.rereads
-            .cmp(&a.rereads)
+        a.severity
+            .cmp(&b.severity)
+            .then(b.rereads.cmp(&a.rereads))
             .then(a.session_id.cmp(&b.session_id))
     });
     let sum = |f: fn(&FleetRow) -> usize| rows.iter().map(f).sum::<usize>();
@@ -117,6 +149,13 @@ pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::api::Problem>) -> Fle
         totals: FleetTotals {
             sessions: rows.len(),
             stuck_sessions: rows.iter().filter(|r| r.stuck).count(),
+            watch_sessions: rows
+                .iter()
+                .filter(|r| r.severity == Severity::Watch)
+                .count(),
+            ok_sessions: rows.iter().filter(|r| r.severity == Severity::Ok).count(),
+            cost_usd: rows.iter().filter_map(|r| r.cost_usd).sum(),
+            unpriced_sessions: rows.iter().filter(|r| r.cost_usd.is_none()).count(),
             compactions,
             usable_summaries: usable,
             usable_summary_rate: (compactions > 0).then(|| usable as f64 / compactions as f64),

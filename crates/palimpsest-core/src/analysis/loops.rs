@@ -1,5 +1,5 @@
-//! Signs of a worker going round in circles: the same call repeated (same tool and arguments,
-//! three times or more), streaks of failing calls, long stretches without a single write, and
+//! Signs of a worker going round in circles: the same call getting the same result three times
+//! or more with no write between (polls left out: `polls`), streaks of failing calls, long stretches without a single write, and
 //! calls that timed out.
 //! Which calls there are is `calls`'; which of them read or write is `reads`'.
 
@@ -77,21 +77,52 @@ pub fn is_timeout(text: &str) -> bool {
 pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
     let mut out = Vec::new();
 
-    // Repeated calls, keyed by tool and key-sorted arguments.
+    // Repeated calls, keyed by tool and key-sorted arguments: a loop is a run of the same
+    // call getting the same answer, with no write anywhere between (a write may have changed
+    // what the call sees: then trying again is reasonable). Polls wait for the world to change
+    // and are left out.
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, c) in calls.iter().enumerate() {
+        if super::polls::is_poll(c) {
+            continue;
+        }
         let key = (c.name.to_owned(), canonical(c.arguments).to_string());
         groups.entry(key).or_default().push(i);
     }
-    let mut repeated: Vec<&Vec<usize>> =
-        groups.values().filter(|v| v.len() >= REPEAT_MIN).collect();
-    repeated.sort_by_key(|v| v[0]);
-    for v in repeated {
+    // Calls (by position) after which a write was made.
+    let mut writes_before = vec![0usize; calls.len() + 1];
+    for (i, class) in classes.iter().enumerate() {
+        writes_before[i + 1] = writes_before[i] + usize::from(class.writes());
+    }
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for v in groups.values() {
+        let mut run: Vec<usize> = Vec::new();
+        for &i in v {
+            let continues = run.last().is_some_and(|&p| {
+                calls[p].result == calls[i].result
+                    && calls[p].is_error == calls[i].is_error
+                    // No write from the earlier call up to (not including) this one.
+                    && writes_before[i] == writes_before[p]
+            });
+            if !continues {
+                if run.len() >= REPEAT_MIN {
+                    runs.push(std::mem::take(&mut run));
+                }
+                run.clear();
+            }
+            run.push(i);
+        }
+        if run.len() >= REPEAT_MIN {
+            runs.push(run);
+        }
+    }
+    runs.sort_by_key(|v| v[0]);
+    for v in runs {
         let c = &calls[v[0]];
         out.push(Loop {
             kind: LoopKind::RepeatedCall,
             description: format!(
-                "{} {} called {} times",
+                "{} {} called {} times with the same result",
                 c.name,
                 short_args(c.arguments),
                 v.len()
@@ -103,24 +134,39 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
         });
     }
 
-    // Error streaks over answered calls.
-    let mut streak: Vec<usize> = Vec::new();
-    let flush = |streak: &mut Vec<usize>, out: &mut Vec<Loop>| {
+    // Error streaks over answered calls. A streak of one call failing unchanged names the
+    // call (`tool`, `arguments`): that worker is stuck; different failing calls are a worker
+    // trying things.
+    let mut streak: Vec<&Call> = Vec::new();
+    let flush = |streak: &mut Vec<&Call>, out: &mut Vec<Loop>| {
         if streak.len() >= ERROR_STREAK_MIN {
+            let first = streak[0];
+            let same = streak.iter().all(|c| {
+                c.name == first.name && canonical(c.arguments) == canonical(first.arguments)
+            });
             out.push(Loop {
                 kind: LoopKind::ErrorStreak,
-                description: format!("{} failing calls in a row", streak.len()),
+                description: if same {
+                    format!(
+                        "{} failing calls in a row, all {} {}",
+                        streak.len(),
+                        first.name,
+                        short_args(first.arguments)
+                    )
+                } else {
+                    format!("{} failing calls in a row", streak.len())
+                },
                 count: streak.len(),
-                messages: std::mem::take(streak),
-                tool: None,
-                arguments: None,
+                messages: streak.iter().map(|c| c.call_index).collect(),
+                tool: same.then(|| first.name.to_owned()),
+                arguments: same.then(|| first.arguments.clone()),
             });
         }
         streak.clear();
     };
     for c in calls.iter().filter(|c| c.result.is_some()) {
         if c.is_error {
-            streak.push(c.call_index);
+            streak.push(c);
         } else {
             flush(&mut streak, &mut out);
         }

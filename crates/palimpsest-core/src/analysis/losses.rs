@@ -85,11 +85,26 @@ static TASK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
+/// True for a name only code would use: `snake_case`, `camelCase`, `PascalCase`, digits in it.
+/// Prose words (`first`, `Read`, `persisted`) are not identifiers, even in backticks: listing
+/// them as lost says nothing about what the session worked on.
+fn looks_like_code(name: &str) -> bool {
+    let inner_upper = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    let inner_lower = name.chars().any(|c| c.is_ascii_lowercase());
+    name.contains('_') && name.chars().any(|c| c.is_ascii_alphabetic())
+        || name.chars().any(|c| c.is_ascii_digit()) && name.chars().any(|c| c.is_ascii_alphabetic())
+        || inner_upper && inner_lower
+}
+
 /// Summary losses of every compaction with a summary.
 pub(crate) fn losses(session: &Session, cuts: &[Cut]) -> Vec<SummaryLoss> {
     let wd = session.meta.working_dir.as_deref();
     let mut out = Vec::new();
     for k in 0..cuts.len() {
+        if cuts[k].micro {
+            // A microcompact writes no summary and drops no message: nothing to lose by one.
+            continue;
+        }
         let kept: String = kept_after(session, cuts, k)
             .into_iter()
             .filter_map(|i| session.messages.get(i))
@@ -118,13 +133,16 @@ pub(crate) fn losses(session: &Session, cuts: &[Cut]) -> Vec<SummaryLoss> {
                             note(LossKind::Path, normalise(c.as_str(), ".", wd), i);
                         }
                         for c in DEF.captures_iter(text) {
-                            note(LossKind::Identifier, c[1].to_owned(), i);
+                            if looks_like_code(&c[1]) {
+                                note(LossKind::Identifier, c[1].to_owned(), i);
+                            }
                         }
                         for c in MENTIONED.captures_iter(text) {
                             let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) else {
                                 continue;
                             };
-                            if !inside_path(text, m.start(), m.end()) {
+                            if looks_like_code(m.as_str()) && !inside_path(text, m.start(), m.end())
+                            {
                                 note(LossKind::Identifier, m.as_str().to_owned(), i);
                             }
                         }

@@ -21,6 +21,8 @@ pub mod loops;
 pub mod losses;
 pub mod markers;
 pub mod paths;
+pub mod polls;
+pub mod ranges;
 pub mod reads;
 pub mod rereads;
 pub mod review;
@@ -28,6 +30,7 @@ pub mod shell;
 pub mod spill_roots;
 pub mod spill_text;
 pub mod spills;
+pub mod thrash;
 pub mod verbs;
 pub mod verdict;
 
@@ -43,6 +46,8 @@ pub use losses::{LossKind, SummaryLoss};
 pub use rereads::{FileReads, Reread};
 pub use review::{SpillEntry, SpillReview, SpillStatus, review_spills};
 pub use spills::{SpillKind, SpillLoop, SpillStep};
+pub use thrash::Thrash;
+pub use verdict::Severity;
 
 /// Rough token count: characters / 4, rounded up. The default until a BPE counter is passed.
 pub fn chars_div_4(text: &str) -> usize {
@@ -84,6 +89,13 @@ pub struct CompactionInfo {
     pub problem: Option<String>,
     /// Messages this compaction dropped from the model's view.
     pub dropped: usize,
+    /// A microcompact: it cleared old tool results and wrote no summary, so the summary gate
+    /// does not apply (`usable` false, `problem` null) and it drops no message.
+    #[serde(default)]
+    pub micro: bool,
+    /// Messages whose tool results a microcompact cleared.
+    #[serde(default)]
+    pub cleared: usize,
 }
 
 /// The post-mortem of one session: the `diagnose` JSON contract.
@@ -92,6 +104,13 @@ pub struct CompactionInfo {
 pub struct Diagnosis {
     /// One line: the most telling finding.
     pub verdict: String,
+    /// `stuck` | `watch` | `ok`: the worst finding's.
+    pub severity: Severity,
+    /// Compactions that did not free the context.
+    pub thrash: Vec<Thrash>,
+    /// The worker was expected to write (it wrote, or it is a main session whose task asks
+    /// for a change); "mostly exploring" applies only then.
+    pub expects_writes: bool,
     /// Per file: reads, re-reads, re-reads after compaction, tokens.
     pub rereads: Vec<FileReads>,
     /// Share of calls that only look (0–1).
@@ -167,20 +186,28 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         .iter()
         .enumerate()
         .map(|(k, c)| {
-            let problem = losses::summary_problem(&c.summary_text, c.trimmed);
+            let problem = (!c.micro)
+                .then(|| losses::summary_problem(&c.summary_text, c.trimmed))
+                .flatten();
             CompactionInfo {
                 number: c.number,
                 cut_index: c.cut_index,
                 summary_index: c.summary_index,
                 summary_chars: c.summary_text.trim().chars().count(),
-                usable: problem.is_none(),
+                usable: !c.micro && problem.is_none(),
                 problem,
                 dropped: cuts::dropped_span(session, &cuts, k).len(),
+                micro: c.micro,
+                cleared: c.cleared.len(),
             }
         })
         .collect();
+    let expects_writes = exploration.write_calls > 0 || expected_to_write(session);
     let mut d = Diagnosis {
         verdict: String::new(),
+        severity: Severity::Ok,
+        thrash: thrash::thrash(session, &cuts),
+        expects_writes,
         exploration_share: exploration.share,
         rereads,
         loops: loops::loops(&calls, &classes),
@@ -193,7 +220,26 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         compactions,
         ended_while_running: ended_while_running(session, &calls),
     };
-    d.findings = verdict::findings(&d);
-    d.verdict = verdict::verdict(&d);
+    let found = verdict::findings(&d);
+    d.severity = verdict::severity(&found);
+    d.verdict = verdict::verdict(&d, &found);
+    d.findings = found.into_iter().map(|(_, f)| f).collect();
     d
+}
+
+/// A main session is a worker offered write tools; a subagent that never wrote is one only
+/// when its task asks for a change (an Explore or search run is meant to look).
+fn expected_to_write(session: &Session) -> bool {
+    static CHANGE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)\b(fix|implement|edit|modify|change|refactor|update|add|create|write|remove|delete|rename|patch|migrate)\b")
+            .expect("static regex")
+    });
+    if session.meta.parent_id.is_none() {
+        return true;
+    }
+    session
+        .messages
+        .iter()
+        .find(|m| m.role == crate::model::Role::User && !m.has_tool_result())
+        .is_some_and(|m| CHANGE.is_match(&m.text()))
 }

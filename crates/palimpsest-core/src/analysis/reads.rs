@@ -31,6 +31,8 @@ pub struct FileAccess {
     pub kind: AccessKind,
     /// Normalised path.
     pub path: String,
+    /// The lines a read returned ([`super::ranges::WHOLE`] for whole reads and for writes).
+    pub range: super::ranges::LineRange,
 }
 
 /// The classification of one call.
@@ -154,6 +156,11 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
             class.accesses.push(FileAccess {
                 kind,
                 path: key(p, "."),
+                range: if command == "view" {
+                    super::ranges::of_arguments(args)
+                } else {
+                    super::ranges::WHOLE
+                },
             });
             class.look_only = command == "view";
         }
@@ -165,6 +172,7 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
             class.accesses.push(FileAccess {
                 kind: AccessKind::Write,
                 path: key(&p, "."),
+                range: super::ranges::WHOLE,
             });
         }
     } else if READ_TOOLS.contains(&tool) {
@@ -172,6 +180,7 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
             class.accesses.push(FileAccess {
                 kind: AccessKind::Read,
                 path: key(p, "."),
+                range: super::ranges::of_arguments(args),
             });
         }
         class.look_only = true;
@@ -180,6 +189,7 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
             class.accesses.push(FileAccess {
                 kind: AccessKind::Write,
                 path: key(p, "."),
+                range: super::ranges::WHOLE,
             });
         }
         if let Some(edits) = args.get("edits").and_then(Value::as_array) {
@@ -188,6 +198,7 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
                     class.accesses.push(FileAccess {
                         kind: AccessKind::Write,
                         path: key(p, "."),
+                        range: super::ranges::WHOLE,
                     });
                 }
             }
@@ -229,6 +240,7 @@ fn classify_shell(line: &str, start_cwd: &str, working_dir: Option<&str>, class:
             class.accesses.push(FileAccess {
                 kind: AccessKind::Write,
                 path: key(w, &cwd),
+                range: super::ranges::WHOLE,
             });
         }
         let files = operands(prog, words);
@@ -241,6 +253,7 @@ fn classify_shell(line: &str, start_cwd: &str, working_dir: Option<&str>, class:
                 class.accesses.push(FileAccess {
                     kind: AccessKind::Write,
                     path: key(dst, &cwd),
+                    range: super::ranges::WHOLE,
                 });
             }
             None
@@ -248,10 +261,16 @@ fn classify_shell(line: &str, start_cwd: &str, working_dir: Option<&str>, class:
             None
         };
         if let Some(kind) = kind {
+            let range = if kind == AccessKind::Read {
+                super::ranges::of_shell(prog, words)
+            } else {
+                super::ranges::WHOLE
+            };
             for f in files {
                 class.accesses.push(FileAccess {
                     kind,
                     path: key(f, &cwd),
+                    range,
                 });
             }
         }

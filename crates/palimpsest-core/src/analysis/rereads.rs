@@ -1,5 +1,5 @@
-//! Re-reads: a successful read of a file already read with no write to it since, per file and
-//! per event, and whether a compaction had dropped the earlier read from the model's view
+//! Re-reads: a successful read of lines of a file already read with no write to it since (pages
+//! of one file, disjoint ranges, are not re-reads: `ranges`), per file and per event, and whether a compaction had dropped the earlier read from the model's view
 //! (then the re-read was the price of the cut) or not (pure waste).
 //!
 //! What counts as a read or a write is [`super::reads::classify`]'s call; when a compaction
@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::calls::Call;
 use super::cuts::Cut;
+use super::ranges::{LineRange, overlaps};
 use super::reads::{AccessKind, CallClass};
 
 /// Reads of one file over the session.
@@ -62,8 +63,9 @@ pub(crate) fn rereads(
     cuts: &[Cut],
     count: &dyn Fn(&str) -> usize,
 ) -> (Vec<FileReads>, Vec<Reread>) {
-    // path → (last successful read: call idx, message idx of its content)
-    let mut last_read: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // path → the reads since its last write: (lines, call idx, message idx of its content).
+    // A read re-reads only lines an earlier one returned: pages of one file are not re-reads.
+    let mut last_read: BTreeMap<String, Vec<(LineRange, usize, usize)>> = BTreeMap::new();
     let mut files: BTreeMap<String, FileReads> = BTreeMap::new();
     let mut events = Vec::new();
     for (call, class) in calls.iter().zip(classes) {
@@ -90,7 +92,14 @@ pub(crate) fn rereads(
             f.reads += 1;
             f.read_messages.push(call.call_index);
             let content_at = call.result_index.unwrap_or(call.call_index);
-            if let Some(&(prev_call, prev_content)) = last_read.get(&a.path) {
+            let earlier = last_read.get(&a.path).and_then(|reads| {
+                reads
+                    .iter()
+                    .rev()
+                    .find(|(r, _, _)| overlaps(*r, a.range))
+                    .map(|&(_, c, m)| (c, m))
+            });
+            if let Some((prev_call, prev_content)) = earlier {
                 let dropped = super::cuts::dropped_between(cuts, prev_content, call.call_index);
                 let tokens = count(call.result.unwrap_or(""));
                 f.rereads += 1;
@@ -114,7 +123,11 @@ pub(crate) fn rereads(
                     tokens,
                 });
             }
-            last_read.insert(a.path.clone(), (call.call_index, content_at));
+            last_read.entry(a.path.clone()).or_default().push((
+                a.range,
+                call.call_index,
+                content_at,
+            ));
         }
     }
     let mut files: Vec<FileReads> = files.into_values().collect();

@@ -1,9 +1,12 @@
-//! The one-line verdict: the most telling finding first, then at most two more, joined by `; `.
+//! The one-line verdict and the session's severity (`stuck` | `watch` | `ok`): the most severe,
+//! most telling finding first, then at most two more, joined by `; `.
 //!
 //! Order of precedence follows what costs a stuck worker most: re-reading files a compaction
 //! took away (the seeds' case), spill loops, repeated calls, error streaks, timeouts, then a
 //! session that mostly looks, then long stretches without a write.
 //! The findings it ranks come from the other analysis modules; it only words and orders them.
+
+use serde::{Deserialize, Serialize};
 
 use super::Diagnosis;
 use super::loops::LoopKind;
@@ -78,46 +81,82 @@ pub fn compaction_list(numbers: &[usize]) -> String {
     }
 }
 
-/// Every finding as a short clause, most telling first.
-pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
+/// How bad a session is: `stuck` needs a person, `watch` is worth a look, `ok` is neither.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Going round in circles: re-reading what a compaction took, spill loops, the same call
+    /// with the same answer, one call failing unchanged, compactions that free nothing.
+    Stuck,
+    /// Worth a look, not proof of a stuck worker: re-reads of what was still in view, streaks
+    /// of different failing calls, timeouts, a writer that mostly looks, long stretches
+    /// without a write, a session that ended while a call ran.
+    Watch,
+    /// No finding.
+    #[default]
+    Ok,
+}
+
+impl Severity {
+    /// The stable name (`stuck`, `watch`, `ok`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Stuck => "stuck",
+            Severity::Watch => "watch",
+            Severity::Ok => "ok",
+        }
+    }
+}
+
+/// Every finding as a short clause with its severity, most telling first.
+pub(crate) fn findings(d: &Diagnosis) -> Vec<(Severity, String)> {
+    use Severity::{Stuck, Watch};
     let mut out = Vec::new();
-    // Where the worker stopped: the last thing it did never came back.
-    for r in &d.ended_while_running {
-        out.push(format!(
-            "ended while {} ({}) was running; no output recorded",
-            r.name, r.id
-        ));
+    for t in &d.thrash {
+        out.push((Stuck, format!("compaction thrash: {}", t.description)));
     }
     for f in d.rereads.iter().filter(|f| f.rereads >= REREAD_STUCK) {
         let mut compactions = f.compactions.clone();
         compactions.sort_unstable();
         if f.after_compaction > 0 {
-            out.push(format!(
-                "stuck re-reading {} after {}: {}, {}",
-                f.path,
-                compaction_list(&compactions),
-                count(f.rereads, "re-read"),
-                tokens(f.tokens)
+            out.push((
+                Stuck,
+                format!(
+                    "stuck re-reading {} after {}: {}, {}",
+                    f.path,
+                    compaction_list(&compactions),
+                    count(f.rereads, "re-read"),
+                    tokens(f.tokens)
+                ),
             ));
         } else {
-            out.push(format!(
-                "re-reading {} while it was still in view: {}, {}",
-                f.path,
-                count(f.rereads, "re-read"),
-                tokens(f.tokens)
+            out.push((
+                Watch,
+                format!(
+                    "re-reading {} while it was still in view: {}, {}",
+                    f.path,
+                    count(f.rereads, "re-read"),
+                    tokens(f.tokens)
+                ),
             ));
         }
     }
     for s in &d.spill_loops {
-        out.push(format!(
-            "spill loop on {}: {} spill files re-read and capped again{}",
-            s.origin,
-            s.respilled,
-            if s.ended_in_timeout {
-                ", ended in a timeout"
-            } else {
-                ""
-            }
+        out.push((
+            Stuck,
+            format!(
+                "spill loop on {}: {} spill files re-read and capped again{}",
+                s.origin,
+                s.respilled,
+                if s.ended_in_timeout {
+                    ", ended in a timeout"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     // A repeated pure read is already told by the re-read clause.
@@ -127,11 +166,25 @@ pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
             LoopKind::RepeatedCall
                 if !l.messages.iter().skip(1).all(|m| reread_calls.contains(m)) =>
             {
-                out.push(format!("repeating {}", l.description));
+                out.push((Stuck, format!("repeating {}", l.description)));
             }
-            LoopKind::ErrorStreak => out.push(l.description.clone()),
+            // The same call failing unchanged names its tool; different calls do not.
+            LoopKind::ErrorStreak if l.tool.is_some() => {
+                out.push((Stuck, l.description.clone()));
+            }
+            LoopKind::ErrorStreak => out.push((Watch, l.description.clone())),
             _ => {}
         }
+    }
+    // Where the worker stopped: the last thing it did never came back.
+    for r in &d.ended_while_running {
+        out.push((
+            Watch,
+            format!(
+                "ended while {} ({}) was running; no output recorded",
+                r.name, r.id
+            ),
+        ));
     }
     let timeouts = d
         .loops
@@ -140,33 +193,51 @@ pub(crate) fn findings(d: &Diagnosis) -> Vec<String> {
         .count();
     let timeouts_in_spill_loops = d.spill_loops.iter().filter(|s| s.ended_in_timeout).count();
     if timeouts > timeouts_in_spill_loops {
-        out.push(format!(
-            "{timeouts} call{} timed out",
-            if timeouts == 1 { "" } else { "s" }
+        out.push((
+            Watch,
+            format!(
+                "{timeouts} call{} timed out",
+                if timeouts == 1 { "" } else { "s" }
+            ),
         ));
     }
     let e = &d.exploration;
-    if e.calls >= EXPLORING_MIN_CALLS && e.share >= EXPLORING_SHARE {
-        out.push(format!(
-            "mostly exploring: {:.0}% of {} calls only look",
-            e.share * 100.0,
-            e.calls
+    // Looking is an explorer's job: only a worker expected to write "mostly explores".
+    if d.expects_writes && e.calls >= EXPLORING_MIN_CALLS && e.share >= EXPLORING_SHARE {
+        out.push((
+            Watch,
+            format!(
+                "mostly exploring: {:.0}% of {} calls only look",
+                e.share * 100.0,
+                e.calls
+            ),
         ));
     }
-    if let Some(l) = d
-        .loops
-        .iter()
-        .filter(|l| l.kind == LoopKind::NoWriteStretch)
-        .max_by_key(|l| l.count)
+    if d.expects_writes
+        && let Some(l) = d
+            .loops
+            .iter()
+            .filter(|l| l.kind == LoopKind::NoWriteStretch)
+            .max_by_key(|l| l.count)
     {
-        out.push(format!("{} calls without a write", l.count));
+        out.push((Watch, format!("{} calls without a write", l.count)));
     }
+    // Most severe first; within a severity, the order above.
+    out.sort_by_key(|(s, _)| *s);
     out
 }
 
+/// The session's severity: its worst finding's.
+pub(crate) fn severity(findings: &[(Severity, String)]) -> Severity {
+    findings
+        .iter()
+        .map(|(s, _)| *s)
+        .min()
+        .unwrap_or(Severity::Ok)
+}
+
 /// The verdict line.
-pub(crate) fn verdict(d: &Diagnosis) -> String {
-    let f = findings(d);
+pub(crate) fn verdict(d: &Diagnosis, f: &[(Severity, String)]) -> String {
     if f.is_empty() {
         let rereads: usize = d.rereads.iter().map(|r| r.rereads).sum();
         return if d.exploration.calls == 0 {
@@ -180,7 +251,11 @@ pub(crate) fn verdict(d: &Diagnosis) -> String {
             )
         };
     }
-    f.into_iter().take(3).collect::<Vec<_>>().join("; ")
+    f.iter()
+        .take(3)
+        .map(|(_, s)| s.as_str())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 #[cfg(test)]

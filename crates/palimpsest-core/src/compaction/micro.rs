@@ -32,7 +32,7 @@ pub struct ClearedResult {
 }
 
 /// The call ids a microcompact record names.
-fn compacted_ids(record: &CompactionRecord) -> Vec<String> {
+pub(crate) fn compacted_ids(record: &CompactionRecord) -> Vec<String> {
     record
         .raw
         .as_ref()

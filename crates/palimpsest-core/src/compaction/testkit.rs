@@ -67,6 +67,7 @@ pub fn record(cut: usize, summary: Option<usize>, trigger: Trigger) -> Compactio
         trigger: Some(trigger),
         pre_tokens: None,
         post_tokens: None,
+        post_tokens_from_usage: false,
         summary_index: summary,
         kept: Vec::new(),
         raw: None,

@@ -263,6 +263,28 @@ impl SessionSource for ClaudeSource {
         self.declined.clone()
     }
 
+    fn session_files(&self) -> Result<Vec<super::SessionFile>> {
+        // Heads only: listing would read every transcript whole.
+        let mut out: Vec<super::SessionFile> = self
+            .orphans
+            .iter()
+            .map(|o| {
+                let m = orphans::meta(o, subagents_in(o).len());
+                super::SessionFile {
+                    stamp: Some(format!("orphan:{}", m.message_count)),
+                    file: o.clone(),
+                    id: m.id,
+                }
+            })
+            .collect();
+        out.extend(self.entries()?.into_iter().map(|e| super::SessionFile {
+            id: e.id,
+            file: e.path,
+            stamp: None,
+        }));
+        Ok(out)
+    }
+
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         let cached = self
             .lines
@@ -288,7 +310,8 @@ pub fn load_file(path: &Path, id: &str, parent: Option<String>) -> Result<Loaded
         b.push(line);
         true
     })?;
-    let compactions = visibility::apply(&mut b, parent.is_none());
+    let mut compactions = visibility::apply(&mut b, parent.is_none());
+    visibility::post_from_usage(&mut compactions, &b.messages);
     if parent.is_none() {
         link_subagents(path, &mut b, &compactions);
     }

@@ -1,4 +1,5 @@
-//! Who sees what in a Claude Code session: active branch, compaction cuts, microcompaction.
+//! Who sees what in a Claude Code session: active branch, compaction cuts, microcompaction;
+//! and, for a compaction whose record has no context size after it, the next request's usage.
 //!
 //! Runs once all lines are read (`build` made the messages). The rules:
 //! - **Branches.** The active chain is walked back through `parentUuid` (progress lines
@@ -206,6 +207,7 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
         trigger: trigger(meta.as_ref()),
         pre_tokens: meta_u64(meta.as_ref(), "preTokens"),
         post_tokens: meta_u64(meta.as_ref(), "postTokens"),
+        post_tokens_from_usage: false,
         summary_index,
         kept,
         raw: meta,
@@ -254,9 +256,41 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
         trigger: Some(Trigger::Micro),
         pre_tokens: pre,
         post_tokens: pre.zip(saved).map(|(p, s)| p.saturating_sub(s)),
+        post_tokens_from_usage: false,
         summary_index: None,
         kept: Vec::new(),
         raw: meta,
         applied_index: None,
+    }
+}
+/// A compaction whose record has no `postTokens` gets the context of the first request after
+/// it, as the provider recorded it (input + cache reads + cache writes), marked as such.
+pub(super) fn post_from_usage(
+    compactions: &mut [crate::model::CompactionRecord],
+    messages: &[crate::model::Message],
+) {
+    let next_cut: Vec<usize> = compactions
+        .iter()
+        .skip(1)
+        .map(|c| c.cut_index)
+        .chain(std::iter::once(usize::MAX))
+        .collect();
+    for (c, end) in compactions.iter_mut().zip(next_cut) {
+        if c.post_tokens.is_some() || c.trigger == Some(crate::model::Trigger::Micro) {
+            continue;
+        }
+        let start = c.effective_index();
+        let used = messages
+            .iter()
+            .skip(start)
+            .take_while(|m| m.index < end)
+            .filter(|m| m.role == crate::model::Role::Assistant)
+            .find_map(|m| {
+                crate::tokens::report::message_usage(m.details.as_ref()).filter(|&u| u > 0)
+            });
+        if let Some(u) = used {
+            c.post_tokens = Some(u);
+            c.post_tokens_from_usage = true;
+        }
     }
 }

@@ -176,6 +176,7 @@ fn record(idx: usize, f: &Found) -> CompactionRecord {
         trigger: f.state.trimmed.then_some(Trigger::Micro),
         pre_tokens: None,
         post_tokens: None,
+        post_tokens_from_usage: false,
         summary_index: (!f.state.trimmed).then_some(idx),
         kept: Vec::new(),
         raw: Some(f.raw.clone()),

@@ -130,6 +130,7 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
             trigger: Some(trigger),
             pre_tokens: None,
             post_tokens: None,
+            post_tokens_from_usage: false,
             summary_index,
             kept,
             raw: None,

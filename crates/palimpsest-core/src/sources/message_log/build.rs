@@ -252,6 +252,7 @@ pub fn build(path: &Path, items: &[Item]) -> Built {
                 trigger: None,
                 pre_tokens: None,
                 post_tokens: None,
+                post_tokens_from_usage: false,
                 summary_index: Some(i),
                 kept: Vec::new(),
                 raw: None,
@@ -302,6 +303,7 @@ fn record(pos: usize, r: &Value, msgs: &[Message]) -> CompactionRecord {
             .and_then(|t| serde_json::from_value::<Trigger>(t.clone()).ok()),
         pre_tokens: num("pre_tokens"),
         post_tokens: num("post_tokens"),
+        post_tokens_from_usage: false,
         summary_index,
         kept: r
             .get("kept")
