@@ -23,7 +23,7 @@ pub struct Args {
     /// The vocabulary; by default chosen from the session's model (GPT-4/3.5: cl100k_base).
     #[arg(long, value_parser = ["o200k_base", "cl100k_base"])]
     encoding: Option<String>,
-    /// Print JSON: {"encoding", "final_context", "processed", "recorded_usage", ...}.
+    /// Print JSON: {"encoding", "final_context", "processed", "recorded_usage", "cost", ...}.
     #[arg(long)]
     json: bool,
     /// Also write the charts (final share, processed share, context per request, top tools) as SVG.
@@ -44,6 +44,10 @@ pub struct Args {
     /// Count without reading or writing the cache.
     #[arg(long)]
     no_cache: bool,
+    /// A price table laid over the shipped one (ours or LiteLLM's JSON shape); without it a
+    /// `prices.json` in the config dir is, when there is one.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -67,6 +71,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             top: a.top,
             trigger_tokens: a.trigger,
         },
+        prices: Some(palimpsest_core::cost::PriceTable::load(
+            a.prices.as_deref(),
+        )?),
     };
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
@@ -132,6 +139,36 @@ fn print_text(r: &TokenReport) -> anyhow::Result<()> {
                 u.requests_with_usage,
                 thousands(p),
                 thousands(r.processed.total)
+            )?;
+        }
+    }
+    if let Some(c) = &r.cost {
+        writeln!(
+            out,
+            "\ncost: {} over {} requests (prices of {})",
+            match c.total_usd {
+                Some(t) => format!("${t:.4}"),
+                None => format!(
+                    "${:.4} priced; no price for {}",
+                    c.priced_usd,
+                    c.unpriced_models.join(", ")
+                ),
+            },
+            c.per_request.len(),
+            c.table_date
+        )?;
+        for m in &c.per_model {
+            writeln!(
+                out,
+                "  {:<32} {:>5} requests  {:>10}  (input {}, output {}, cache read {}, cache write {})",
+                m.model,
+                m.requests,
+                m.usd
+                    .map_or_else(|| "no price".to_owned(), |u| format!("${u:.4}")),
+                thousands(m.usage.input),
+                thousands(m.usage.output),
+                thousands(m.usage.cache_read),
+                thousands(m.usage.cache_write + m.usage.cache_write_1h)
             )?;
         }
     }

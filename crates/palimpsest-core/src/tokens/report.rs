@@ -128,6 +128,10 @@ pub struct TokenReport {
     pub trigger_tokens: Option<u64>,
     /// Cache use of this count.
     pub stats: CountStats,
+    /// What the session cost at the price table's rates (from recorded usage); null when it
+    /// recorded no usage. Filled by `api::token_report`.
+    #[serde(default)]
+    pub cost: Option<crate::cost::SessionCost>,
 }
 
 /// Options of [`build`].
@@ -205,6 +209,7 @@ pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> 
             .trigger_tokens
             .or(session.meta.context_limit.map(|l| l * 4 / 5)),
         stats: counts.stats,
+        cost: None,
     }
 }
 

@@ -7,8 +7,8 @@
 //! visible context (the encrypted `compaction` item as an opaque summary); with only `message`
 //! (local compaction) the summary becomes a user message and the recent user messages that
 //! Codex carries over stay visible. `event_msg`s are UI echoes: `token_count` gives recorded
-//! usage (the session's last, and each answer's `last_token_usage` in its details), the rest is
-//! only counted.
+//! usage (the session's last, each answer's `last_token_usage` in its details, and the billed
+//! counts no answer carries as the last answer's `more_token_usage`), the rest is only counted.
 
 use std::collections::BTreeMap;
 
@@ -50,6 +50,9 @@ pub struct Builder {
     /// The latest model message stored since the previous `token_count`: the answer the next
     /// `token_count` reports on.
     unreported_answer: Option<usize>,
+    /// Each distinct count (by `total_token_usage.total_tokens`; Codex repeats counts), with
+    /// whether it was put on an answer: the ones that were not are billed all the same.
+    billed: Vec<(Option<u64>, Value, bool)>,
     /// The rollout, for error rows that name it.
     pub path: std::path::PathBuf,
 }
@@ -59,6 +62,28 @@ fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
 }
 
 impl Builder {
+    /// Put the counts no answer carries (billed, but reported before their answer or for a
+    /// request a compaction replaced) on the last answer as `more_token_usage`: cost reads
+    /// them, the context views do not.
+    pub fn finish_billing(&mut self) {
+        let left: Vec<Value> = self
+            .billed
+            .iter()
+            .filter(|b| !b.2)
+            .map(|b| b.1.clone())
+            .collect();
+        let last = self
+            .messages
+            .iter()
+            .rposition(|m| m.role == crate::model::Role::Assistant);
+        if let (false, Some(i)) = (left.is_empty(), last) {
+            let details = self.messages[i].details.get_or_insert_with(|| json!({}));
+            if let Some(o) = details.as_object_mut() {
+                o.insert("more_token_usage".into(), Value::Array(left));
+            }
+        }
+    }
+
     /// Feed one line.
     pub fn push(&mut self, line: Line) {
         let v = match line.value {
@@ -145,6 +170,16 @@ impl Builder {
                 let last = info.and_then(|i| i.get("last_token_usage"));
                 let total = info.and_then(|i| i.get("total_token_usage"));
                 if let Some(last) = last {
+                    let key = total
+                        .and_then(|t| t.get("total_tokens"))
+                        .and_then(Value::as_u64);
+                    if self
+                        .billed
+                        .last()
+                        .is_none_or(|b| key.is_none() || b.0 != key)
+                    {
+                        self.billed.push((key, last.clone(), false));
+                    }
                     // Per-request usage rides on the answer it reports on (the token report reads
                     // it there); a count with no answer since the previous one (the request a
                     // compaction replaced) stays session-level only.
@@ -152,6 +187,9 @@ impl Builder {
                         let details = self.messages[i].details.get_or_insert_with(|| json!({}));
                         if let Some(o) = details.as_object_mut() {
                             o.insert("last_token_usage".into(), last.clone());
+                        }
+                        if let Some(b) = self.billed.last_mut() {
+                            b.2 = true;
                         }
                     }
                     let n = |k: &str| last.get(k).and_then(Value::as_u64);
@@ -235,6 +273,7 @@ impl Builder {
                 trigger: None,
                 pre_tokens,
                 post_tokens: None,
+                post_tokens_from_usage: false,
                 summary_index,
                 kept,
                 raw: Some(raw),
@@ -260,6 +299,7 @@ impl Builder {
             trigger: None,
             pre_tokens,
             post_tokens: None,
+            post_tokens_from_usage: false,
             summary_index: Some(cut),
             kept,
             raw: Some(raw),

@@ -181,6 +181,15 @@ impl SessionSource for CodexSource {
         }])
     }
 
+    fn session_files(&self) -> Result<Vec<super::SessionFile>> {
+        // The head names the session; listing would scan the whole rollout.
+        Ok(vec![super::SessionFile {
+            id: self.id()?,
+            file: self.path.clone(),
+            stamp: None,
+        }])
+    }
+
     fn load(&self, id: &str) -> Result<Session> {
         let own = self.id()?;
         if id != own {
@@ -225,6 +234,7 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
         b.push(line);
         true
     })?;
+    b.finish_billing();
     let meta = SessionMeta {
         id: id.to_owned(),
         format: SourceFormat::Codex,

@@ -1,0 +1,369 @@
+//! What a session cost, in dollars, from the usage its source recorded and a price table: per
+//! request (with cache reads, 5-minute and 1-hour cache writes and long-context tiers priced
+//! apart), per model and in all.
+//!
+//! The table (`table`) ships as a dated snapshot of LiteLLM's public price list (`data/prices.json`,
+//! made by `scripts/prices-snapshot.py`, licence in `data/PRICES-LICENSE`); a user file
+//! (`--prices FILE`, or `prices.json` in the config dir) overrides it model by model, in the
+//! same shape or in LiteLLM's own. A model is priced only under its exact name (or that name
+//! behind its provider's prefix): a model the table does not know gets no price, never a guess.
+//! Reading usage out of each format's details is here because only cost needs the split of
+//! fresh input, cache reads and cache writes; the context total is `tokens::report`'s.
+
+mod table;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::{Role, Session};
+pub use table::{Price, PriceTable};
+
+/// Tokens of one request, split the way they are priced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct UsageSplit {
+    /// Fresh input (not read from or written to the cache).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub input: u64,
+    /// Output, reasoning included.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub output: u64,
+    /// Cache reads.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub cache_read: u64,
+    /// Cache writes kept 5 minutes (or of unstated lifetime).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub cache_write: u64,
+    /// Cache writes kept 1 hour.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub cache_write_1h: u64,
+}
+
+impl UsageSplit {
+    /// The whole prompt: input and cache.
+    pub fn prompt(&self) -> u64 {
+        self.input + self.cache_read + self.cache_write + self.cache_write_1h
+    }
+
+    fn add(&mut self, o: &UsageSplit) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cache_read += o.cache_read;
+        self.cache_write += o.cache_write;
+        self.cache_write_1h += o.cache_write_1h;
+    }
+}
+
+/// The usage one message's details record, split for pricing, per format:
+/// Claude (`usage` with fresh `input_tokens` apart from `cache_read_input_tokens` and
+/// `cache_creation_input_tokens`, split by `cache_creation.ephemeral_1h_input_tokens`),
+/// coworker (`input`, `cache_read`, `cache_write`), Codex (`last_token_usage`: `input_tokens`
+/// includes `cached_input_tokens`), OpenAI logs (`prompt_tokens` includes
+/// `prompt_tokens_details.cached_tokens`) and goose (`inputTokens` is the whole prompt, its
+/// `cacheReadTokens` / `cacheWriteTokens` shares of it).
+pub fn usage_split(details: Option<&Value>) -> Option<UsageSplit> {
+    let d = details?;
+    let u = d
+        .get("usage")
+        .or_else(|| d.get("last_token_usage"))
+        .or_else(|| d.pointer("/info/last_token_usage"))?;
+    let num = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(Value::as_u64));
+    let input = num(&["input_tokens", "input", "inputTokens", "prompt_tokens"])?;
+    let output = num(&[
+        "output_tokens",
+        "output",
+        "outputTokens",
+        "completion_tokens",
+    ])
+    .unwrap_or(0);
+    // Shapes whose input already holds the cached tokens.
+    if let Some(cached) = num(&["cached_input_tokens"]).or_else(|| {
+        u.pointer("/prompt_tokens_details/cached_tokens")
+            .and_then(Value::as_u64)
+    }) {
+        return Some(UsageSplit {
+            input: input.saturating_sub(cached),
+            output,
+            cache_read: cached,
+            ..Default::default()
+        });
+    }
+    if u.get("inputTokens").is_some() {
+        let read = num(&["cacheReadTokens", "cacheReadInputTokens"]).unwrap_or(0);
+        let write = num(&["cacheWriteTokens", "cacheCreationInputTokens"]).unwrap_or(0);
+        return Some(UsageSplit {
+            input: input.saturating_sub(read + write),
+            output,
+            cache_read: read,
+            cache_write: write,
+            cache_write_1h: 0,
+        });
+    }
+    let read = num(&["cache_read_input_tokens", "cache_read", "cache_read_tokens"]).unwrap_or(0);
+    let write = num(&[
+        "cache_creation_input_tokens",
+        "cache_write",
+        "cache_write_tokens",
+    ])
+    .unwrap_or(0);
+    let write_1h = u
+        .pointer("/cache_creation/ephemeral_1h_input_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(write);
+    Some(UsageSplit {
+        input,
+        output,
+        cache_read: read,
+        cache_write: write - write_1h,
+        cache_write_1h: write_1h,
+    })
+}
+
+/// The long-context tier a prompt of this size is priced at: 0 (base), 1 (over 200k tokens),
+/// 2 (over 272k).
+pub fn tier_of(prompt: u64) -> u8 {
+    match prompt {
+        p if p > 272_000 => 2,
+        p if p > 200_000 => 1,
+        _ => 0,
+    }
+}
+
+/// Dollars per token at `tier`: input, output, cache read, cache write, 1-hour cache write.
+fn rates(p: &Price, tier: u8) -> [f64; 5] {
+    let (mut input, mut output, mut read, mut write) = (
+        p.input,
+        p.output,
+        p.cache_read.unwrap_or(p.input),
+        p.cache_write.unwrap_or(p.input),
+    );
+    if tier >= 1 {
+        input = p.input_above_200k.unwrap_or(input);
+        output = p.output_above_200k.unwrap_or(output);
+        read = p.cache_read_above_200k.unwrap_or(read);
+        write = p.cache_write_above_200k.unwrap_or(write);
+    }
+    if tier >= 2 {
+        input = p.input_above_272k.unwrap_or(input);
+        output = p.output_above_272k.unwrap_or(output);
+        read = p.cache_read_above_272k.unwrap_or(read);
+    }
+    [
+        input,
+        output,
+        read,
+        write,
+        p.cache_write_1h.unwrap_or(write),
+    ]
+}
+
+fn dollars(p: &Price, tier: u8, u: &UsageSplit) -> f64 {
+    let [input, output, read, write, write_1h] = rates(p, tier);
+    u.input as f64 * input
+        + u.output as f64 * output
+        + u.cache_read as f64 * read
+        + u.cache_write as f64 * write
+        + u.cache_write_1h as f64 * write_1h
+}
+
+/// Dollars for one request's tokens at `p`: the long-context tier when the prompt is past it.
+pub fn price_request(p: &Price, u: &UsageSplit) -> f64 {
+    dollars(p, tier_of(u.prompt()), u)
+}
+
+/// A session's usage summed by model and tier: all that pricing needs, so the index can keep
+/// it and price it again under another table without reading the session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bucket {
+    /// The model, when recorded.
+    pub model: Option<String>,
+    /// [`tier_of`] the requests' prompts.
+    pub tier: u8,
+    /// Requests in it.
+    pub requests: usize,
+    /// Their tokens.
+    pub usage: UsageSplit,
+}
+
+/// The buckets of a session's priced requests ([`session_cost`]'s `per_request`).
+pub fn buckets(requests: &[RequestCost]) -> Vec<Bucket> {
+    let mut out: Vec<Bucket> = Vec::new();
+    for r in requests {
+        let tier = tier_of(r.usage.prompt());
+        match out
+            .iter_mut()
+            .find(|b| b.model == r.model && b.tier == tier)
+        {
+            Some(b) => {
+                b.requests += 1;
+                b.usage.add(&r.usage);
+            }
+            None => out.push(Bucket {
+                model: r.model.clone(),
+                tier,
+                requests: 1,
+                usage: r.usage.clone(),
+            }),
+        }
+    }
+    out
+}
+
+/// Dollars to the billionth: sums of the same prices taken in another order
+/// (per request, per bucket) agree to the last digit shown.
+pub fn round_usd(x: f64) -> f64 {
+    (x * 1e9).round() / 1e9
+}
+
+/// Dollars of the buckets at `table`; `None` when there are none or a model has no price.
+pub fn price_buckets(buckets: &[Bucket], table: &PriceTable) -> Option<f64> {
+    if buckets.is_empty() {
+        return None;
+    }
+    buckets
+        .iter()
+        .try_fold(0.0, |sum, b| {
+            let p = table.price(b.model.as_deref()?)?;
+            Some(sum + dollars(p, b.tier, &b.usage))
+        })
+        .map(round_usd)
+}
+
+/// One request's cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct RequestCost {
+    /// The assistant message that recorded the usage.
+    pub message_index: usize,
+    /// The model that answered.
+    pub model: Option<String>,
+    /// Its tokens.
+    pub usage: UsageSplit,
+    /// Dollars; null when the model has no price.
+    pub usd: Option<f64>,
+}
+
+/// One model's share.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct ModelCost {
+    /// The model (`(unknown)` when the source did not say).
+    pub model: String,
+    /// Requests it answered.
+    pub requests: usize,
+    /// Its tokens.
+    pub usage: UsageSplit,
+    /// Dollars; null when the table has no price for it.
+    pub usd: Option<f64>,
+}
+
+/// What a session cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SessionCost {
+    /// Dollars in all; null when any request's model has no price.
+    pub total_usd: Option<f64>,
+    /// Dollars of the requests that have a price.
+    pub priced_usd: f64,
+    /// Models without a price, said so.
+    pub unpriced_models: Vec<String>,
+    /// Per model, most expensive first.
+    pub per_model: Vec<ModelCost>,
+    /// Per request, in order.
+    pub per_request: Vec<RequestCost>,
+    /// The price table's date.
+    pub table_date: String,
+    /// Where its prices come from.
+    pub table_source: String,
+}
+
+/// The session's cost from its recorded usage; `None` when it recorded none.
+pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost> {
+    let mut per_request = Vec::new();
+    for m in &session.messages {
+        if m.role != Role::Assistant {
+            continue;
+        }
+        // Codex keeps billed counts with no answer of their own on the latest answer.
+        let more = m
+            .details
+            .as_ref()
+            .and_then(|d| d.get("more_token_usage"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|u| usage_split(Some(&serde_json::json!({"last_token_usage": u}))));
+        let all: Vec<UsageSplit> = usage_split(m.details.as_ref())
+            .into_iter()
+            .chain(more)
+            // A request that recorded no tokens (Claude's `<synthetic>` error turns) cost nothing.
+            .filter(|u| u.prompt() + u.output > 0)
+            .collect();
+        for u in all {
+            let model = m
+                .details
+                .as_ref()
+                .and_then(|d| d.get("model"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| session.meta.model.clone());
+            let usd = model
+                .as_deref()
+                .and_then(|name| table.price(name))
+                .map(|p| price_request(p, &u));
+            per_request.push(RequestCost {
+                message_index: m.index,
+                model: model.clone(),
+                usage: u,
+                usd,
+            });
+        }
+    }
+    if per_request.is_empty() {
+        return None;
+    }
+    let mut models: BTreeMap<String, ModelCost> = BTreeMap::new();
+    for r in &per_request {
+        let name = r.model.clone().unwrap_or_else(|| "(unknown)".into());
+        let e = models.entry(name.clone()).or_insert(ModelCost {
+            model: name,
+            requests: 0,
+            usage: UsageSplit::default(),
+            usd: Some(0.0),
+        });
+        e.requests += 1;
+        e.usage.add(&r.usage);
+        e.usd = match (e.usd, r.usd) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+    let mut per_model: Vec<ModelCost> = models.into_values().collect();
+    per_model.sort_by(|a, b| {
+        b.usd
+            .unwrap_or(-1.0)
+            .total_cmp(&a.usd.unwrap_or(-1.0))
+            .then(a.model.cmp(&b.model))
+    });
+    let unpriced_models: Vec<String> = per_model
+        .iter()
+        .filter(|m| m.usd.is_none())
+        .map(|m| m.model.clone())
+        .collect();
+    let priced_usd = round_usd(per_request.iter().filter_map(|r| r.usd).sum());
+    for m in &mut per_model {
+        m.usd = m.usd.map(round_usd);
+    }
+    Some(SessionCost {
+        total_usd: unpriced_models.is_empty().then_some(priced_usd),
+        priced_usd,
+        unpriced_models,
+        per_model,
+        per_request,
+        table_date: table.date.clone(),
+        table_source: table.source.clone(),
+    })
+}
