@@ -39,6 +39,10 @@ enum Command {
     Tokens(cmd::tokens::Args),
     /// Post-mortem of a stuck worker: re-reads, loops, spill loops, what summaries lost.
     Diagnose(cmd::diagnose::Args),
+    /// Bring the fleet index (cache) up to date: sessions added, updated, unchanged, removed.
+    Index(cmd::index::Args),
+    /// Search every part of every session: text, thinking, tool arguments and results, summaries.
+    Search(cmd::search::Args),
     /// The spill files of a session: sizes, missing ones, who read them.
     Spills(cmd::spills::Args),
     /// Replay compaction offline under a policy, once or over the whole session.
@@ -59,6 +63,8 @@ fn main() -> ExitCode {
         Command::Watch(a) => cmd::watch::run(a),
         Command::Tokens(a) => cmd::tokens::run(a),
         Command::Diagnose(a) => cmd::diagnose::run(a),
+        Command::Index(a) => cmd::index::run(a),
+        Command::Search(a) => cmd::search::run(a),
         Command::Spills(a) => cmd::spills::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),

@@ -196,6 +196,8 @@ pub struct TokenOptions {
     pub cache_dir: Option<std::path::PathBuf>,
     /// Views: how many top tools/parts, which trigger line.
     pub report: crate::tokens::report::ReportOptions,
+    /// The price table; `None` is the shipped snapshot.
+    pub prices: Option<crate::cost::PriceTable>,
 }
 
 /// Count a loaded session's tokens (reusing and filling the cache) and build the Tokens view.
@@ -216,7 +218,13 @@ pub fn token_report(
         .map(TokenCache::open)
         .transpose()?;
     let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
-    Ok(tokens::report::build(session, &counts, opts.report))
+    let mut report = tokens::report::build(session, &counts, opts.report);
+    let table = opts
+        .prices
+        .as_ref()
+        .unwrap_or_else(|| crate::cost::PriceTable::bundled());
+    report.cost = crate::cost::session_cost(session, table);
+    Ok(report)
 }
 
 /// The Tokens view as one SVG (final-context share, processed share, context per request with
@@ -230,7 +238,9 @@ pub fn token_charts_svg(
 
 // ---- Post-mortem and spill files (`crate::analysis`): in `api/postmortem.rs`. ----
 
+mod fleet;
 mod postmortem;
+pub use fleet::{default_paths, fleet_indexed, index_update, open_index, search};
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.

@@ -1,6 +1,7 @@
 //! `palimpsest diagnose PATH [--session ID] [--json]`: the post-mortem of one session (verdict,
 //! re-reads, exploration share, loops, spill loops, summary losses), or, for a folder or
-//! database holding several sessions and no `--session`, the fleet table.
+//! database holding several sessions and no `--session`, the fleet table (for a folder, from
+//! the index, brought up to date first; `--no-index` diagnoses every session afresh).
 //! The findings are `palimpsest_core::analysis`'s (through `api`); this only prints them.
 
 use std::io::Write;
@@ -19,8 +20,9 @@ pub struct Args {
     /// The session id; without it a path holding several sessions gives the fleet table.
     #[arg(long)]
     session: Option<String>,
-    /// Print JSON: {"verdict", "rereads", "exploration_share", "loops", "spill_loops",
-    /// "summary_losses", …}, or the fleet {"sessions", "totals", "problems"}.
+    /// Print JSON: {"verdict", "severity", "rereads", "exploration_share", "loops",
+    /// "spill_loops", "summary_losses", "thrash", …}, or the fleet {"sessions", "totals",
+    /// "problems"} (rows stuck first, each with "severity" and "cost_usd").
     #[arg(long)]
     json: bool,
     /// An extra spill-marker pattern: a regex with a named group `path`.
@@ -29,6 +31,16 @@ pub struct Args {
     /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
     #[arg(long)]
     estimate_tokens: bool,
+    /// For a folder: diagnose every session afresh instead of from the index (which is
+    /// brought up to date first, reading only what changed).
+    #[arg(long)]
+    no_index: bool,
+    /// The index file (default `$XDG_CACHE_HOME/palimpsest/index.db`).
+    #[arg(long, value_name = "FILE")]
+    index: Option<PathBuf>,
+    /// A price table laid over the shipped one (ours or LiteLLM's JSON shape).
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
 }
 
 /// Run `diagnose`.
@@ -36,9 +48,32 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let opts = DiagnoseOptions {
         spill_pattern: a.spill_pattern.clone(),
         estimate_tokens: a.estimate_tokens,
+        prices: match &a.prices {
+            Some(f) => Some(palimpsest_core::cost::PriceTable::load(Some(f))?),
+            None => Some(palimpsest_core::cost::PriceTable::load(None)?),
+        },
         ..Default::default()
     };
-    let fleet_wanted = a.session.is_none() && {
+    // The index keeps diagnoses made with the default options: other options diagnose afresh.
+    let indexed = a.path.is_dir()
+        && a.session.is_none()
+        && !a.no_index
+        && a.spill_pattern.is_none()
+        && !a.estimate_tokens;
+    if indexed {
+        let fleet = api::open_index(a.index.as_deref())
+            .and_then(|mut ix| api::fleet_indexed(&mut ix, &a.path, &opts))
+            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+        if fleet.sessions.len() != 1 {
+            if a.json {
+                crate::output::json(&fleet)?;
+            } else {
+                print_fleet(&fleet)?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let fleet_wanted = !indexed && a.session.is_none() && {
         let list = api::list_sessions(&a.path)
             .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
         list.sessions.len() > 1
@@ -66,7 +101,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 
 fn print_one(d: &Diagnosis) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}: {}", d.session_id, d.verdict)?;
+    writeln!(
+        out,
+        "{} [{}]: {}",
+        d.session_id,
+        d.severity.as_str(),
+        d.verdict
+    )?;
     let e = &d.exploration;
     writeln!(
         out,
@@ -155,29 +196,37 @@ fn print_fleet(f: &Fleet) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<24} {:<12} {:>5} {:>6} {:>7} {:>7} {:>6}  verdict",
-        "session", "format", "calls", "compac", "usable", "rereads", "rate"
+        "{:<24} {:<6} {:<12} {:>5} {:>6} {:>7} {:>7} {:>6} {:>9}  verdict",
+        "session", "sev", "format", "calls", "compac", "usable", "rereads", "rate", "cost"
     )?;
     for r in &f.sessions {
         writeln!(
             out,
-            "{:<24} {:<12} {:>5} {:>6} {:>7} {:>7} {:>5.0}%  {}",
+            "{:<24} {:<6} {:<12} {:>5} {:>6} {:>7} {:>7} {:>5.0}% {:>9}  {}",
             r.session_id,
+            r.severity.as_str(),
             r.format,
             r.calls,
             r.compactions,
             r.usable_summaries,
             r.rereads,
             r.reread_rate * 100.0,
+            r.cost_usd
+                .map(|c| format!("${c:.2}"))
+                .unwrap_or_else(|| "-".into()),
             r.verdict
         )?;
     }
     let t = &f.totals;
     writeln!(
         out,
-        "\n{} sessions ({} stuck), {} compactions, usable summaries {}, re-read rate {:.0}% ({} of {} reads)",
+        "\n{} sessions ({} stuck, {} watch, {} ok), ${:.2} ({} without a price), {} compactions, usable summaries {}, re-read rate {:.0}% ({} of {} reads)",
         t.sessions,
         t.stuck_sessions,
+        t.watch_sessions,
+        t.ok_sessions,
+        t.cost_usd,
+        t.unpriced_sessions,
         t.compactions,
         t.usable_summary_rate
             .map(|r| format!("{:.0}%", r * 100.0))

@@ -4,8 +4,10 @@
 pub mod compactions;
 pub mod context;
 pub mod diagnose;
+pub mod index;
 pub mod lint;
 pub mod replay;
+pub mod search;
 pub mod sessions;
 pub mod show;
 pub mod sources;

@@ -10,10 +10,18 @@ pub fn run(args: &[&str]) -> std::process::Output {
     run_env(args, &[])
 }
 
-/// [`run`] with extra environment variables.
+/// A cache folder for this test binary: the index and token cache of the runs land there,
+/// not in the user's `~/.cache`.
+pub fn cache_home() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// [`run`] with extra environment variables (`XDG_CACHE_HOME` is [`cache_home`] unless given).
 pub fn run_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::cargo_bin("palimpsest")
         .unwrap()
+        .env("XDG_CACHE_HOME", cache_home())
         .envs(env.iter().copied())
         .args(args)
         .output()

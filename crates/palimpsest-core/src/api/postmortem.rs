@@ -20,6 +20,17 @@ pub struct DiagnoseOptions {
     pub extra_roots: Vec<std::path::PathBuf>,
     /// For [`spills`]: read up to this many bytes of each present spill file; 0 reads none.
     pub max_text_bytes: usize,
+    /// The price table fleet rows are costed with; `None` is the shipped snapshot.
+    pub prices: Option<crate::cost::PriceTable>,
+}
+
+impl DiagnoseOptions {
+    /// The price table to cost sessions with.
+    pub fn price_table(&self) -> &crate::cost::PriceTable {
+        self.prices
+            .as_ref()
+            .unwrap_or_else(|| crate::cost::PriceTable::bundled())
+    }
 }
 
 fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
@@ -63,7 +74,11 @@ pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::anal
             .load(path, Some(&meta.id))
             .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
         {
-            Ok((s, d)) => rows.push(crate::analysis::fleet::row(&s.meta, &d)),
+            Ok((s, d)) => {
+                let cost =
+                    crate::cost::session_cost(&s, opts.price_table()).and_then(|c| c.total_usd);
+                rows.push(crate::analysis::fleet::row(&s.meta, &d, cost));
+            }
             Err(e) => problems.push(Problem::from(&e)),
         }
     }

@@ -42,6 +42,38 @@ pub trait SessionSource: Send + Sync {
     fn declined(&self) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// Where each session lives, as cheaply as the format allows: the index fingerprints these
+    /// files to leave unchanged sessions unread. The default lists the sessions and stamps
+    /// each with its last update and message count (right for databases holding many
+    /// sessions); file-per-session formats override it to name the file and no stamp.
+    fn session_files(&self) -> Result<Vec<SessionFile>> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .map(|m| SessionFile {
+                stamp: Some(format!(
+                    "{}:{}:{}",
+                    m.updated.unwrap_or(0),
+                    m.message_count,
+                    m.compaction_count
+                )),
+                file: PathBuf::from(&m.path),
+                id: m.id,
+            })
+            .collect())
+    }
+}
+
+/// Where one session lives, for the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionFile {
+    /// The session's id.
+    pub id: String,
+    /// The file its messages are read from.
+    pub file: PathBuf,
+    /// For a file holding many sessions, what tells this one changed; `None`: the file's own
+    /// fingerprint does.
+    pub stamp: Option<String>,
 }
 
 /// True when `id` can be joined to a folder without leaving it: one normal path component (no

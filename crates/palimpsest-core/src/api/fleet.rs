@@ -1,0 +1,70 @@
+//! The fleet operations of [`super`] on the index: bring it up to date, the fleet table from
+//! it, search across every session. The index itself is `crate::index`'s; this only picks the
+//! paths (the default session folders when none are given) and the index file.
+
+use std::path::{Path, PathBuf};
+
+use super::DiagnoseOptions;
+use crate::error::Result;
+use crate::index::{Index, IndexReport};
+
+/// The default session folders of this machine that exist (`palimpsest sources`' list).
+pub fn default_paths() -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    crate::sources::discovery::default_locations(home.as_deref(), &|k| std::env::var(k).ok())
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| p.exists())
+        .collect()
+}
+
+/// Open the index at `at`, or at its default place.
+pub fn open_index(at: Option<&Path>) -> Result<Index> {
+    match at {
+        Some(p) => Index::open(p),
+        None => Index::open_default(),
+    }
+}
+
+/// Bring the index up to date for `paths` (the default folders when empty).
+pub fn index_update(
+    index: &mut Index,
+    paths: &[PathBuf],
+    opts: &DiagnoseOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<IndexReport> {
+    let paths = if paths.is_empty() {
+        default_paths()
+    } else {
+        paths.to_vec()
+    };
+    index.update(&paths, opts, progress)
+}
+
+/// The fleet table of `path` from the index, brought up to date first (incrementally).
+pub fn fleet_indexed(
+    index: &mut Index,
+    path: &Path,
+    opts: &DiagnoseOptions,
+) -> Result<crate::analysis::Fleet> {
+    let paths = [path.to_owned()];
+    let report = index.update(&paths, opts, &mut |_, _| {})?;
+    index.fleet(&paths, report.problems, opts.price_table())
+}
+
+/// Search every indexed session under `paths` (the default folders when empty), after
+/// bringing the index up to date for them.
+pub fn search(
+    index: &mut Index,
+    paths: &[PathBuf],
+    query: &crate::index::search::Query,
+    opts: &DiagnoseOptions,
+) -> Result<(Vec<crate::index::search::Hit>, IndexReport)> {
+    let paths = if paths.is_empty() {
+        default_paths()
+    } else {
+        paths.to_vec()
+    };
+    let report = index.update(&paths, opts, &mut |_, _| {})?;
+    Ok((index.search(&paths, query)?, report))
+}

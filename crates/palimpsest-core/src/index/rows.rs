@@ -1,0 +1,217 @@
+//! What the index keeps of one loaded session: its fleet row (diagnosis, severity, cost), one
+//! row per message (role, kind, visibility, size, tools, paths, error flag, record line) and
+//! one searchable text per part. Built in worker threads from a [`Session`]; written by
+//! `store`. The same flattening feeds [`super::search::scan`], the plain scan search is checked
+//! against.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::analysis::FleetRow;
+use crate::model::{MessageKind, Part, Role, Session, SessionMeta};
+
+/// One searchable part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartText {
+    /// The message's index.
+    pub index: usize,
+    /// `text` | `thinking` | `tool_call` | `tool_result` | `summary`.
+    pub part: &'static str,
+    /// `user` | `assistant` | `tool` | `system` (a tool result is `tool`, whatever carried it).
+    pub role: &'static str,
+    /// The tool, for calls and results.
+    pub tool: Option<String>,
+    /// The text searched: a call's argument values one per line, a result's text, a
+    /// message's text.
+    pub text: String,
+}
+
+/// One message as the index keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageRow {
+    /// Stored position.
+    pub index: usize,
+    /// Provider role.
+    pub role: &'static str,
+    /// Message kind (`ordinary`, `summary`, …).
+    pub kind: String,
+    /// Sent to the model.
+    pub agent_visible: bool,
+    /// Shown to the user.
+    pub user_visible: bool,
+    /// Characters of its parts' text.
+    pub chars: usize,
+    /// Tools called or answered, comma-separated.
+    pub tools: String,
+    /// A tool result in it failed, or the row could not be read.
+    pub is_error: bool,
+    /// File paths its tool calls name, newline-separated.
+    pub paths: String,
+    /// The first line of the record it came from, when the reader says.
+    pub line: Option<u64>,
+}
+
+/// Everything the index stores for one session.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// Listing data as loading found it.
+    pub meta: SessionMeta,
+    /// The fleet row.
+    pub row: FleetRow,
+    /// Per message.
+    pub messages: Vec<MessageRow>,
+    /// Per searchable part, in message order.
+    pub parts: Vec<PartText>,
+    /// Recorded usage by model and tier, priced when asked (under any table).
+    pub buckets: Vec<crate::cost::Bucket>,
+}
+
+fn role_name(r: Role) -> &'static str {
+    match r {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+    }
+}
+
+/// A call's argument values, one per line: what a person searching for `store.py` or a
+/// command means, without JSON quoting and escapes in the way.
+pub fn argument_text(v: &Value) -> String {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Number(n) => out.push(n.to_string()),
+            Value::Bool(b) => out.push(b.to_string()),
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            Value::Object(m) => m.values().for_each(|x| walk(x, out)),
+            Value::Null => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, &mut out);
+    out.join("\n")
+}
+
+/// The searchable parts of a session, in order.
+pub fn part_texts(session: &Session) -> Vec<PartText> {
+    let mut tool_of: HashMap<&str, &str> = HashMap::new();
+    let mut out = Vec::new();
+    for m in &session.messages {
+        let summary = m.kind == MessageKind::Summary;
+        for p in &m.parts {
+            let (part, role, tool, text) = match p {
+                Part::Text { text } => (
+                    if summary { "summary" } else { "text" },
+                    role_name(m.role),
+                    None,
+                    text.clone(),
+                ),
+                Part::Thinking { text, .. } if !text.is_empty() => {
+                    ("thinking", role_name(m.role), None, text.clone())
+                }
+                Part::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                } => {
+                    tool_of.insert(id.as_str(), name.as_str());
+                    (
+                        "tool_call",
+                        role_name(m.role),
+                        Some(name.clone()),
+                        argument_text(arguments),
+                    )
+                }
+                Part::ToolResult { call_id, text, .. } => (
+                    "tool_result",
+                    "tool",
+                    tool_of.get(call_id.as_str()).map(|s| (*s).to_owned()),
+                    text.clone(),
+                ),
+                _ => continue,
+            };
+            if text.is_empty() {
+                continue;
+            }
+            out.push(PartText {
+                index: m.index,
+                part,
+                role,
+                tool,
+                text,
+            });
+        }
+    }
+    out
+}
+
+/// The message rows of a session.
+pub fn message_rows(session: &Session) -> Vec<MessageRow> {
+    let wd = session.meta.working_dir.as_deref();
+    let calls = crate::analysis::calls::calls(session);
+    let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
+    for c in &calls {
+        let class = crate::analysis::reads::classify(c, wd);
+        let e = paths_of.entry(c.call_index).or_default();
+        for a in class.accesses {
+            if !e.contains(&a.path) {
+                e.push(a.path);
+            }
+        }
+    }
+    session
+        .messages
+        .iter()
+        .map(|m| {
+            let mut chars = 0;
+            let mut tools: Vec<&str> = Vec::new();
+            let mut is_error = m.error.is_some();
+            for p in &m.parts {
+                match p {
+                    Part::Text { text } | Part::Thinking { text, .. } => chars += text.len(),
+                    Part::ToolCall {
+                        name, arguments, ..
+                    } => {
+                        chars += arguments.to_string().len();
+                        if !tools.contains(&name.as_str()) {
+                            tools.push(name);
+                        }
+                    }
+                    Part::ToolResult {
+                        text, is_error: e, ..
+                    } => {
+                        chars += text.len();
+                        is_error |= *e;
+                    }
+                    _ => {}
+                }
+            }
+            let line = m
+                .details
+                .as_ref()
+                .and_then(|d| {
+                    d.get("lines")
+                        .and_then(|l| l.get(0))
+                        .or_else(|| d.get("line"))
+                })
+                .and_then(Value::as_u64);
+            MessageRow {
+                index: m.index,
+                role: role_name(m.role),
+                kind: serde_json::to_value(m.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                agent_visible: m.agent_visible,
+                user_visible: m.user_visible,
+                chars,
+                tools: tools.join(","),
+                is_error,
+                paths: paths_of.remove(&m.index).unwrap_or_default().join("\n"),
+                line,
+            }
+        })
+        .collect()
+}

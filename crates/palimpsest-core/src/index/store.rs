@@ -1,0 +1,263 @@
+//! The index database: its schema, and writing and deleting one session's rows.
+//!
+//! One SQLite file in the user's cache dir, WAL, never in an agent's folder. It is a cache:
+//! [`SCHEMA_VERSION`] is kept in `PRAGMA user_version` and a file of another version is
+//! deleted and built again. Parts live in an FTS5 table with the trigram tokenizer (substring
+//! search, any language); a session's parts have rowids `session_rowid << 24 | n`, so one
+//! session's parts are deleted by a rowid range (FTS5 has no index on other columns).
+//! What goes in the rows is `rows`'; when to write them is `super`'s.
+
+use std::path::Path;
+
+use rusqlite::{Connection, params};
+
+use super::rows::Prepared;
+use crate::error::{Error, Result};
+
+/// Bump when the schema or what a row means changes: older files are rebuilt.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// Parts per session the rowid scheme leaves room for.
+pub const PART_BITS: u32 = 24;
+
+const SCHEMA: &str = "
+CREATE TABLE sessions(
+    id INTEGER PRIMARY KEY,
+    file TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    stamp TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    title TEXT NOT NULL,
+    updated INTEGER,
+    messages INTEGER NOT NULL,
+    compactions INTEGER NOT NULL,
+    severity TEXT NOT NULL,
+    cost_usd REAL,
+    parent_id TEXT,
+    meta_json TEXT NOT NULL,
+    row_json TEXT NOT NULL,
+    usage_json TEXT NOT NULL,
+    UNIQUE(file, session_id)
+);
+CREATE INDEX sessions_updated ON sessions(updated);
+CREATE TABLE messages(
+    session INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    agent_visible INTEGER NOT NULL,
+    user_visible INTEGER NOT NULL,
+    chars INTEGER NOT NULL,
+    est_tokens INTEGER NOT NULL,
+    tools TEXT NOT NULL,
+    is_error INTEGER NOT NULL,
+    paths TEXT NOT NULL,
+    line INTEGER,
+    PRIMARY KEY(session, idx)
+) WITHOUT ROWID;
+CREATE TABLE failures(
+    file TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    stamp TEXT NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY(file, session_id)
+);
+CREATE VIRTUAL TABLE parts USING fts5(
+    text, idx UNINDEXED, part UNINDEXED, role UNINDEXED, tool UNINDEXED,
+    tokenize = 'trigram'
+);
+";
+
+/// Open (creating, or rebuilding when its version differs) the index at `path`.
+pub fn open(path: &Path) -> Result<Connection> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let sql = |e: rusqlite::Error| Error::format(path, format!("index database: {e}"));
+    let conn = Connection::open(path).map_err(sql)?;
+    // Two runs (a CLI and the app, or tests in parallel) may update at once: wait for the
+    // other writer rather than fail.
+    conn.busy_timeout(std::time::Duration::from_secs(60))
+        .map_err(sql)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(sql)?;
+    let has_tables: bool = conn
+        .query_row(
+            "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sessions'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if version == SCHEMA_VERSION && has_tables {
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sql)?;
+        return Ok(conn);
+    }
+    // Another version (or a new file): a cache is rebuilt, not migrated.
+    drop(conn);
+    for suffix in ["", "-wal", "-shm"] {
+        let f = format!("{}{suffix}", path.display());
+        let _ = std::fs::remove_file(f);
+    }
+    let conn = Connection::open(path).map_err(sql)?;
+    // Two runs (a CLI and the app, or tests in parallel) may update at once: wait for the
+    // other writer rather than fail.
+    conn.busy_timeout(std::time::Duration::from_secs(60))
+        .map_err(sql)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(sql)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(sql)?;
+    conn.execute_batch(SCHEMA).map_err(sql)?;
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(sql)?;
+    Ok(conn)
+}
+
+/// The first part rowid of session `id`.
+pub fn part_base(id: i64) -> i64 {
+    id << PART_BITS
+}
+
+/// Delete a session's messages and parts from message `from` on (0: all of them).
+pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<()> {
+    if from == 0 {
+        conn.execute(
+            "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2",
+            params![part_base(id), part_base(id + 1) - 1],
+        )?;
+    } else {
+        conn.execute(
+            "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2 AND idx >= ?3",
+            params![part_base(id), part_base(id + 1) - 1, from as i64],
+        )?;
+    }
+    conn.execute(
+        "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
+        params![id, from as i64],
+    )?;
+    Ok(())
+}
+
+/// Write one session (replacing what the index had of it; with `from` > 0 only messages from
+/// `from` on are rewritten: an appended transcript). Returns its rowid.
+pub fn write(
+    conn: &Connection,
+    file: &str,
+    stamp: &str,
+    size: u64,
+    p: &Prepared,
+    from: usize,
+) -> rusqlite::Result<i64> {
+    let row_json = serde_json::to_string(&p.row).unwrap_or_default();
+    let meta_json = serde_json::to_string(&p.meta).unwrap_or_default();
+    let usage_json = serde_json::to_string(&p.buckets).unwrap_or_default();
+    conn.execute(
+        "INSERT INTO sessions(file, session_id, stamp, size, format, title, updated, messages,
+             compactions, severity, cost_usd, parent_id, meta_json, row_json, usage_json)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+         ON CONFLICT(file, session_id) DO UPDATE SET stamp = excluded.stamp,
+             size = excluded.size, format = excluded.format, title = excluded.title,
+             updated = excluded.updated, messages = excluded.messages,
+             compactions = excluded.compactions, severity = excluded.severity,
+             cost_usd = excluded.cost_usd, parent_id = excluded.parent_id,
+             meta_json = excluded.meta_json, row_json = excluded.row_json,
+             usage_json = excluded.usage_json",
+        params![
+            file,
+            p.meta.id,
+            stamp,
+            size as i64,
+            p.row.format,
+            p.row.title,
+            p.row.updated,
+            p.messages.len() as i64,
+            p.row.compactions as i64,
+            p.row.severity.as_str(),
+            p.row.cost_usd,
+            p.row.parent_id,
+            meta_json,
+            row_json,
+            usage_json,
+        ],
+    )?;
+    let id: i64 = conn.query_row(
+        "SELECT id FROM sessions WHERE file = ?1 AND session_id = ?2",
+        params![file, p.meta.id],
+        |r| r.get(0),
+    )?;
+    delete_from(conn, id, from)?;
+    conn.execute(
+        "DELETE FROM failures WHERE file = ?1 AND session_id = ?2",
+        params![file, p.meta.id],
+    )?;
+    let mut msg = conn.prepare_cached(
+        "INSERT INTO messages(session, idx, role, kind, agent_visible, user_visible, chars,
+             est_tokens, tools, is_error, paths, line)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?;
+    for m in p.messages.iter().filter(|m| m.index >= from) {
+        msg.execute(params![
+            id,
+            m.index as i64,
+            m.role,
+            m.kind,
+            m.agent_visible,
+            m.user_visible,
+            m.chars as i64,
+            m.chars.div_ceil(4) as i64,
+            m.tools,
+            m.is_error,
+            m.paths,
+            m.line.map(|l| l as i64),
+        ])?;
+    }
+    let mut part = conn.prepare_cached(
+        "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let base = part_base(id);
+    let limit = (1i64 << PART_BITS) - 1;
+    for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
+        if t.index < from {
+            continue;
+        }
+        part.execute(params![
+            base + n as i64,
+            t.text,
+            t.index as i64,
+            t.part,
+            t.role,
+            t.tool
+        ])?;
+    }
+    Ok(id)
+}
+
+/// Remember that a session failed to load at this stamp, so it is reported, not retried,
+/// until its file changes.
+pub fn write_failure(
+    conn: &Connection,
+    file: &str,
+    session_id: &str,
+    stamp: &str,
+    message: &str,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO failures(file, session_id, stamp, message) VALUES(?1, ?2, ?3, ?4)
+         ON CONFLICT(file, session_id) DO UPDATE SET stamp = excluded.stamp,
+             message = excluded.message",
+        params![file, session_id, stamp, message],
+    )?;
+    Ok(())
+}
+
+/// Forget a session.
+pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
+    delete_from(conn, id, 0)?;
+    conn.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
+    Ok(())
+}
