@@ -229,3 +229,21 @@ fn raw_of_a_replacement_item_is_its_compacted_line() {
         "an ordinary item's raw is its own line"
     );
 }
+
+#[test]
+fn a_real_rollout_is_titled_by_its_request_not_its_markdown_wrapper() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../../shared/data/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
+    );
+    let listed = sources::open(&f).unwrap().list().0;
+    let loaded = palimpsest_core::api::load_session(&f, None).unwrap();
+    let want = "我需要按照行业最佳实践来完成这个项目 比如TDD 比如DDD 比如 FailFast 遵守SOLID 原则 最大化我们项目的可维护性, 保证架构清洁 You *";
+    assert_eq!(
+        listed[0].name, want,
+        "the `## User Input` heading and the ```text fence are dropped from the title"
+    );
+    assert_eq!(
+        loaded.meta.name, want,
+        "listing and loading give the same title"
+    );
+}

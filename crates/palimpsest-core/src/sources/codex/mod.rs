@@ -86,15 +86,30 @@ fn head(path: &Path) -> Result<Head> {
                 if h.prompt.is_none()
                     && p.get("type").and_then(Value::as_str) == Some("user_message") =>
             {
-                h.prompt = str_at(p, "message").map(|m| {
-                    let flat = m.split_whitespace().collect::<Vec<_>>().join(" ");
-                    flat.chars().take(80).collect()
-                });
+                h.prompt = str_at(p, "message").map(|m| title(&m));
             }
             _ => {}
         }
     }
     Ok(h)
+}
+
+/// A session's title from its first user message: the prose, flattened to one line of at most
+/// 80 characters. Harnesses wrap the request in Markdown (`## User Input`, a ```` ```text ````
+/// fence): heading and fence lines are not what the user asked.
+fn title(message: &str) -> String {
+    let prose: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("```"))
+        .collect();
+    let text = if prose.is_empty() {
+        message.to_owned()
+    } else {
+        prose.join(" ")
+    };
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.chars().take(80).collect()
 }
 
 fn tail_usage(path: &Path) -> Result<(Option<RecordedUsage>, Option<u64>)> {
@@ -247,7 +262,8 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
                     && m.user_visible
                     && m.kind == crate::model::MessageKind::Ordinary
             })
-            .map(|m| m.text().chars().take(80).collect())
+            .map(|m| title(&m.text()))
+            .filter(|t| !t.is_empty())
             .unwrap_or_else(|| id.to_owned()),
         working_dir: b.cwd.clone(),
         created: b
