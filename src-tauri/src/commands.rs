@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use palimpsest_core::analysis::spill_text::Confirmation;
 use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
 use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::index::search::{Hit, Query};
 use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
-use palimpsest_core::rpc::BundledExamplesReq;
+use palimpsest_core::rpc::{BundledExamplesReq, SearchReq};
 use palimpsest_core::rpc::{
     CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
@@ -98,16 +99,32 @@ pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosi
     Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
 }
 
-/// Every session under a source diagnosed: the fleet table.
+/// Every session under a source diagnosed: the fleet table, from the index (brought up to
+/// date first); without a usable index, every session diagnosed afresh.
 #[tauri::command(async)]
 pub fn diagnose_fleet(
     _state: State<'_, AppState>,
     req: DiagnoseFleetReq,
 ) -> Result<Fleet, IpcError> {
-    Ok(api::diagnose_fleet(
-        Path::new(&req.path),
-        &DiagnoseOptions::default(),
-    )?)
+    let (path, opts) = (Path::new(&req.path), DiagnoseOptions::default());
+    match api::open_index(None).and_then(|mut ix| api::fleet_indexed(&mut ix, path, &opts)) {
+        Ok(f) => Ok(f),
+        Err(_) => Ok(api::diagnose_fleet(path, &opts)?),
+    }
+}
+
+/// Search every session of the sources shown (Ctrl+K), through the index.
+#[tauri::command(async)]
+pub fn search(_state: State<'_, AppState>, req: SearchReq) -> Result<Vec<Hit>, IpcError> {
+    let paths: Vec<PathBuf> = req.paths.iter().map(PathBuf::from).collect();
+    let query = Query {
+        text: req.query,
+        regex: req.regex,
+        limit: req.limit,
+        ..Default::default()
+    };
+    let mut ix = api::open_index(None)?;
+    Ok(api::search(&mut ix, &paths, &query, &DiagnoseOptions::default())?.0)
 }
 
 /// Options that trust the folders the user confirmed in the Spills tab.
@@ -162,6 +179,7 @@ pub fn count_tokens(
         encoding: req.encoding,
         cache_dir: TokenCache::default_dir(),
         report: ReportOptions::default(),
+        prices: None,
     };
     let cancel = progress::TOKENS.start();
     let mut report = progress::reporter("tokens", &req.id);

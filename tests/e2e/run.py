@@ -890,8 +890,89 @@ def live_rows_once_in_order(c, writer, folder):
     check(len(lat) == 16, f"15 message commits and one compaction were timed; got {len(lat)}")
 
 
+def test_ctrl_k_search_opens_the_message(c):
+    """Ctrl+K searches every session shown; Enter opens the hit's message in the inspector."""
+    want = json.loads(subprocess.run([cli_binary(c), "search", "fetch_rows", os.path.join(c.fixtures, "goose-stuck"),
+                                      "--json"], capture_output=True, text=True,
+                                     env=dict(os.environ, XDG_CACHE_HOME=os.path.join(c.out, "cli-cache"))).stdout)
+    check(len(want) > 0, "the CLI finds fetch_rows in the stuck worker")
+    c.open_session(STUCK_ID)
+    c.d.run("document.activeElement && document.activeElement.blur();")
+    c.d.chord("\ue009", "k")
+    c.d.wait("return !!document.querySelector('[data-testid=search-input]');", what="the search dialog on Ctrl+K")
+    c.d.click("[data-testid=search-input]")
+    c.d.keys("fetch_rows")
+    hits = c.d.wait("const h = Array.from(document.querySelectorAll('[data-testid=search-hit]'));"
+                    "return h.length ? h.map(e => [e.dataset.sessionId, Number(e.dataset.index), e.querySelector('mark').textContent]) : null;",
+                    timeout=60, what="search results")
+    check(all(m.lower() == "fetch_rows" for _, _, m in hits), f"every hit marks the match; got {hits[:3]}")
+    stuck = [(h["session_id"], h["index"]) for h in want]
+    app_stuck = [(s, i) for s, i, _ in hits if s == STUCK_ID]
+    check(app_stuck == stuck, f"the stuck worker's hits are the CLI's, in order;\n app: {app_stuck}\n cli: {stuck}")
+    time.sleep(0.5)
+    if c.screenshot_dir:
+        root_shot(os.path.join(c.screenshot_dir, "screenshot-search.png"))
+    # Down twice, then Enter: the third hit's message opens in the timeline and the inspector.
+    c.d.keys("\ue015\ue015")
+    sid, index, _ = hits[2]
+    c.d.keys("\ue007")
+    c.d.wait("return !document.querySelector('[data-testid=search-dialog]');", what="the dialog to close on Enter")
+    c.d.wait("return document.querySelector('[data-testid=session][aria-current=true]')?.dataset.sessionId === arguments[0];",
+             sid, what=f"session {sid} to open")
+    c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
+             index, timeout=30, what=f"message {index} in the inspector")
+
+
+def test_fleet_table_sorts_and_fits(c):
+    """The fleet table: stuck rows first, any column sorts, and it fits the pane at 1280 x 800."""
+    c.open_session(STUCK_ID)
+    open_tab(c, "postmortem")
+    try:
+        if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
+            c.d.click("[data-testid=fleet-run]")
+        sev = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => t.dataset.severity);"
+                       "return r.length ? r : null;", timeout=120, what="the fleet table")
+        rank = {"stuck": 0, "watch": 1, "ok": 2}
+        check(all(s in rank for s in sev), f"every row has a severity; got {sev}")
+        check(sev == sorted(sev, key=rank.get) and sev[0] == "stuck", f"stuck first, then watch, then ok; got {sev}")
+        fits = c.d.run("const t = document.querySelector('[data-testid=fleet-table]'); const m = document.querySelector('main.main');"
+                       "return [t.getBoundingClientRect().right, m.getBoundingClientRect().right];")
+        check(fits[0] <= fits[1] + 1, f"the table ends inside its pane (verdicts wrap); table right {fits[0]}, pane right {fits[1]}")
+        c.d.click("[data-testid=fleet-sort-calls]")
+        calls = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => Number(t.cells[2].textContent));"
+                         "return document.querySelector('[data-testid=fleet-table] th[aria-sort=descending]') ? r : null;",
+                         what="the table sorted by calls")
+        check(calls == sorted(calls, reverse=True), f"most calls first after a click on calls; got {calls}")
+        c.d.click("[data-testid=fleet-sort-severity]")
+        c.d.wait("return !!document.querySelector('[data-testid=fleet-table] th[aria-sort=ascending]');",
+                 what="the table sorted by severity again")
+        time.sleep(0.5)
+        c.d.run("document.querySelector('[data-testid=fleet]').scrollIntoView({block: 'start'});")
+        time.sleep(1.0)
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-fleet.png"))
+        # The sidebar ordered by severity: the stuck worker heads its source, badged.
+        c.d.run("const s = document.querySelector('[data-testid=session-sort]'); s.value = 'severity';"
+                "s.dispatchEvent(new Event('change', {bubbles: true}));")
+        order = c.d.wait("const b = document.querySelector(`[data-testid=session][data-session-id='${arguments[0]}']`);"
+                         "const sec = b && b.closest('[data-testid=source]');"
+                         "const rows = sec ? Array.from(sec.querySelectorAll('[data-testid=session][data-depth=\"0\"]')) : [];"
+                         "const r = rows.map(e => [e.dataset.sessionId, e.querySelector('[data-testid=session-facts]')?.dataset.severity]);"
+                         "return r.length && r.every(x => x[1]) ? r : null;", STUCK_ID, timeout=60,
+                         what="the sidebar ordered by severity")
+        sevs = [x[1] for x in order]
+        check(sevs == sorted(sevs, key=rank.get), f"the source's sessions go stuck, watch, ok; got {order}")
+        check([STUCK_ID, "stuck"] in order[:sevs.count("stuck")], f"the stuck worker is among the first, marked stuck; got {order}")
+    finally:
+        c.d.run("const s = document.querySelector('[data-testid=session-sort]'); if (s) { s.value = 'listed';"
+                "s.dispatchEvent(new Event('change', {bubbles: true})); }")
+        open_tab(c, "timeline")
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
+    test_ctrl_k_search_opens_the_message,
+    test_fleet_table_sorts_and_fits,
     test_postmortem_verdict_equals_cli,
     test_spills_coworker_lists_files_and_flags_the_missing_one,
     test_spills_trust_the_recorded_working_directory_only_on_a_click,
@@ -946,7 +1027,8 @@ def main():
 
     port, native = free_port(), free_port()
     log = open(os.path.join(a.out, "tauri-driver.log"), "w")
-    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures,
+    # The app's index and token cache go to the run's folder, not the user's ~/.cache.
+    env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, XDG_CACHE_HOME=os.path.join(a.out, "cache"),
                COWORKER_SCRATCH_BASE=os.path.join(fixtures, "coworker", "scratch"))
     td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
                           stdout=log, stderr=subprocess.STDOUT, env=env)

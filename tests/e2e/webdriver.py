@@ -105,6 +105,14 @@ class Driver:
                   {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
         self._req("DELETE", self.s("/actions"))
 
+    def chord(self, modifier, key):
+        """Presses `key` with `modifier` held ("\ue009" is Control), as one W3C action."""
+        actions = [{"type": "keyDown", "value": modifier}, {"type": "keyDown", "value": key},
+                   {"type": "keyUp", "value": key}, {"type": "keyUp", "value": modifier}]
+        self._req("POST", self.s("/actions"),
+                  {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+        self._req("DELETE", self.s("/actions"))
+
     def alert_text(self):
         """The text of an open alert/confirm/prompt, or None when there is none."""
         try:

@@ -21,6 +21,11 @@ import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 import { sessionKey, useFollow, useLive } from "./live";
 import { nothingFound, useStartupSources } from "./sources";
+import { SearchDialog } from "./components/SearchDialog";
+import { hitTarget } from "./search";
+import type { Hit } from "./bindings/Hit";
+import type { FleetRow } from "./bindings/FleetRow";
+import { needsFleet, type SessionSort } from "./components/sessionSort";
 
 export function App() {
   const [selected, setSelected] = useState<SessionKey | null>(null);
@@ -43,6 +48,12 @@ export function App() {
   const [filter, setFilter] = useState("");
   const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");
   const [help, setHelp] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const [sessionSort, setSessionSort] = useState<SessionSort>("listed");
+  const [facts, setFacts] = useState<Map<string, FleetRow>>(new Map());
+  const [ranking, setRanking] = useState(false);
+  // A search hit opened: the message to select once its session's timeline is in.
+  const [pendingHit, setPendingHit] = useState<{ id: string; index: number } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const liveView = useLive(selected, setSources, setTimeline, setSelected);
 
@@ -149,6 +160,47 @@ export function App() {
     [rows, timeline],
   );
 
+  // Severity and cost orders need the fleet rows: one `diagnose_fleet` per loaded source, from
+  // the index (only new and changed sessions are read).
+  const loadedPaths = useMemo(() => (sources ?? []).filter((g) => g.loaded).map((g) => g.path).join("\n"), [sources]);
+  useEffect(() => {
+    if (!needsFleet(sessionSort) || !loadedPaths) return;
+    let live = true;
+    setRanking(true);
+    Promise.all(
+      loadedPaths.split("\n").map((p) =>
+        call("diagnose_fleet", { path: p })
+          .then((f) => f.sessions.map((r) => [sessionKey(p, r.session_id), r] as const))
+          .catch(() => []),
+      ),
+    )
+      .then((all) => live && setFacts(new Map(all.flat())))
+      .finally(() => live && setRanking(false));
+    return () => {
+      live = false;
+    };
+  }, [sessionSort, loadedPaths]);
+
+  const openHit = useCallback(
+    (h: Hit) => {
+      const key = hitTarget(sources ?? [], h);
+      setSearching(false);
+      if (!key) return;
+      setTab("timeline");
+      // The open session: select at once (selecting it again would reload it and lose the
+      // cursor); another one: once its timeline is in.
+      if (selected && selected.path === key.path && selected.id === key.id) return selectMessage(h.index);
+      setPendingHit({ id: h.session_id, index: h.index });
+      setSelected(key);
+    },
+    [sources, selected, selectMessage],
+  );
+  useEffect(() => {
+    if (!pendingHit || timeline?.meta.id !== pendingHit.id) return;
+    selectMessage(pendingHit.index);
+    setPendingHit(null);
+  }, [pendingHit, timeline, selectMessage]);
+
   const firstRowAt = (index: number) => rows.findIndex((r) => r.index >= index);
   const openCutData = openCut !== null ? cutsState.data?.cuts[openCut] : undefined;
   const shownCut = openCutData && firstRowAt(openCutData.anatomy.cut_index) === cursor ? openCut : null;
@@ -225,9 +277,11 @@ export function App() {
     focusFilter: () => filterRef.current?.focus(),
     openFile,
     toggleFollow: follow.toggleFollow,
+    openSearch: () => setSearching(true),
   });
 
   const group = sources?.find((g) => g.path === selected?.path) ?? null;
+  const searchPaths = useMemo(() => (sources ?? []).map((g) => g.path), [sources]);
   const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
   const status = loading
     ? "Loading session…"
@@ -286,7 +340,19 @@ export function App() {
             ))}
           </div>
         ) : (
-          <Sidebar ref={filterRef} sources={sources ?? []} selected={selected} filter={filter} onFilter={setFilter} onSelect={setSelected} live={liveView.liveSessions} />
+          <Sidebar
+            ref={filterRef}
+            sources={sources ?? []}
+            selected={selected}
+            filter={filter}
+            onFilter={setFilter}
+            onSelect={setSelected}
+            live={liveView.liveSessions}
+            sort={sessionSort}
+            onSort={setSessionSort}
+            facts={facts}
+            ranking={ranking}
+          />
         )}
         <main className="main" data-view={view}>
           <ActiveTab
@@ -321,6 +387,7 @@ export function App() {
       </div>
       <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || sources === null} />
       {help && <KeyHelp onClose={() => setHelp(false)} />}
+      {searching && <SearchDialog paths={searchPaths} onOpen={openHit} onClose={() => setSearching(false)} />}
       {dragging && <div className="drop-overlay">Drop a session file, database or folder to open it</div>}
     </div>
   );

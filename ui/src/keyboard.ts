@@ -20,6 +20,8 @@ export interface KeyActions {
   openFile: () => void;
   /** Follow mode on / off (f). */
   toggleFollow?: () => void;
+  /** Ctrl+K: search every session. */
+  openSearch?: () => void;
 }
 
 /** What a key does, as a pure function of the key and the current position (tested). */
@@ -28,8 +30,9 @@ export function keyAction(
   cursor: number,
   rowCount: number,
   cutPositions: number[] = [],
-): { move?: number; view?: View; cmd?: "open" | "cut" | "help" | "close" | "raw" | "filter" | "openFile" | "follow" } | null {
+): { move?: number; view?: View; cmd?: "open" | "cut" | "help" | "close" | "raw" | "filter" | "openFile" | "follow" | "search" } | null {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "o") return { cmd: "openFile" };
+  if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") return { cmd: "search" };
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
   const last = rowCount - 1;
   switch (e.key) {
@@ -89,6 +92,11 @@ export function useKeyboard(actions: KeyActions) {
       const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
       if (typing) {
         if (e.key === "Escape") t.blur();
+        // Ctrl+K searches from anywhere, the filter box included.
+        if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k" && ref.current.openSearch) {
+          e.preventDefault();
+          ref.current.openSearch();
+        }
         return;
       }
       const a = ref.current;
@@ -105,6 +113,7 @@ export function useKeyboard(actions: KeyActions) {
       if (act.cmd === "filter") a.focusFilter();
       if (act.cmd === "openFile") a.openFile();
       if (act.cmd === "follow") a.toggleFollow?.();
+      if (act.cmd === "search") a.openSearch?.();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::api::Problem;
 use crate::model::{Message, SessionMeta};
 
+mod search;
+pub use search::SearchReq;
+
 /// Calls `$m! { name(Req) -> Res, ... }` with every app command.
 #[macro_export]
 macro_rules! with_commands {
@@ -36,6 +39,7 @@ macro_rules! with_commands {
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
+            search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }
     };
 }

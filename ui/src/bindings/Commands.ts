@@ -10,6 +10,7 @@ import type { GetCutsReq } from "./GetCutsReq";
 import type { GetMessageReq } from "./GetMessageReq";
 import type { GetRequestReq } from "./GetRequestReq";
 import type { GetTimelineReq } from "./GetTimelineReq";
+import type { Hit } from "./Hit";
 import type { ListSourcesReq } from "./ListSourcesReq";
 import type { LoadSourceReq } from "./LoadSourceReq";
 import type { MessageDetail } from "./MessageDetail";
@@ -19,6 +20,7 @@ import type { ReplayPanel } from "./ReplayPanel";
 import type { ReplayReq } from "./ReplayReq";
 import type { ReplaySweepReq } from "./ReplaySweepReq";
 import type { RequestView } from "./RequestView";
+import type { SearchReq } from "./SearchReq";
 import type { SessionCuts } from "./SessionCuts";
 import type { SimulationSummary } from "./SimulationSummary";
 import type { SourceGroup } from "./SourceGroup";
@@ -36,4 +38,4 @@ import type { TokenReport } from "./TokenReport";
  * Every app command as `name: (request, response)`; exported to TypeScript as the
  * `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
  */
-export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], bundled_examples: [BundledExamplesReq, string | null], };
+export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };

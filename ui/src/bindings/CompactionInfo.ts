@@ -31,4 +31,13 @@ problem: string | null,
 /**
  * Messages this compaction dropped from the model's view.
  */
-dropped: number, };
+dropped: number, 
+/**
+ * A microcompact: it cleared old tool results and wrote no summary, so the summary gate
+ * does not apply (`usable` false, `problem` null) and it drops no message.
+ */
+micro: boolean, 
+/**
+ * Messages whose tool results a microcompact cleared.
+ */
+cleared: number, };

@@ -24,6 +24,11 @@ pre_tokens: number | null,
  */
 post_tokens: number | null, 
 /**
+ * `post_tokens` was taken from the recorded usage of the first request after the cut
+ * (the record itself had none): recorded by the provider, not estimated.
+ */
+post_tokens_from_usage: boolean, 
+/**
  * The message holding the summary, when there is one.
  */
 summary_index: number | null, 

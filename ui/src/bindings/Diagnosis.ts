@@ -5,8 +5,10 @@ import type { FileReads } from "./FileReads";
 import type { Loop } from "./Loop";
 import type { Reread } from "./Reread";
 import type { RunningCall } from "./RunningCall";
+import type { Severity } from "./Severity";
 import type { SpillLoop } from "./SpillLoop";
 import type { SummaryLoss } from "./SummaryLoss";
+import type { Thrash } from "./Thrash";
 
 /**
  * The post-mortem of one session: the `diagnose` JSON contract.
@@ -16,6 +18,19 @@ export type Diagnosis = {
  * One line: the most telling finding.
  */
 verdict: string, 
+/**
+ * `stuck` | `watch` | `ok`: the worst finding's.
+ */
+severity: Severity, 
+/**
+ * Compactions that did not free the context.
+ */
+thrash: Array<Thrash>, 
+/**
+ * The worker was expected to write (it wrote, or it is a main session whose task asks
+ * for a change); "mostly exploring" applies only then.
+ */
+expects_writes: boolean, 
 /**
  * Per file: reads, re-reads, re-reads after compaction, tokens.
  */

@@ -8,7 +8,7 @@ import type { Problem } from "./Problem";
  */
 export type Fleet = { 
 /**
- * One row per session, most re-reads first.
+ * One row per session: stuck first, then watch, then ok; most re-reads first within.
  */
 sessions: Array<FleetRow>, 
 /**

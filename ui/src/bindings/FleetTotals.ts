@@ -9,9 +9,25 @@ export type FleetTotals = {
  */
 sessions: number, 
 /**
- * Sessions whose verdict names a problem.
+ * Sessions whose severity is `stuck`.
  */
 stuck_sessions: number, 
+/**
+ * Sessions whose severity is `watch`.
+ */
+watch_sessions: number, 
+/**
+ * Sessions with no finding.
+ */
+ok_sessions: number, 
+/**
+ * The sum of the sessions' costs that have one.
+ */
+cost_usd: number, 
+/**
+ * Sessions without a cost (unknown model or no recorded usage).
+ */
+unpriced_sessions: number, 
 /**
  * Compactions.
  */

@@ -4,6 +4,7 @@ import type { CountStats } from "./CountStats";
 import type { CutMark } from "./CutMark";
 import type { PartTokens } from "./PartTokens";
 import type { RequestTokens } from "./RequestTokens";
+import type { SessionCost } from "./SessionCost";
 import type { ToolTokens } from "./ToolTokens";
 import type { UsageComparison } from "./UsageComparison";
 
@@ -58,4 +59,9 @@ trigger_tokens: number | null,
 /**
  * Cache use of this count.
  */
-stats: CountStats, };
+stats: CountStats, 
+/**
+ * What the session cost at the price table's rates (from recorded usage); null when it
+ * recorded no usage. Filled by `api::token_report`.
+ */
+cost: SessionCost | null, };

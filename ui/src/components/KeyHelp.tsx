@@ -11,6 +11,7 @@ export const KEYS: [string, string][] = [
   ["f", "follow: keep the newest message in view (live sessions)"],
   ["/", "filter sessions"],
   ["Ctrl+O", "open a file"],
+  ["Ctrl+K", "search every session (text, tool calls and results, summaries)"],
   ["?", "this list"],
   ["Esc", "close (this list, the opened cut)"],
 ];

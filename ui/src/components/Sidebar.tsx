@@ -2,12 +2,16 @@
 // a folder the user added), each with a header naming it (its path on hover), its session count
 // and a collapse toggle, then its sessions (name, id, updated, messages, compactions). The
 // filter narrows every section at once. Problems (files that failed to open) are listed under
-// their source; a source still being listed says so.
+// their source; a source still being listed says so. The order is the listing's, or by update,
+// severity, cost or compactions (`sessionSort`; severity and cost from the index's fleet rows,
+// shown on each row once fetched).
 import { forwardRef, useState } from "react";
 import type { SourceGroup } from "../bindings/SourceGroup";
 import type { SessionMeta } from "../bindings/SessionMeta";
 import { formatTime } from "../timeline/rows";
 import { sessionKey } from "../live";
+import type { FleetRow } from "../bindings/FleetRow";
+import { sortSessions, type SessionSort } from "./sessionSort";
 
 export interface SessionKey {
   path: string;
@@ -22,6 +26,13 @@ export interface SidebarProps {
   onSelect: (key: SessionKey) => void;
   /** Keys (`sessionKey`) of sessions that changed lately: shown with a ● live mark. */
   live?: Set<string>;
+  /** The session order. */
+  sort?: SessionSort;
+  onSort?: (s: SessionSort) => void;
+  /** Fleet rows from the index, by `sessionKey`: severity and cost, once fetched. */
+  facts?: Map<string, FleetRow>;
+  /** The index is being brought up to date for the order asked. */
+  ranking?: boolean;
 }
 
 export function matchesFilter(s: SessionMeta, filter: string): boolean {
@@ -81,7 +92,7 @@ export function groupCount(g: SourceGroup, shown: number, filter: string): strin
 }
 
 export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sidebar(
-  { sources, selected, filter, onFilter, onSelect, live },
+  { sources, selected, filter, onFilter, onSelect, live, sort = "listed", onSort, facts, ranking },
   filterRef,
 ) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -102,9 +113,26 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
         onChange={(e) => onFilter(e.target.value)}
         data-testid="session-filter"
       />
+      {onSort && (
+        <label className="sort-sessions small muted">
+          order{" "}
+          <select value={sort} onChange={(e) => onSort(e.target.value as SessionSort)} data-testid="session-sort">
+            <option value="listed">as listed</option>
+            <option value="updated">last updated</option>
+            <option value="severity">severity (stuck first)</option>
+            <option value="cost">cost</option>
+            <option value="compactions">compactions</option>
+          </select>
+          {ranking && <span data-testid="session-ranking"> · indexing…</span>}
+        </label>
+      )}
       <div className="sources">
         {sources.map((g) => {
-          const shown = g.sessions.filter((s) => matchesFilter(s, filter));
+          const shown = sortSessions(
+            g.sessions.filter((s) => matchesFilter(s, filter)),
+            sort,
+            (id) => facts?.get(sessionKey(g.path, id)),
+          );
           const nested = nestSessions(shown);
           // Projects are Claude Code's way of filing sessions: only its sections are grouped.
           const claude = g.family === "claude-code" || (shown.length > 0 && shown.every((s) => s.format === "claude-code"));
@@ -176,6 +204,15 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                           <span className="session-id">{s.id}</span>
                           <span>{formatTime(s.updated)}</span>
                         </span>
+                        {(() => {
+                          const f = facts?.get(sessionKey(g.path, s.id));
+                          return f ? (
+                            <span className="session-meta" data-testid="session-facts" data-severity={f.severity}>
+                              <span className={`sev sev-${f.severity}`}>{f.severity === "stuck" ? "⚠ stuck" : f.severity === "watch" ? "● watch" : "✓ ok"}</span>
+                              <span>{f.cost_usd === null ? "no price" : `$${f.cost_usd.toFixed(2)}`}</span>
+                            </span>
+                          ) : null;
+                        })()}
                         <span className="session-meta">
                           <span>{s.message_count} msgs</span>
                           <span>

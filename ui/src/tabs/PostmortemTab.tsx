@@ -6,16 +6,14 @@
 import { useEffect, useState } from "react";
 import type { TabContext } from "./context";
 import type { Diagnosis } from "../bindings/Diagnosis";
-import type { Fleet } from "../bindings/Fleet";
 import type { IpcError } from "../bindings/IpcError";
 import type { LossKind } from "../bindings/LossKind";
 import { call, toIpcError } from "../ipc";
 import { MessageLinks, percent } from "../components/MessageLinks";
 import { plural } from "../timeline/rows";
+import { FleetView } from "./FleetView";
 
 const LOSS_LABEL: Record<LossKind, string> = { path: "file path", identifier: "identifier", failing_test: "failing test", open_task: "open task" };
-/** Sources with at most this many sessions get the fleet table without asking. */
-const FLEET_AUTO = 25;
 
 export function PostmortemTab({ path, timeline, selectMessage, selectSession, sourceSessionCount }: TabContext) {
   const id = timeline?.meta.id ?? null;
@@ -63,7 +61,12 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
   return (
     <>
       <section className="verdict-box">
-        <h2>Verdict</h2>
+        <h2>
+          Verdict{" "}
+          <span className={`sev sev-${d.severity}`} data-testid="severity">
+            {d.severity === "stuck" ? "⚠ stuck" : d.severity === "watch" ? "● watch" : "✓ ok"}
+          </span>
+        </h2>
         <p className="verdict" data-testid="verdict">
           {d.verdict}
         </p>
@@ -184,11 +187,18 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
           const lost = d.summary_losses.filter((l) => l.compaction === c.number);
           return (
             <div key={c.number} className="compaction-item">
+              {c.micro ? (
+                <p data-testid="microcompact">
+                  <strong>Compaction {c.number}</strong> at <MessageLinks indices={[c.cut_index]} onSelect={select} /> is a microcompact: it cleared the results of{" "}
+                  {plural(c.cleared, "earlier message")} and wrote no summary (none is needed); no message was dropped.
+                </p>
+              ) : (
               <p>
                 <strong>Compaction {c.number}</strong> at <MessageLinks indices={[c.cut_index]} onSelect={select} /> dropped {plural(c.dropped, "message")}; summary{" "}
                 {c.summary_index !== null && <MessageLinks indices={[c.summary_index]} onSelect={select} />} {c.summary_chars} characters:{" "}
                 {c.usable ? <span className="ok">✓ usable</span> : <span className="bad">✖ not usable: {c.problem}</span>}
               </p>
+              )}
               {lost.length > 0 && (
                 <ul className="finding-list" data-testid="losses">
                   {lost.map((l, i) => (
@@ -203,97 +213,5 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
         })}
       </section>
     </>
-  );
-}
-
-function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
-  const [fleet, setFleet] = useState<Fleet | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<IpcError | null>(null);
-  const [asked, setAsked] = useState(count <= FLEET_AUTO);
-  useEffect(() => {
-    setFleet(null);
-    setAsked(count <= FLEET_AUTO);
-  }, [path, count]);
-  useEffect(() => {
-    if (!asked || fleet) return;
-    let live = true;
-    setBusy(true);
-    setErr(null);
-    call("diagnose_fleet", { path })
-      .then((f) => live && setFleet(f))
-      .catch((e) => live && setErr(toIpcError(e)))
-      .finally(() => live && setBusy(false));
-    return () => {
-      live = false;
-    };
-  }, [asked, fleet, path]);
-  const t = fleet?.totals;
-  return (
-    <section className="fleet" data-testid="fleet">
-      <h3>Fleet: all {count} sessions of this source</h3>
-      {!asked && (
-        <button type="button" onClick={() => setAsked(true)} data-testid="fleet-run">
-          Diagnose all {count} sessions
-        </button>
-      )}
-      {busy && (
-        <p className="hint">
-          <span className="spinner" aria-hidden="true" />
-          Diagnosing {count} sessions…
-        </p>
-      )}
-      {err && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
-      {fleet && t && (
-        <>
-          <p data-testid="fleet-totals">
-            {t.sessions} sessions, {t.stuck_sessions} with findings · re-read rate <strong>{percent(t.reread_rate)}</strong> ({t.rereads} of {t.reads} reads) ·{" "}
-            {t.compactions} compactions · usable summaries <strong>{t.usable_summary_rate === null ? "n/a" : percent(t.usable_summary_rate)}</strong>
-          </p>
-          <table className="grid-table fleet-table">
-            <thead>
-              <tr>
-                <th>session</th>
-                <th>format</th>
-                <th>calls</th>
-                <th>re-read rate</th>
-                <th>compactions</th>
-                <th>usable summaries</th>
-                <th>verdict</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fleet.sessions.map((r) => (
-                <tr key={r.session_id} className={r.session_id === current ? "current" : ""} aria-current={r.session_id === current}>
-                  <td>
-                    <button type="button" className="link-button" onClick={() => selectSession(r.session_id)} data-testid="fleet-session" data-session-id={r.session_id}>
-                      {r.session_id}
-                    </button>
-                  </td>
-                  <td>{r.format}</td>
-                  <td className="num">{r.calls}</td>
-                  <td className="num">
-                    {percent(r.reread_rate)} <span className="muted small">({r.rereads}/{r.reads})</span>
-                  </td>
-                  <td className="num">{r.compactions}</td>
-                  <td className="num">
-                    {r.compactions ? `${r.usable_summaries} of ${r.compactions}` : "—"}
-                  </td>
-                  <td className="verdict-cell" title={r.verdict}>
-                    {r.stuck ? "⚠ " : "✓ "}
-                    {r.verdict}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {fleet.problems.map((p, i) => (
-            <p key={i} className="problem">
-              ⚠ {p.message}
-            </p>
-          ))}
-        </>
-      )}
-    </section>
   );
 }

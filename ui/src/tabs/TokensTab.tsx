@@ -3,6 +3,7 @@
 // per request with cuts and trigger, top tools and parts (each links to its message), and the
 // usage the source recorded beside our estimate. Charts are core's SVGs; a table under each
 // gives the exact numbers. Counting reports progress in the status bar and can be cancelled.
+import { CostTable } from "./CostTable";
 import { useEffect, useState } from "react";
 import type { TabContext } from "./context";
 import type { TokenReport } from "../bindings/TokenReport";
@@ -123,6 +124,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
       </section>
 
       <Usage report={report} />
+      <CostTable cost={report.cost} />
 
       <section>
         {charts && (

@@ -1,0 +1,126 @@
+// The fleet table of the Post-mortem tab: every session of the source, from the index (core
+// brings it up to date first), with severity, re-reads, compactions, cost and verdict. Any
+// column sorts (click its header; again to reverse); the verdict wraps in its column so the
+// table fits the pane. Each row opens its session. Sorting is `fleetSort`'s.
+import { useEffect, useMemo, useState } from "react";
+import type { Fleet } from "../bindings/Fleet";
+import type { IpcError } from "../bindings/IpcError";
+import { call, toIpcError } from "../ipc";
+import { percent } from "../components/MessageLinks";
+import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
+
+/** Sources with at most this many sessions get the fleet table without asking. */
+const FLEET_AUTO = 25;
+
+// Seven columns fit the main pane at 1280 × 800 beside the sidebar and inspector; the format
+// rides under the title, usable summaries beside the compaction count.
+const COLUMNS: { key: FleetKey; label: string; num?: boolean }[] = [
+  { key: "severity", label: "severity" },
+  { key: "session", label: "session" },
+  { key: "calls", label: "calls", num: true },
+  { key: "reread_rate", label: "re-reads", num: true },
+  { key: "compactions", label: "compactions (usable)", num: true },
+  { key: "cost", label: "cost", num: true },
+  { key: "verdict", label: "verdict" },
+];
+
+export function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
+  const [fleet, setFleet] = useState<Fleet | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<IpcError | null>(null);
+  const [asked, setAsked] = useState(count <= FLEET_AUTO);
+  const [sort, setSort] = useState<{ key: FleetKey; dir: SortDir }>({ key: "severity", dir: "asc" });
+  useEffect(() => {
+    setFleet(null);
+    setAsked(count <= FLEET_AUTO);
+  }, [path, count]);
+  useEffect(() => {
+    if (!asked || fleet) return;
+    let live = true;
+    setBusy(true);
+    setErr(null);
+    call("diagnose_fleet", { path })
+      .then((f) => live && setFleet(f))
+      .catch((e) => live && setErr(toIpcError(e)))
+      .finally(() => live && setBusy(false));
+    return () => {
+      live = false;
+    };
+  }, [asked, fleet, path]);
+  const rows = useMemo(() => (fleet ? sortFleet(fleet.sessions, sort.key, sort.dir) : []), [fleet, sort]);
+  const t = fleet?.totals;
+  const sortBy = (key: FleetKey) =>
+    setSort((s) => (s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: firstDir(key) }));
+  return (
+    <section className="fleet" data-testid="fleet">
+      <h3>Fleet: all {count} sessions of this source</h3>
+      {!asked && (
+        <button type="button" onClick={() => setAsked(true)} data-testid="fleet-run">
+          Diagnose all {count} sessions
+        </button>
+      )}
+      {busy && (
+        <p className="hint">
+          <span className="spinner" aria-hidden="true" />
+          Diagnosing {count} sessions (from the index: only new and changed ones are read)…
+        </p>
+      )}
+      {err && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
+      {fleet && t && (
+        <>
+          <p data-testid="fleet-totals">
+            {t.sessions} sessions: <strong className="sev-stuck">{t.stuck_sessions} stuck</strong>, <span className="sev-watch">{t.watch_sessions} to watch</span>, {t.ok_sessions} ok ·
+            cost <strong>{dollars(t.cost_usd)}</strong>
+            {t.unpriced_sessions ? ` (${t.unpriced_sessions} without a price)` : ""} · re-read rate <strong>{percent(t.reread_rate)}</strong> ({t.rereads} of {t.reads} reads) · {t.compactions} compactions · usable summaries{" "}
+            <strong>{t.usable_summary_rate === null ? "n/a" : percent(t.usable_summary_rate)}</strong>
+          </p>
+          <table className="grid-table fleet-table" data-testid="fleet-table">
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th key={c.key} className={c.num ? "num" : undefined} aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}>
+                    <button type="button" className="sort-button" onClick={() => sortBy(c.key)} data-testid={`fleet-sort-${c.key}`}>
+                      {c.label}
+                      {sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}
+                    </button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.session_id} className={r.session_id === current ? "current" : ""} aria-current={r.session_id === current} data-severity={r.severity}>
+                  <td className={`sev sev-${r.severity}`}>{r.severity === "stuck" ? "⚠ stuck" : r.severity === "watch" ? "● watch" : "✓ ok"}</td>
+                  <td className="session-cell">
+                    <button type="button" className="link-button" onClick={() => selectSession(r.session_id)} data-testid="fleet-session" data-session-id={r.session_id} title={r.session_id}>
+                      {r.title}
+                    </button>
+                    <div className="muted small">{r.format}</div>
+                  </td>
+                  <td className="num">{r.calls}</td>
+                  <td className="num">
+                    {percent(r.reread_rate)}
+                    <div className="muted small">
+                      {r.rereads}/{r.reads}
+                    </div>
+                  </td>
+                  <td className="num">
+                    {r.compactions ? `${r.compactions} (${r.usable_summaries})` : "—"}
+                    {r.microcompacts ? <div className="muted small">+{r.microcompacts} micro</div> : null}
+                  </td>
+                  <td className="num" data-testid="fleet-cost">{dollars(r.cost_usd)}</td>
+                  <td className="verdict-cell">{r.verdict}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {fleet.problems.map((p, i) => (
+            <p key={i} className="problem">
+              ⚠ {p.message}
+            </p>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}
