@@ -61,25 +61,30 @@ pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::anal
 /// that fail to load are listed in `problems`; the rest still count.
 pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {
     let catalog = sources::open(path)?;
-    let (metas, list_problems) = catalog.list();
-    let mut problems: Vec<Problem> = catalog
-        .problems
-        .iter()
-        .chain(list_problems.iter())
-        .map(Problem::from)
-        .collect();
+    let mut problems: Vec<Problem> = catalog.problems.iter().map(Problem::from).collect();
     let mut rows = Vec::new();
-    for meta in &metas {
-        match catalog
-            .load(path, Some(&meta.id))
-            .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
-        {
-            Ok((s, d)) => {
-                let cost =
-                    crate::cost::session_cost(&s, opts.price_table()).and_then(|c| c.total_usd);
-                rows.push(crate::analysis::fleet::row(&s.meta, &d, cost));
+    // Each session is loaded by the source that listed it: asking the catalog would list
+    // every source again for every session (quadratic in a home of hundreds).
+    for source in &catalog.sources {
+        let metas = match source.list() {
+            Ok(m) => m,
+            Err(e) => {
+                problems.push(Problem::from(&e));
+                continue;
             }
-            Err(e) => problems.push(Problem::from(&e)),
+        };
+        for meta in &metas {
+            match source
+                .load(&meta.id)
+                .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
+            {
+                Ok((s, d)) => {
+                    let cost =
+                        crate::cost::session_cost(&s, opts.price_table()).and_then(|c| c.total_usd);
+                    rows.push(crate::analysis::fleet::row(&s.meta, &d, cost));
+                }
+                Err(e) => problems.push(Problem::from(&e)),
+            }
         }
     }
     Ok(crate::analysis::fleet::fleet(rows, problems))
