@@ -15,21 +15,7 @@ fn repo() -> PathBuf {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), &dst).unwrap();
-            // The shared data is read-only; the copies are ours to change.
-            let mut p = std::fs::metadata(&dst).unwrap().permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            p.set_readonly(false);
-            std::fs::set_permissions(&dst, p).unwrap();
-        }
-    }
+    palimpsest_fixtures::copy_tree(from, to, &[]).unwrap();
 }
 
 /// A home of real sessions in a temp folder: the shared Claude Code and Codex data and the

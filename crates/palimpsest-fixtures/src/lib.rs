@@ -10,3 +10,28 @@ pub mod live;
 pub mod malformed;
 pub mod message_log;
 pub mod stuck;
+
+/// Copy the tree at `from` into `to`, every copy writable (the shared real sessions are
+/// read-only; tests and benchmarks append to and rewrite their copies). `skip` names files
+/// left out (`LICENSE`, `README.md`).
+pub fn copy_tree(
+    from: &std::path::Path,
+    to: &std::path::Path,
+    skip: &[&str],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let dst = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_tree(&e.path(), &dst, skip)?;
+        } else if !skip.iter().any(|s| e.file_name() == *s) {
+            std::fs::copy(e.path(), &dst)?;
+            let mut p = std::fs::metadata(&dst)?.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            p.set_readonly(false);
+            std::fs::set_permissions(&dst, p)?;
+        }
+    }
+    Ok(())
+}

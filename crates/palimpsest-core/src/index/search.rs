@@ -131,9 +131,17 @@ fn narrowing(q: &Query) -> Option<Vec<String>> {
     (!out.is_empty() && out.iter().all(|s| s.chars().count() >= 3)).then_some(out)
 }
 
-/// An FTS5 string: double quotes doubled.
-fn fts_string(s: &str) -> String {
-    format!("\"{}\"", s.replace('"', "\"\""))
+/// The FTS5 query for a literal: every trigram of it, ANDed (the index keeps no positions,
+/// so it cannot match a phrase; the candidates are checked after).
+fn fts_all_trigrams(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut grams: Vec<String> = chars
+        .windows(3)
+        .map(|w| format!("\"{}\"", w.iter().collect::<String>().replace('"', "\"\"")))
+        .collect();
+    grams.sort();
+    grams.dedup();
+    format!("({})", grams.join(" AND "))
 }
 
 /// Around `range` of `text`: up to 80 characters before and 160 after, newlines as spaces.
@@ -213,7 +221,7 @@ impl Index {
             Some(lits) => {
                 args.push(
                     lits.iter()
-                        .map(|l| fts_string(l))
+                        .map(|l| fts_all_trigrams(l))
                         .collect::<Vec<_>>()
                         .join(" OR "),
                 );
