@@ -68,9 +68,9 @@ fn diagnose_text_with_bpe_counts_names_the_file() {
     assert!(out.status.success(), "diagnose runs");
     assert!(
         text.starts_with(
-            "20260301_1: stuck re-reading store.py after compactions 1 and 2: 6 re-reads, "
+            "20260301_1 [stuck]: stuck re-reading store.py after compactions 1 and 2: 6 re-reads, "
         ),
-        "first line is the verdict (BPE token count follows): {text}"
+        "first line is the severity and the verdict (BPE token count follows): {text}"
     );
     assert!(text.contains("compaction 1 at message 11: dropped 11, summary 153 chars (not usable: too short (153 chars, minimum 400))"), "the usable-summary gate is shown: {text}");
 }

@@ -274,3 +274,73 @@ fn an_index_of_another_version_is_rebuilt() {
         "an old-version file is dropped and built again: {r:?}"
     );
 }
+
+#[test]
+fn an_unchanged_folder_is_not_opened_and_its_problems_are_said_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("home");
+    copy_dir(&repo().join("fixtures/goose-stuck"), &root.join("goose"));
+    std::fs::create_dir_all(root.join("other")).unwrap();
+    std::fs::write(root.join("other/notes.jsonl"), "this is not a session\n").unwrap();
+    let mut ix = Index::open(&dir.path().join("index.db")).unwrap();
+    let first = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    let named: Vec<&str> = first
+        .problems
+        .iter()
+        .map(|p| p.message.as_str())
+        .filter(|m| m.contains("notes.jsonl"))
+        .collect();
+    assert_eq!(
+        named.len(),
+        1,
+        "the stray file is a problem naming it: {:?}",
+        first.problems
+    );
+    let again = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert_eq!(
+        (again.unchanged, again.added, again.updated),
+        (first.added, 0, 0),
+        "nothing changed under the folder: every session unchanged"
+    );
+    assert_eq!(
+        again.problems, first.problems,
+        "the problems are said again, word for word"
+    );
+    // Proof that nothing was opened: the database's bytes replaced by zeros, its size and
+    // mtime kept, still reads as unchanged (a reader opening it would fail).
+    let db = root.join("goose/sessions.db");
+    let meta = std::fs::metadata(&db).unwrap();
+    std::fs::write(&db, vec![0u8; meta.len() as usize]).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&db)
+        .unwrap()
+        .set_modified(meta.modified().unwrap())
+        .unwrap();
+    let blind = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert_eq!(
+        (blind.unchanged, blind.problems.len()),
+        (first.added, first.problems.len()),
+        "the listing is the same, so no file was read: {:?}",
+        blind.problems
+    );
+    // A new file under the folder changes its listing: the full update runs and finds it.
+    std::fs::write(root.join("other/more.jsonl"), "not one either\n").unwrap();
+    let third = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert!(
+        third
+            .problems
+            .iter()
+            .any(|p| p.message.contains("more.jsonl")),
+        "the new file is seen: {:?}",
+        third.problems
+    );
+}

@@ -3,6 +3,8 @@
 //! used to end it still there) is told apart from a rewritten one, so only its new messages
 //! are re-written. Sessions that share one file (a goose or coworker database) are told apart
 //! by their source's own stamp (last update and message count) instead: `super` picks.
+//! [`tree_stamp`] fingerprints a whole folder from its listing alone (paths, sizes, mtimes), so
+//! an update of a folder where nothing changed reads no file at all.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -102,4 +104,73 @@ impl Fingerprint {
         };
         check().unwrap_or(false)
     }
+}
+
+/// How deep [`tree_stamp`] looks: deeper than the readers' walk, so whatever they read is in it.
+const TREE_DEPTH: usize = 9;
+
+/// A hash of every file under `root` (relative path, size, mtime), from the listing alone:
+/// when it is the same as at the last update, no session under `root` changed. Symlinks are
+/// followed (as the readers follow them), each folder once.
+pub fn tree_stamp(root: &Path) -> String {
+    use std::hash::Hasher;
+    let mut entries: Vec<(String, u64, i128)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    fn walk(
+        dir: &Path,
+        rel: &str,
+        depth: usize,
+        out: &mut Vec<(String, u64, i128)>,
+        seen: &mut std::collections::HashSet<std::path::PathBuf>,
+    ) {
+        let Ok(canon) = dir.canonicalize() else {
+            return;
+        };
+        if !seen.insert(canon) {
+            return;
+        }
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            let Ok(m) = std::fs::metadata(&path) else {
+                out.push((format!("{rel}/{name}"), u64::MAX, 0));
+                continue;
+            };
+            if m.is_dir() {
+                if depth < TREE_DEPTH {
+                    walk(&path, &format!("{rel}/{name}"), depth + 1, out, seen);
+                }
+            } else {
+                let mtime = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos() as i128);
+                out.push((format!("{rel}/{name}"), m.len(), mtime));
+            }
+        }
+    }
+    match std::fs::metadata(root) {
+        Ok(m) if m.is_dir() => walk(root, "", 0, &mut entries, &mut seen),
+        Ok(m) => entries.push((
+            String::new(),
+            m.len(),
+            m.modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos() as i128),
+        )),
+        Err(_) => return "missing".into(),
+    }
+    entries.sort();
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for (p, size, mtime) in &entries {
+        h.write(p.as_bytes());
+        h.write_u64(*size);
+        h.write_i128(*mtime);
+    }
+    format!("{}:{:x}", entries.len(), h.finish())
 }

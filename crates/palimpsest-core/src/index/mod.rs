@@ -11,13 +11,14 @@
 //! nothing. The rows are `rows`', the schema `store`'s, search `search`'s.
 
 pub mod fingerprint;
+mod jobs;
+pub mod roots;
 pub mod rows;
 pub mod search;
 pub mod store;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -26,7 +27,6 @@ use crate::analysis::{Fleet, FleetRow};
 use crate::api::{DiagnoseOptions, Problem};
 use crate::error::{Error, Result};
 use fingerprint::Fingerprint;
-use rows::Prepared;
 
 /// What an update did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -54,17 +54,6 @@ pub struct IndexReport {
 pub struct Index {
     conn: Connection,
     path: PathBuf,
-}
-
-/// One session to (re)load.
-struct Job {
-    source: usize,
-    id: String,
-    file: String,
-    stamp: String,
-    size: u64,
-    from: usize,
-    existed: bool,
 }
 
 /// `path` as the index keys it: canonical when it exists.
@@ -114,8 +103,59 @@ impl Index {
     }
 
     /// Bring the index up to date for `paths`: `progress(done, total)` is called as changed
-    /// sessions are indexed.
+    /// sessions are indexed. A folder whose listing is as at its last update is not opened
+    /// (`roots`); the others go through [`Index::update_full`].
     pub fn update(
+        &mut self,
+        paths: &[PathBuf],
+        opts: &DiagnoseOptions,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<IndexReport> {
+        let all: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
+        let mut fresh = IndexReport {
+            index: self.path.display().to_string(),
+            ..Default::default()
+        };
+        let mut stale: Vec<(PathBuf, Option<String>)> = Vec::new();
+        for root in &all {
+            // A file's siblings (a transcript's subagent runs) are outside its listing: files
+            // always take the full update, which is quick for one file.
+            let stamp = root.is_dir().then(|| fingerprint::tree_stamp(root));
+            let known = match &stamp {
+                Some(_) => roots::known(&self.conn, root).map_err(|e| self.sql(e))?,
+                None => None,
+            };
+            match (known, &stamp) {
+                (Some(k), Some(s)) if k.stamp == *s => {
+                    let n = roots::sessions_under(&self.conn, root).map_err(|e| self.sql(e))?;
+                    fresh.sessions += n;
+                    fresh.unchanged += n;
+                    fresh.problems.extend(k.problems);
+                }
+                _ => stale.push((root.clone(), stamp)),
+            }
+        }
+        if stale.is_empty() {
+            progress(0, 0);
+            return Ok(fresh);
+        }
+        let stale_roots: Vec<PathBuf> = stale.iter().map(|(r, _)| r.clone()).collect();
+        let mut report = self.update_full(&stale_roots, opts, progress)?;
+        for (root, stamp) in &stale {
+            if let Some(stamp) = stamp {
+                let mine = roots::problems_of(&report.problems, root, &stale_roots);
+                roots::save(&self.conn, root, stamp, &mine).map_err(|e| self.sql(e))?;
+            }
+        }
+        report.sessions += fresh.sessions;
+        report.unchanged += fresh.unchanged;
+        report.problems.extend(fresh.problems);
+        Ok(report)
+    }
+
+    /// The full update of `paths`: every source opened, every session's file fingerprinted,
+    /// the changed ones loaded.
+    pub fn update_full(
         &mut self,
         paths: &[PathBuf],
         opts: &DiagnoseOptions,
@@ -230,7 +270,7 @@ impl Index {
                         .map_or(0, |_| count.saturating_sub(1)),
                     _ => 0,
                 };
-                jobs.push(Job {
+                jobs.push(jobs::Job {
                     source: si,
                     existed: known.contains_key(&key),
                     id: sf.id,
@@ -241,7 +281,15 @@ impl Index {
                 });
             }
         }
-        self.run_jobs(&catalog, jobs, opts, &mut report, progress)?;
+        jobs::run(
+            &mut self.conn,
+            &self.path,
+            &catalog,
+            jobs,
+            opts,
+            &mut report,
+            progress,
+        )?;
         // Sessions gone from disk.
         let gone: Vec<i64> = known
             .iter()
@@ -259,71 +307,6 @@ impl Index {
         }
         report.removed = gone.len();
         Ok(report)
-    }
-
-    /// Load, diagnose and prepare the jobs on every core; write them here, in one transaction.
-    fn run_jobs(
-        &mut self,
-        catalog: &crate::sources::Catalog,
-        jobs: Vec<Job>,
-        opts: &DiagnoseOptions,
-        report: &mut IndexReport,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<()> {
-        let total = jobs.len();
-        progress(0, total);
-        if total == 0 {
-            return Ok(());
-        }
-        let workers = std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .min(total);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let (tx, rx) = mpsc::sync_channel::<(usize, Result<Prepared>)>(workers * 2);
-        let path = self.path.clone();
-        let conn = &mut self.conn;
-        std::thread::scope(|scope| -> Result<()> {
-            for _ in 0..workers {
-                let tx = tx.clone();
-                let (jobs, next) = (&jobs, &next);
-                scope.spawn(move || {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        let prepared = prepare(catalog, job, opts);
-                        if tx.send((i, prepared)).is_err() {
-                            break;
-                        }
-                    }
-                });
-            }
-            drop(tx);
-            let sql = |e: rusqlite::Error| Error::format(&path, format!("index database: {e}"));
-            let db = conn.transaction().map_err(sql)?;
-            for (done, (i, prepared)) in rx.into_iter().enumerate() {
-                let job = &jobs[i];
-                match prepared {
-                    Ok(p) => {
-                        store::write(&db, &job.file, &job.stamp, job.size, &p, job.from)
-                            .map_err(sql)?;
-                        if !job.existed {
-                            report.added += 1;
-                        } else {
-                            report.updated += 1;
-                            report.appended += usize::from(job.from > 0);
-                        }
-                    }
-                    Err(e) => {
-                        let problem = Problem::from(&e);
-                        store::write_failure(&db, &job.file, &job.id, &job.stamp, &problem.message)
-                            .map_err(sql)?;
-                        report.problems.push(problem);
-                    }
-                }
-                progress(done + 1, total);
-            }
-            db.commit().map_err(sql)
-        })
     }
 
     /// The fleet rows of every indexed session under `paths`, with the index's problems,
@@ -370,28 +353,4 @@ impl Index {
     pub fn is_empty(&self) -> Result<bool> {
         Ok(self.len()? == 0)
     }
-}
-
-/// Load one session and make its rows.
-fn prepare(
-    catalog: &crate::sources::Catalog,
-    job: &Job,
-    opts: &DiagnoseOptions,
-) -> Result<Prepared> {
-    let session = catalog.sources[job.source].load(&job.id)?;
-    let d = crate::api::diagnose(&session, opts)?;
-    let cost = crate::cost::session_cost(&session, opts.price_table());
-    Ok(Prepared {
-        row: crate::analysis::fleet::row(
-            &session.meta,
-            &d,
-            cost.as_ref().and_then(|c| c.total_usd),
-        ),
-        buckets: cost
-            .map(|c| crate::cost::buckets(&c.per_request))
-            .unwrap_or_default(),
-        messages: rows::message_rows(&session),
-        parts: rows::part_texts(&session),
-        meta: session.meta,
-    })
 }

@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -57,6 +57,11 @@ CREATE TABLE messages(
     line INTEGER,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
+CREATE TABLE roots(
+    path TEXT PRIMARY KEY,
+    stamp TEXT NOT NULL,
+    problems TEXT NOT NULL
+);
 CREATE TABLE failures(
     file TEXT NOT NULL,
     session_id TEXT NOT NULL,

@@ -1,0 +1,112 @@
+//! Loading, diagnosing and preparing the sessions an update found changed, on every core,
+//! and writing them from one thread in one transaction. What to load is `super`'s; what a
+//! row holds is `rows`', how it is written `store`'s.
+
+use std::path::Path;
+use std::sync::mpsc;
+
+use rusqlite::Connection;
+
+use super::rows::{self, Prepared};
+use super::{IndexReport, store};
+use crate::api::{DiagnoseOptions, Problem};
+use crate::error::{Error, Result};
+
+/// One session to (re)load.
+pub(super) struct Job {
+    pub source: usize,
+    pub id: String,
+    pub file: String,
+    pub stamp: String,
+    pub size: u64,
+    pub from: usize,
+    pub existed: bool,
+}
+
+/// Load, diagnose and prepare the jobs on every core; write them here, in one transaction.
+pub(super) fn run(
+    conn: &mut Connection,
+    path: &Path,
+    catalog: &crate::sources::Catalog,
+    jobs: Vec<Job>,
+    opts: &DiagnoseOptions,
+    report: &mut IndexReport,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<()> {
+    let total = jobs.len();
+    progress(0, total);
+    if total == 0 {
+        return Ok(());
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(total);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Result<Prepared>)>(workers * 2);
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (jobs, next) = (&jobs, &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    let prepared = prepare(catalog, job, opts);
+                    if tx.send((i, prepared)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let sql = |e: rusqlite::Error| Error::format(path, format!("index database: {e}"));
+        let db = conn.transaction().map_err(sql)?;
+        for (done, (i, prepared)) in rx.into_iter().enumerate() {
+            let job = &jobs[i];
+            match prepared {
+                Ok(p) => {
+                    store::write(&db, &job.file, &job.stamp, job.size, &p, job.from)
+                        .map_err(sql)?;
+                    if !job.existed {
+                        report.added += 1;
+                    } else {
+                        report.updated += 1;
+                        report.appended += usize::from(job.from > 0);
+                    }
+                }
+                Err(e) => {
+                    let problem = Problem::from(&e);
+                    store::write_failure(&db, &job.file, &job.id, &job.stamp, &problem.message)
+                        .map_err(sql)?;
+                    report.problems.push(problem);
+                }
+            }
+            progress(done + 1, total);
+        }
+        db.commit().map_err(sql)
+    })
+}
+
+/// Load one session and make its rows.
+fn prepare(
+    catalog: &crate::sources::Catalog,
+    job: &Job,
+    opts: &DiagnoseOptions,
+) -> Result<Prepared> {
+    let session = catalog.sources[job.source].load(&job.id)?;
+    let d = crate::api::diagnose(&session, opts)?;
+    let cost = crate::cost::session_cost(&session, opts.price_table());
+    Ok(Prepared {
+        row: crate::analysis::fleet::row(
+            &session.meta,
+            &d,
+            cost.as_ref().and_then(|c| c.total_usd),
+        ),
+        buckets: cost
+            .map(|c| crate::cost::buckets(&c.per_request))
+            .unwrap_or_default(),
+        messages: rows::message_rows(&session),
+        parts: rows::part_texts(&session),
+        meta: session.meta,
+    })
+}

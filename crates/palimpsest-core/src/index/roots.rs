@@ -1,0 +1,82 @@
+//! The fast path of an update: each folder the index was brought up to date for keeps the
+//! [`super::fingerprint::tree_stamp`] of its listing and the problems the update met. When the
+//! stamp is the same, nothing under it changed: its sessions count as unchanged and its problems
+//! are said again, without opening a file — the warm `search` or `diagnose DIR` a user waits
+//! for. Anything else goes through the full update (`super`).
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::api::Problem;
+
+/// What the index knew of a folder at its last full update.
+pub struct Known {
+    /// Its tree stamp then.
+    pub stamp: String,
+    /// The problems that update met.
+    pub problems: Vec<Problem>,
+}
+
+/// The stored stamp and problems of `root`.
+pub fn known(conn: &Connection, root: &Path) -> rusqlite::Result<Option<Known>> {
+    conn.query_row(
+        "SELECT stamp, problems FROM roots WHERE path = ?1",
+        params![root.display().to_string()],
+        |r| {
+            let problems: String = r.get(1)?;
+            Ok(Known {
+                stamp: r.get(0)?,
+                problems: serde_json::from_str(&problems).unwrap_or_default(),
+            })
+        },
+    )
+    .optional()
+}
+
+/// Remember `root`'s stamp and problems after a full update.
+pub fn save(
+    conn: &Connection,
+    root: &Path,
+    stamp: &str,
+    problems: &[Problem],
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO roots(path, stamp, problems) VALUES(?1, ?2, ?3)
+         ON CONFLICT(path) DO UPDATE SET stamp = excluded.stamp, problems = excluded.problems",
+        params![
+            root.display().to_string(),
+            stamp,
+            serde_json::to_string(problems).unwrap_or_else(|_| "[]".into())
+        ],
+    )?;
+    Ok(())
+}
+
+/// Sessions the index holds under `root`.
+pub fn sessions_under(conn: &Connection, root: &Path) -> rusqlite::Result<usize> {
+    let mut q = conn.prepare_cached("SELECT file FROM sessions")?;
+    let files = q.query_map([], |r| r.get::<_, String>(0))?;
+    let roots = [root.to_owned()];
+    let mut n = 0;
+    for f in files {
+        n += usize::from(super::under(&f?, &roots));
+    }
+    Ok(n)
+}
+
+/// The problems of a full update that belong to `root` (they name a file under it); the
+/// first root also takes those that name none.
+pub fn problems_of(all: &[Problem], root: &Path, roots: &[PathBuf]) -> Vec<Problem> {
+    let mine = |p: &Problem| p.message.contains(&root.display().to_string());
+    let anyone = |p: &Problem| {
+        roots
+            .iter()
+            .any(|r| p.message.contains(&r.display().to_string()))
+    };
+    let first = roots.first().is_some_and(|r| r == root);
+    all.iter()
+        .filter(|p| mine(p) || first && !anyone(p))
+        .cloned()
+        .collect()
+}
