@@ -6,11 +6,18 @@ use std::io::Write;
 
 use serde::Serialize;
 
+/// Standard output, buffered: Rust's stdout is line-buffered, and a big `show` printed line by
+/// line is hundreds of thousands of `write` calls. Dropping it flushes.
+pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+}
+
 /// Print `value` as pretty JSON followed by a newline.
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 

@@ -39,7 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if view.compactions.is_empty() {
         writeln!(out, "{}: no compactions", session.meta.id)?;
         return Ok(ExitCode::SUCCESS);

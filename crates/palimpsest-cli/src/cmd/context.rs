@@ -39,7 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&ctx)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     let answer = ctx.answer_index.map_or_else(
         || "next request".to_owned(),
         |i| format!("answered by [{i}]"),

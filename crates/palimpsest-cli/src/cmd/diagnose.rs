@@ -100,7 +100,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn print_one(d: &Diagnosis) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
         "{} [{}]: {}",
@@ -193,7 +193,7 @@ fn print_one(d: &Diagnosis) -> anyhow::Result<()> {
 }
 
 fn print_fleet(f: &Fleet) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
         "{:<24} {:<6} {:<12} {:>5} {:>6} {:>7} {:>7} {:>6} {:>9}  verdict",

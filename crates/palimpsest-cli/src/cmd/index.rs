@@ -49,7 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
         "{} sessions: {} added, {} updated ({} appended), {} unchanged, {} removed  ({})",

@@ -45,7 +45,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&report)?;
         return Ok(code);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
         "{}: {} finding(s) over {} request(s), {} rules",

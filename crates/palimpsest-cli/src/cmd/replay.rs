@@ -108,7 +108,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.verify {
         return verify(&session, &opts, a.json);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if a.simulate {
         let sim = api::replay_simulate(&session, &opts);
         if a.json {
@@ -210,7 +210,7 @@ fn verify(
         crate::output::json(&r)?;
         return Ok(code);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if r.compactions.is_empty() {
         writeln!(
             out,

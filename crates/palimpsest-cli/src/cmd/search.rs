@@ -62,7 +62,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         crate::output::json(&hits)?;
     } else {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::output::stdout();
         for h in &hits {
             let chars: Vec<char> = h.snippet.chars().collect();
             let pre: String = chars[..h.match_start].iter().collect();

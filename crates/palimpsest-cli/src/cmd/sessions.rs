@@ -35,7 +35,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         crate::output::json(&list.sessions)?;
     } else {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::output::stdout();
         for s in &list.sessions {
             writeln!(
                 out,

@@ -26,7 +26,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&locations)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     for l in &locations {
         let count = if l.exists {
             format!("{:>6} sessions", l.session_count)

@@ -44,7 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&review)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(
         out,
         "{}: {} spill files ({} present, {} missing, {} not saved, {} need confirmation), {} bytes present",

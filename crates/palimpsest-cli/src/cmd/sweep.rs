@@ -140,7 +140,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&grid)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     write!(
         out,
         "{:>16}",

@@ -109,7 +109,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn print_text(r: &TokenReport) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     writeln!(out, "session {} — encoding {}", r.session_id, r.encoding)?;
     table(&mut out, "final agent-visible context", &r.final_context)?;
     table(

@@ -39,7 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let deadline = a
         .duration
         .map(|s| std::time::Instant::now() + Duration::from_secs_f64(s.max(0.0)));
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     let mut last = std::time::Instant::now();
     writeln!(
         out,

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
+mod catalog;
 pub mod claude;
 pub mod codex;
 pub mod coworker;
@@ -18,6 +19,7 @@ pub mod goose;
 pub mod jsonl;
 pub mod message_log;
 pub mod scan;
+pub use catalog::Catalog;
 pub mod sqlite;
 
 /// A file or folder that holds sessions of one format.
@@ -135,99 +137,6 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     codex::claim,
     message_log::claim,
 ];
-
-/// Everything found under one or more paths: the sources that opened and the ones that failed.
-#[derive(Default)]
-pub struct Catalog {
-    /// Sources that opened.
-    pub sources: Vec<Box<dyn SessionSource>>,
-    /// Files that looked like sessions but failed to open, each naming its file.
-    pub problems: Vec<Error>,
-}
-
-impl Catalog {
-    /// Every session of every source; sources whose listing fails are reported in `problems`.
-    pub fn list(&self) -> (Vec<SessionMeta>, Vec<Error>) {
-        let (listed, problems) = self.list_each();
-        (listed.into_iter().flatten().flatten().collect(), problems)
-    }
-
-    /// Each source's listing, in source order (`None` where it failed), and the failures.
-    fn list_each(&self) -> (Vec<Option<Vec<SessionMeta>>>, Vec<Error>) {
-        let mut listed = Vec::new();
-        let mut problems = Vec::new();
-        for s in &self.sources {
-            match s.list() {
-                Ok(m) => listed.push(Some(m)),
-                Err(e) => {
-                    listed.push(None);
-                    problems.push(e);
-                }
-            }
-        }
-        (listed, problems)
-    }
-
-    /// Load a session by id; with no id, the only session there is. Each source is listed
-    /// once (a locked or slow database is waited for once, not once per question).
-    pub fn load(&self, root: &Path, id: Option<&str>) -> Result<Session> {
-        let (listed, mut problems) = self.list_each();
-        let metas: Vec<&SessionMeta> = listed.iter().flatten().flatten().collect();
-        let wanted = match id {
-            Some(id) => id.to_owned(),
-            // A transcript with its subagents' runs beside it holds one top-level session:
-            // that is the one meant.
-            None if metas.iter().filter(|m| m.parent_id.is_none()).count() == 1
-                && metas.len() > 1 =>
-            {
-                metas
-                    .iter()
-                    .find(|m| m.parent_id.is_none())
-                    .map(|m| m.id.clone())
-                    .unwrap_or_default()
-            }
-            None => match metas.len() {
-                1 => metas[0].id.clone(),
-                0 => {
-                    return Err(if !problems.is_empty() {
-                        problems.remove(0)
-                    } else if let Some(first) = self.problems.first() {
-                        Error::format(root, format!("holds no readable session: {first}"))
-                    } else {
-                        Error::format(root, "holds no sessions")
-                    });
-                }
-                n => {
-                    let ids: Vec<&str> = metas.iter().take(5).map(|m| m.id.as_str()).collect();
-                    return Err(Error::AmbiguousSession {
-                        path: root.to_owned(),
-                        count: n,
-                        ids: ids.join(", "),
-                    });
-                }
-            },
-        };
-        for (s, list) in self.sources.iter().zip(&listed) {
-            if let Some(list) = list
-                && list.iter().any(|m| m.id == wanted)
-            {
-                return s.load(&wanted);
-            }
-        }
-        // A file that could not be read may be where the session was: say why it failed
-        // rather than that the session does not exist.
-        if let Some(first) = self.problems.iter().chain(&problems).next() {
-            return Err(Error::format(
-                root,
-                format!("no readable session `{wanted}`; a file here failed: {first}"),
-            ));
-        }
-        Err(Error::NoSuchSession {
-            path: root.to_owned(),
-            id: wanted,
-        })
-    }
-}
 
 /// How deep [`open`] descends into folders: enough for Codex's `YYYY/MM/DD` and Claude's
 /// `projects/<cwd>/<session>/subagents`, bounded so a stray `~` cannot make it crawl the disk.
