@@ -923,13 +923,20 @@ def test_ctrl_k_search_opens_the_message(c):
              index, timeout=30, what=f"message {index} in the inspector")
 
 
+def click_in_view(c, css):
+    """Scrolls the element to the middle of its pane, then clicks it as a user would."""
+    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+    time.sleep(0.2)
+    c.d.click(css)
+
+
 def test_fleet_table_sorts_and_fits(c):
     """The fleet table: stuck rows first, any column sorts, and it fits the pane at 1280 x 800."""
     c.open_session(STUCK_ID)
     open_tab(c, "postmortem")
     try:
         if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
-            c.d.click("[data-testid=fleet-run]")
+            click_in_view(c, "[data-testid=fleet-run]")
         sev = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => t.dataset.severity);"
                        "return r.length ? r : null;", timeout=120, what="the fleet table")
         rank = {"stuck": 0, "watch": 1, "ok": 2}
@@ -938,12 +945,12 @@ def test_fleet_table_sorts_and_fits(c):
         fits = c.d.run("const t = document.querySelector('[data-testid=fleet-table]'); const m = document.querySelector('main.main');"
                        "return [t.getBoundingClientRect().right, m.getBoundingClientRect().right];")
         check(fits[0] <= fits[1] + 1, f"the table ends inside its pane (verdicts wrap); table right {fits[0]}, pane right {fits[1]}")
-        c.d.click("[data-testid=fleet-sort-calls]")
+        click_in_view(c, "[data-testid=fleet-sort-calls]")
         calls = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => Number(t.cells[2].textContent));"
                          "return document.querySelector('[data-testid=fleet-table] th[aria-sort=descending]') ? r : null;",
                          what="the table sorted by calls")
         check(calls == sorted(calls, reverse=True), f"most calls first after a click on calls; got {calls}")
-        c.d.click("[data-testid=fleet-sort-severity]")
+        click_in_view(c, "[data-testid=fleet-sort-severity]")
         c.d.wait("return !!document.querySelector('[data-testid=fleet-table] th[aria-sort=ascending]');",
                  what="the table sorted by severity again")
         time.sleep(0.5)
