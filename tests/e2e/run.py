@@ -52,13 +52,15 @@ class Ctx:
     def open_session(self, sid):
         css = f'[data-testid=session][data-session-id="{sid}"]'
         # The sidebar scrolls: a session below its fold is clicked like a user would, after
-        # scrolling to it.
+        # scrolling to it. Loaded means the main pane shows that session's timeline (not the
+        # previous one's rows while the new one loads).
         self.d.run("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'});", css)
         self.d.click(css)
         self.d.wait(
             "const c = document.querySelector('[data-testid=crumbs]');"
             "const s = document.querySelector('[data-testid=session][aria-current=true]');"
-            "return s && s.dataset.sessionId === arguments[0] && "
+            "const m = document.querySelector('main.main');"
+            "return s && s.dataset.sessionId === arguments[0] && m && m.dataset.sessionId === arguments[0] && "
             "!document.querySelector('.status .spinner') && document.querySelectorAll('[data-testid=row]').length > 0;",
             sid, what=f"session {sid} to load")
 

@@ -20,7 +20,7 @@ import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 import { sessionKey, useFollow, useLive } from "./live";
-import { nothingFound, useStartupSources } from "./sources";
+import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { hitTarget } from "./search";
 import type { Hit } from "./bindings/Hit";
@@ -86,6 +86,7 @@ export function App() {
         const caught = liveView.catchUp(t);
         setTimeline(caught);
         setCursor(caught.rows.length > 0 ? 0 : -1);
+        setSources((g) => withLoadedCounts(g, selected.path, selected.id, caught.rows.length, caught.compactions.length));
       })
       .catch((e) => live && (setTimeline(null), setError(toIpcError(e))))
       .finally(() => live && setLoading(false));
@@ -354,7 +355,7 @@ export function App() {
             ranking={ranking}
           />
         )}
-        <main className="main" data-view={view}>
+        <main className="main" data-view={view} data-session-id={timeline?.meta.id}>
           <ActiveTab
             path={selected?.path ?? null}
             timeline={timeline}

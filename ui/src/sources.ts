@@ -20,6 +20,20 @@ export function failGroup(groups: SourceGroup[] | null, path: string, e: IpcErro
     : groups;
 }
 
+/**
+ * The groups with one session's counts set to what loading it found: a listing counts cheaply
+ * (a byte scan), the load exactly; once a session is open the sidebar says what the status bar
+ * says. The same groups when nothing differs (no re-render).
+ */
+export function withLoadedCounts(groups: SourceGroup[] | null, path: string, id: string, messages: number, cuts: number): SourceGroup[] | null {
+  const g = groups?.find((x) => x.path === path);
+  const s = g?.sessions.find((x) => x.id === id);
+  if (!groups || !s || (s.message_count === messages && s.compaction_count === cuts)) return groups;
+  return groups.map((x) =>
+    x.path === path ? { ...x, sessions: x.sessions.map((m) => (m.id === id ? { ...m, message_count: messages, compaction_count: cuts } : m)) } : x,
+  );
+}
+
 /** True once every group is listed and none holds a session: the window says what to do next. */
 export function nothingFound(groups: SourceGroup[] | null): boolean {
   return groups !== null && groups.every((g) => g.loaded && g.sessions.length === 0);
