@@ -34,7 +34,7 @@ const cut = (summary: string): CutDetail => ({
     post_tokens: null,
     pre_tokens_counted: 64,
     post_tokens_counted: 174,
-    token_method: "estimate (chars/4)",
+    token_method: "estimate: characters / 4",
     summary_index: 5,
     summary_chars: 414,
     health: [{ code: "few_sections", message: "only 4 of 9 sections present", present: 4, total: 9, missing: ["Current Work"] }],

@@ -26,7 +26,7 @@ const cut = (cut_index: number, recorded: [number, number] | null): CutDetail =>
     post_tokens: recorded ? recorded[1] : null,
     pre_tokens_counted: 64,
     post_tokens_counted: 174,
-    token_method: "estimate (chars/4)",
+    token_method: "estimate: characters / 4",
     summary_index: cut_index,
     summary_chars: 414,
     health: [],

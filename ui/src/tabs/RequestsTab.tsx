@@ -84,7 +84,10 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
             onChange={(e) => setRequest(Math.min(count, Math.max(1, Number(e.target.value) || 1)))}
             data-testid="request-number"
           />{" "}
-          of {count}
+          of {count}{" "}
+          <span className="muted small" data-testid="request-count-note" title="The Tokens tab counts the answered requests only">
+            ({Math.max(0, count - 1)} answered + the next one)
+          </span>
         </label>
         <button type="button" onClick={() => setRequest((r) => Math.min(count, r + 1))} disabled={request >= count} title="Next request (.)">
           ▶

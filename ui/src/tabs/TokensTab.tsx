@@ -94,7 +94,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   return (
     <div className="pane-scroll tokens" data-testid="tokens">
       <p className="pane-head">
-        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> · {report.per_request.length} requests ·{" "}
+        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> · {report.per_request.length} answered requests ·{" "}
         {report.compactions.length} compaction{report.compactions.length === 1 ? "" : "s"} ·{" "}
         <span className="muted">
           {report.stats.cache_hits} pieces from the cache, {report.stats.counted} counted now

@@ -30,7 +30,7 @@ pub struct CharEstimate;
 
 impl TokenCounter for CharEstimate {
     fn method(&self) -> &str {
-        "estimate (chars/4)"
+        "estimate: characters / 4"
     }
 
     fn count(&self, m: &Message) -> u64 {
