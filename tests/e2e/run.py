@@ -978,6 +978,22 @@ def test_fleet_table_sorts_and_fits(c):
         open_tab(c, "timeline")
 
 
+def test_replay_shows_what_the_setting_would_cost(c):
+    """The Replay tab prices the simulated run beside the session's recorded cost (the CLI's)."""
+    proj = os.path.join(c.fixtures, "claude", "projects", "-home-dev-shop")
+    want = json.loads(subprocess.run([cli_binary(c), "replay", proj, "--session", SIX_CUTS, "--policy", "goose",
+                                      "--simulate", "--json"], capture_output=True, text=True, check=True).stdout)["cost"]
+    c.open_session(SIX_CUTS)
+    open_tab(c, "replay")
+    try:
+        got = c.d.wait("return document.querySelector('[data-testid=replay-A-cost]')?.textContent;", timeout=60,
+                       what="the replay's cost")
+        check(f"${want['setting_usd']:.2f}" in got and f"(recorded ${want['recorded_usd']:.2f})" in got,
+              f"the setting's cost and the recorded one, as the CLI gives them; app {got!r}, cli {want}")
+    finally:
+        open_tab(c, "timeline")
+
+
 TESTS = [
     test_fixture_sessions_are_listed,
     test_ctrl_k_search_opens_the_message,
@@ -995,6 +1011,7 @@ TESTS = [
     test_tokens_total_equals_cli,
     test_goose_compacted_cut_view_shows_dropped_summary_kept,
     test_six_cuts_agent_view_names_the_cut_that_produced_it,
+    test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,

@@ -263,7 +263,16 @@ pub fn replay_simulate(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
 ) -> crate::replay::simulate::Simulation {
-    crate::replay::options::simulation(session, opts, None, &replay_counter(session))
+    let counter = replay_counter(session);
+    let mut sim = crate::replay::options::simulation(session, opts, None, &counter);
+    sim.cost = crate::cost::setting::estimate(
+        session,
+        &counter,
+        sim.totals.tokens_processed,
+        sim.totals.requests,
+        crate::cost::PriceTable::bundled(),
+    );
+    sim
 }
 
 /// Sweep a loaded session over `rows × cols` settings; `svg` also draws the heatmap.
@@ -319,6 +328,7 @@ pub fn replay_summary(
     crate::panels::SimulationSummary {
         totals: sim.totals,
         compactions: sim.compactions,
+        cost: sim.cost,
     }
 }
 

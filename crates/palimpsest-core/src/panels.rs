@@ -215,6 +215,8 @@ pub struct SimulationSummary {
     pub totals: Totals,
     /// Every simulated compaction.
     pub compactions: Vec<SimCompaction>,
+    /// ≈ what the setting would have cost beside what the session did cost.
+    pub cost: Option<crate::cost::setting::SettingCost>,
 }
 
 /// A sweep and its heatmap.

@@ -120,3 +120,53 @@ fn a_user_table_overrides_and_an_unknown_model_has_no_price() {
         "a missing table is an error naming it"
     );
 }
+
+#[test]
+fn a_replay_setting_is_priced_at_the_sessions_own_rate() {
+    use palimpsest_core::cost::setting::estimate;
+    use palimpsest_core::replay::options::ReplayOptions;
+    let s = api::load_session(
+        &shared("claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"),
+        Some("258c7280-ae70-4798-800f-63464d01a85d"),
+    )
+    .unwrap();
+    let sim = api::replay_simulate(&s, &ReplayOptions::default());
+    let c = sim
+        .cost
+        .expect("the session recorded usage of a priced model");
+    assert!(
+        close(c.recorded_usd, 11.1428985),
+        "beside it, what the session did cost: {}",
+        c.recorded_usd
+    );
+    assert!(
+        close(
+            c.setting_usd,
+            c.output_usd + c.usd_per_prompt_token * c.setting_prompt_tokens as f64
+        ),
+        "the setting's cost is its answers as recorded plus its prompts at the session's rate"
+    );
+    assert_eq!(
+        c.setting_prompt_tokens,
+        sim.totals.tokens_processed + c.overhead_per_request * sim.totals.requests as u64,
+        "each simulated prompt carries the recorded overhead the transcript does not hold"
+    );
+    // The model's fixed point: the session's own contexts, priced so, cost what it recorded.
+    let count = |m: &palimpsest_core::model::Message| (m.text().len() as u64).div_ceil(4);
+    let own = estimate(&s, &count, 0, 0, PriceTable::bundled()).unwrap();
+    let answered = palimpsest_core::compaction::Eras::new(&s).answers().len();
+    let same = estimate(
+        &s,
+        &count,
+        own.counted_prompt_tokens,
+        answered,
+        PriceTable::bundled(),
+    )
+    .unwrap();
+    assert!(
+        (same.setting_usd - same.recorded_usd).abs() < 0.01,
+        "replaying exactly what happened costs what it cost: {} vs {}",
+        same.setting_usd,
+        same.recorded_usd
+    );
+}

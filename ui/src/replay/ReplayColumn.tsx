@@ -111,6 +111,14 @@ function Summary({ summary, other, side }: { summary: SimulationSummary; other: 
       <span className="muted">
         peak {thousands(t.peak_context)} · {t.requests} requests
       </span>
+      {summary.cost && (
+        <span
+          data-testid={`replay-${side}-cost`}
+          title={`Answers as recorded ($${summary.cost.output_usd.toFixed(2)}); ${thousands(summary.cost.setting_prompt_tokens)} prompt tokens at the session's own $${(summary.cost.usd_per_prompt_token * 1e6).toFixed(2)} per million (cache reads and writes in it), ${thousands(summary.cost.overhead_per_request)} per request for what the transcript does not hold; prices of ${summary.cost.table_date}`}
+        >
+          cost ≈ <strong>${summary.cost.setting_usd.toFixed(2)}</strong> <span className="muted">(recorded ${summary.cost.recorded_usd.toFixed(2)})</span>
+        </span>
+      )}
     </div>
   );
 }

@@ -131,6 +131,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "latest read of the last file kept verbatim after {}/{} cuts",
             t.last_read_kept, t.last_read_cuts
         )?;
+        if let Some(c) = &sim.cost {
+            writeln!(
+                out,
+                "cost: ≈ ${:.2} at this setting, beside ${:.2} recorded (answers as recorded; {} prompt tokens at the session's ${:.2} per million, {} of them per request not in the transcript; prices of {})",
+                c.setting_usd,
+                c.recorded_usd,
+                c.setting_prompt_tokens,
+                c.usd_per_prompt_token * 1e6,
+                c.overhead_per_request,
+                c.table_date
+            )?;
+        }
         for c in &sim.compactions {
             let lost: Vec<&str> = c
                 .files

@@ -10,6 +10,7 @@
 //! Reading usage out of each format's details is here because only cost needs the split of
 //! fresh input, cache reads and cache writes; the context total is `tokens::report`'s.
 
+pub mod setting;
 mod table;
 
 use std::collections::BTreeMap;

@@ -128,4 +128,8 @@ pub struct Simulation {
     pub compactions: Vec<SimCompaction>,
     /// Totals.
     pub totals: Totals,
+    /// ≈ what this setting would have cost beside what the session did cost (`api` fills it
+    /// for a session with recorded usage; the sweep leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::setting::SettingCost>,
 }
