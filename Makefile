@@ -8,10 +8,13 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/palimpsest-app
+# `make run` opens an optimised build: a debug build parses a 200 MB transcript several times
+# slower. The tests and CI use the debug build (`make app`).
+APP_RELEASE := $(TARGET_DIR)/release/palimpsest-app
 # `make run ARGS=path/to/sessions.db` opens that instead of the default locations.
 ARGS ?=
 
-.PHONY: all run test deps deps-e2e ui ui-deps app fmt clippy rust-test ui-test bindings \
+.PHONY: all run test deps deps-e2e ui ui-deps app app-release fmt clippy rust-test ui-test bindings \
 	bindings-check e2e e2e-bins screenshot clean-ui
 
 all: app
@@ -42,8 +45,11 @@ ui: ui/dist/index.html
 app: ui
 	$(CARGO) build -p palimpsest-app
 
-run: deps app
-	$(APP) $(ARGS)
+app-release: ui
+	$(CARGO) build --release -p palimpsest-app
+
+run: deps app-release
+	$(APP_RELEASE) $(ARGS)
 
 # ---- checks ----
 
