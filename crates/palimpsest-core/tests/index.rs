@@ -344,3 +344,52 @@ fn an_unchanged_folder_is_not_opened_and_its_problems_are_said_again() {
         third.problems
     );
 }
+
+#[test]
+fn a_locked_database_keeps_its_sessions_and_is_looked_at_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("home");
+    copy_dir(&repo().join("fixtures/coworker"), &root.join("coworker"));
+    let mut ix = Index::open(&dir.path().join("index.db")).unwrap();
+    let first = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert!(
+        first.added > 0,
+        "the coworker sessions are indexed: {first:?}"
+    );
+    let db = root.join("coworker/state/coworker.db");
+    let lock = rusqlite::Connection::open(&db).unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+    // Something else under the folder changed, so the update is a full one and meets the lock.
+    std::fs::write(root.join("notes.txt"), "changed").unwrap();
+    let locked = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert!(
+        locked
+            .problems
+            .iter()
+            .any(|p| p.code == "sqlite" && p.message.contains("coworker.db")),
+        "the lock is said, naming the database: {:?}",
+        locked.problems
+    );
+    assert_eq!(
+        locked.removed, 0,
+        "a source that could not say what it holds keeps its sessions in the index"
+    );
+    lock.execute_batch("ROLLBACK;").unwrap();
+    drop(lock);
+    let after = ix
+        .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    assert!(
+        !after.problems.iter().any(|p| p.code == "sqlite"),
+        "once the lock is gone the folder is read again, not answered from the last update: {:?}",
+        after.problems
+    );
+    assert_eq!(
+        after.sessions, first.sessions,
+        "every session is back in the count"
+    );
+}

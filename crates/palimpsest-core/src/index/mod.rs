@@ -144,7 +144,14 @@ impl Index {
         for (root, stamp) in &stale {
             if let Some(stamp) = stamp {
                 let mine = roots::problems_of(&report.problems, root, &stale_roots);
-                roots::save(&self.conn, root, stamp, &mine).map_err(|e| self.sql(e))?;
+                // A locked database or an unreadable file may come right without its folder's
+                // listing changing: such a folder is looked at in full again next time.
+                let transient = mine.iter().any(|p| p.code == "sqlite" || p.code == "io");
+                if transient {
+                    roots::forget(&self.conn, root).map_err(|e| self.sql(e))?;
+                } else {
+                    roots::save(&self.conn, root, stamp, &mine).map_err(|e| self.sql(e))?;
+                }
             }
         }
         report.sessions += fresh.sessions;
@@ -217,12 +224,16 @@ impl Index {
                 .map_err(|e| self.sql(e))?
         };
         let mut seen: HashSet<(String, String)> = HashSet::new();
+        let mut unlisted: Vec<PathBuf> = Vec::new();
         let mut jobs = Vec::new();
         let mut prints: HashMap<PathBuf, Option<Fingerprint>> = HashMap::new();
         for (si, source) in catalog.sources.iter().enumerate() {
             let files = match source.session_files() {
                 Ok(f) => f,
                 Err(e) => {
+                    // A locked or broken source keeps what the index had of it: it failed to
+                    // say what it holds, which is not that it holds nothing.
+                    unlisted.push(source.path().to_owned());
                     report.problems.push(Problem::from(&e));
                     continue;
                 }
@@ -293,7 +304,7 @@ impl Index {
         // Sessions gone from disk.
         let gone: Vec<i64> = known
             .iter()
-            .filter(|(k, _)| !seen.contains(*k))
+            .filter(|(k, _)| !seen.contains(*k) && !under(&k.0, &unlisted))
             .map(|(_, v)| v.0)
             .collect();
         if !gone.is_empty() {

@@ -2,7 +2,8 @@
 //! [`super::fingerprint::tree_stamp`] of its listing and the problems the update met. When the
 //! stamp is the same, nothing under it changed: its sessions count as unchanged and its problems
 //! are said again, without opening a file — the warm `search` or `diagnose DIR` a user waits
-//! for. Anything else goes through the full update (`super`).
+//! for. Anything else goes through the full update (`super`), and so does a folder whose last
+//! update met a locked database or an unreadable file (those can come right unseen).
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,15 @@ pub fn save(
             stamp,
             serde_json::to_string(problems).unwrap_or_else(|_| "[]".into())
         ],
+    )?;
+    Ok(())
+}
+
+/// Drop what the index knew of `root`'s listing: its next update is a full one.
+pub fn forget(conn: &Connection, root: &Path) -> rusqlite::Result<()> {
+    conn.execute(
+        "DELETE FROM roots WHERE path = ?1",
+        params![root.display().to_string()],
     )?;
     Ok(())
 }
