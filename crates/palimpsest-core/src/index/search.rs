@@ -2,9 +2,10 @@
 //! summaries. A query is a literal, matched case-insensitively anywhere in a part (like
 //! `grep -iF`), or with `regex` a regular expression (the `regex` crate's syntax).
 //!
-//! FTS5's trigram index narrows the parts to those holding the literal (for a regex: one of the
-//! literals every match must start with, when the `regex-syntax` extractor finds them, three
-//! characters or longer); each candidate is then checked here, so a hit is exactly what a plain
+//! FTS5's trigram index (kept without positions) narrows the parts to those holding every
+//! trigram of the literal (for a regex: of one of the literals every match must start with,
+//! when the `regex-syntax` extractor finds them, three characters or longer); each candidate is
+//! then checked here, so a hit is exactly what a plain
 //! scan finds ([`scan`], the reference the tests hold it to). Queries FTS cannot narrow (under
 //! three characters, a regex without such literals) scan the stored text.
 //! Hits come newest session first, then in message order.
