@@ -102,11 +102,18 @@ pub fn usage_split(details: Option<&Value>) -> Option<UsageSplit> {
             cache_write_1h: 0,
         });
     }
-    let read = num(&["cache_read_input_tokens", "cache_read", "cache_read_tokens"]).unwrap_or(0);
+    let read = num(&[
+        "cache_read_input_tokens",
+        "cache_read",
+        "cache_read_tokens",
+        "cacheReadInputTokens",
+    ])
+    .unwrap_or(0);
     let write = num(&[
         "cache_creation_input_tokens",
         "cache_write",
         "cache_write_tokens",
+        "cacheCreationInputTokens",
     ])
     .unwrap_or(0);
     let write_1h = u

@@ -40,33 +40,13 @@ pub struct UsageComparison {
 /// - Codex: `last_token_usage` of the `token_count` after the answer, whose `input_tokens`
 ///   already includes `cached_input_tokens` (taken as is);
 /// - goose (newer rows): `usage` with `inputTokens`, the whole prompt; its `cacheReadTokens` /
-///   `cacheWriteTokens` are shares of it, so they are deliberately not in the key lists below.
+///   `cacheWriteTokens` are shares of it (the split takes them out of the fresh input, so the
+///   prompt stays `inputTokens`).
+///
+/// It is [`crate::cost::usage_split`]'s prompt: the reading of each shape lives there once.
 pub fn message_usage(details: Option<&Value>) -> Option<u64> {
-    let d = details?;
-    let u = d
-        .get("usage")
-        .or_else(|| d.get("last_token_usage"))
-        .or_else(|| d.pointer("/info/last_token_usage"))?;
-    let num = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(Value::as_u64));
-    let input = num(&["input_tokens", "input", "inputTokens", "prompt_tokens"])?;
-    if u.get("cached_input_tokens").is_some() || u.get("prompt_tokens_details").is_some() {
-        return Some(input);
-    }
-    let read = num(&[
-        "cache_read_input_tokens",
-        "cache_read",
-        "cache_read_tokens",
-        "cacheReadInputTokens",
-    ])
-    .unwrap_or(0);
-    let write = num(&[
-        "cache_creation_input_tokens",
-        "cache_write",
-        "cache_write_tokens",
-        "cacheCreationInputTokens",
-    ])
-    .unwrap_or(0);
-    Some(input + read + write)
+    // One definition: the prompt of the split cost prices (fresh input + cache reads + writes).
+    crate::cost::usage_split(details).map(|u| u.prompt())
 }
 
 pub(crate) fn usage(
