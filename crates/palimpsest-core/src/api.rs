@@ -55,6 +55,21 @@ pub fn list_sessions(path: &Path) -> Result<SessionList> {
     Ok(SessionList { sessions, problems })
 }
 
+/// [`list_sessions`], answered from the index when nothing under the folder changed since it
+/// was last brought up to date (a search, a fleet table or `palimpsest index`): no file is read.
+/// Otherwise, or without a usable index, the folder is listed.
+pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
+    // Only an index that exists: listing never creates one.
+    let from_index = crate::index::Index::default_path()
+        .filter(|p| p.is_file())
+        .and_then(|p| crate::index::Index::open(&p).ok())
+        .and_then(|ix| ix.listing(path).ok().flatten());
+    match from_index {
+        Some((sessions, problems)) => Ok(SessionList { sessions, problems }),
+        None => list_sessions(path),
+    }
+}
+
 /// Load one session; `id` may be omitted when `path` holds exactly one.
 pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
     sources::open(path)?.load(path, id)
@@ -62,13 +77,15 @@ pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
 
 // ---- The app's views (src-tauri): sidebar sources, timeline rows, one whole message. ----
 
-/// One sidebar source: the sessions under `path`, or the error that kept it from opening.
+/// One sidebar source: the sessions under `path`, or the error that kept it from opening. From
+/// the index when nothing under the folder changed since it was indexed
+/// ([`list_sessions_indexed`]).
 pub fn source_group(
     label: &str,
     path: &Path,
     origin: crate::rpc::SourceOrigin,
 ) -> crate::rpc::SourceGroup {
-    let (sessions, problems) = match list_sessions(path) {
+    let (sessions, problems) = match list_sessions_indexed(path) {
         Ok(list) => (list.sessions, list.problems),
         Err(e) => (Vec::new(), vec![Problem::from(&e)]),
     };

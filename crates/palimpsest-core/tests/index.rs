@@ -393,3 +393,34 @@ fn a_locked_database_keeps_its_sessions_and_is_looked_at_again() {
         "every session is back in the count"
     );
 }
+
+#[test]
+fn an_indexed_folder_lists_from_the_index_until_it_changes() {
+    let h = home();
+    let root = h.path().join("claude").canonicalize().unwrap();
+    let mut ix = Index::open(&h.path().join("cache/index.db")).unwrap();
+    assert!(
+        ix.listing(&root).unwrap().is_none(),
+        "a folder the index never saw is listed from disk"
+    );
+    ix.update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    let (metas, problems) = ix.listing(&root).unwrap().expect("fresh after the update");
+    let listed = api::list_sessions(&root).unwrap();
+    let ids = |m: &[palimpsest_core::model::SessionMeta]| {
+        m.iter()
+            .map(|s| (s.id.clone(), s.name.clone(), s.parent_id.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(&metas),
+        ids(&listed.sessions),
+        "the same sessions, titles and parents, in the listing's order (newest first)"
+    );
+    assert_eq!(problems, listed.problems, "and the same problems");
+    std::fs::write(root.join("short.jsonl"), "").unwrap();
+    assert!(
+        ix.listing(&root).unwrap().is_none(),
+        "a changed file under the folder sends the listing back to disk"
+    );
+}

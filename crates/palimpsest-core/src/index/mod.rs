@@ -352,6 +352,36 @@ impl Index {
         Ok(crate::analysis::fleet::fleet(rows, problems))
     }
 
+    /// The sessions under folder `path` as the index holds them (newest update first, as
+    /// `api::list_sessions` orders them) with the problems of its last update, when nothing under
+    /// it changed since; `None` otherwise. What the sidebar shows at once, without reading a file.
+    pub fn listing(
+        &self,
+        path: &Path,
+    ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
+        let root = canonical(path);
+        let Some(problems) = roots::fresh(&self.conn, &root).map_err(|e| self.sql(e))? else {
+            return Ok(None);
+        };
+        let mut q = self
+            .conn
+            .prepare("SELECT file, meta_json FROM sessions")
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(String, String)> = q
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        let roots = [root];
+        let mut metas: Vec<crate::model::SessionMeta> = rows
+            .into_iter()
+            .filter(|(f, _)| under(f, &roots))
+            .filter_map(|(_, m)| serde_json::from_str(&m).ok())
+            .collect();
+        metas.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
+        Ok(Some((metas, problems)))
+    }
+
     /// How many sessions the index holds.
     pub fn len(&self) -> Result<usize> {
         self.conn

@@ -54,6 +54,17 @@ pub fn save(
     Ok(())
 }
 
+/// The problems of `root`'s last update when its listing is still the same; `None` when it
+/// changed (or the index never saw the folder, or `root` is a file).
+pub fn fresh(conn: &Connection, root: &Path) -> rusqlite::Result<Option<Vec<Problem>>> {
+    if !root.is_dir() {
+        return Ok(None);
+    }
+    Ok(known(conn, root)?
+        .filter(|k| k.stamp == super::fingerprint::tree_stamp(root))
+        .map(|k| k.problems))
+}
+
 /// Drop what the index knew of `root`'s listing: its next update is a full one.
 pub fn forget(conn: &Connection, root: &Path) -> rusqlite::Result<()> {
     conn.execute(

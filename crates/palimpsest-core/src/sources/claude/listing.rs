@@ -191,6 +191,23 @@ pub fn usage(u: &Value) -> RecordedUsage {
     }
 }
 
+/// The title of a subagent or compactor run (the same when listed and when loaded):
+/// `subagent agent-…: <its prompt>`, `compactor run agent-acompact-…`.
+pub(super) fn child_name(path: &Path, head: &Head) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if stem.starts_with("agent-acompact") {
+        format!("compactor run {stem}")
+    } else {
+        format!(
+            "subagent {stem}: {}",
+            head.prompt.clone().unwrap_or_default()
+        )
+    }
+}
+
 /// The listing entry of one file. `id` and `parent_id` are given for subagent files.
 pub fn meta(
     path: &Path,
@@ -201,19 +218,8 @@ pub fn meta(
     let mut t = Tally::default();
     scan::for_each_sketch(path, |s| t.see(s))?;
     let (usage, last_model) = tail_usage(path)?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let name = if parent_id.is_some() {
-        if stem.starts_with("agent-acompact") {
-            format!("compactor run {stem}")
-        } else {
-            format!(
-                "subagent {stem}: {}",
-                head.prompt.clone().unwrap_or_default()
-            )
-        }
+        child_name(path, head)
     } else {
         t.custom_title
             .or(t.ai_title)

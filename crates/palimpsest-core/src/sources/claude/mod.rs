@@ -329,12 +329,13 @@ pub fn load_file(path: &Path, id: &str, parent: Option<String>) -> Result<Loaded
         u.accumulated_total_tokens = Some(usage_total);
         u
     });
-    let meta_name = b
-        .titles
-        .get("custom")
-        .or_else(|| b.titles.get("ai"))
-        .or_else(|| b.titles.get("summary"))
-        .cloned()
+    // A subagent or compactor run is titled as its listing titles it: one title everywhere.
+    let meta_name = parent
+        .is_some()
+        .then(|| listing::child_name(path, &head))
+        .or_else(|| b.titles.get("custom").cloned())
+        .or_else(|| b.titles.get("ai").cloned())
+        .or_else(|| b.titles.get("summary").cloned())
         .or(head.prompt)
         .or_else(|| b.slug.clone())
         .unwrap_or_else(|| id.to_owned());
