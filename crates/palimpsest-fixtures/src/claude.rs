@@ -109,18 +109,7 @@ impl Transcript {
         input_tokens: u64,
         extra: Value,
     ) -> String {
-        let call = format!("toolu_{:04}", self.n);
-        let id = format!("msg_{:04}", self.n);
-        self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
-            "model": "claude-opus-4-6", "content": [{"type": "tool_use", "id": call, "name": name, "input": input}],
-            "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 300, "output_tokens": 60}}}));
-        let mut line = json!({"message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call, "content": result}]}});
-        if let (Value::Object(l), Value::Object(e)) = (&mut line, extra) {
-            l.extend(e);
-        }
-        self.push("user", line);
-        call
+        self.call_and_result(name, input, result, input_tokens, extra, false)
     }
 
     /// A tool call whose result is an error (`is_error: true`); returns the call id.
@@ -131,16 +120,33 @@ impl Transcript {
         result: &str,
         input_tokens: u64,
     ) -> String {
+        self.call_and_result(name, input, result, input_tokens, json!({}), true)
+    }
+
+    /// The assistant line with the call, then the user line with its result.
+    fn call_and_result(
+        &mut self,
+        name: &str,
+        input: Value,
+        result: &str,
+        input_tokens: u64,
+        extra: Value,
+        is_error: bool,
+    ) -> String {
         let call = format!("toolu_{:04}", self.n);
         let id = format!("msg_{:04}", self.n);
         self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
             "model": "claude-opus-4-6", "content": [{"type": "tool_use", "id": call, "name": name, "input": input}],
             "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 300, "output_tokens": 60}}}));
-        self.push(
-            "user",
-            json!({"message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call, "content": result, "is_error": true}]}}),
-        );
+        let mut block = json!({"type": "tool_result", "tool_use_id": call, "content": result});
+        if is_error {
+            block["is_error"] = json!(true);
+        }
+        let mut line = json!({"message": {"role": "user", "content": [block]}});
+        if let (Value::Object(l), Value::Object(e)) = (&mut line, extra) {
+            l.extend(e);
+        }
+        self.push("user", line);
         call
     }
 
