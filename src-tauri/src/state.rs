@@ -1,6 +1,8 @@
 //! What the app keeps between commands: the start-up sources (found on the first
 //! `list_sources`, off the main thread, and followed live from then on) and the last session
 //! loaded, so opening a message of a 100k-message session does not re-read the whole file.
+//! A session whose rows came from the index is read here in the background ([`AppState::warm`])
+//! while the window already shows them.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -41,14 +43,17 @@ impl StartupSource {
     }
 }
 
+/// The last session loaded: `(path, id, session)`.
+type Loaded = Arc<Mutex<Option<(String, String, Arc<Session>)>>>;
+
 /// The app's state, managed by tauri.
 pub struct AppState {
     /// The path argument, if any (`locations::path_argument`).
     argument: Option<PathBuf>,
     /// Sources shown on start (`locations::startup_sources`), found on first use.
     startup: OnceLock<Vec<StartupSource>>,
-    /// The last session loaded: `(path, id, session)`.
-    loaded: Mutex<Option<(String, String, Arc<Session>)>>,
+    /// The last session loaded.
+    loaded: Loaded,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::Followed>>,
 }
@@ -59,7 +64,7 @@ impl AppState {
         Self {
             argument,
             startup: OnceLock::new(),
-            loaded: Mutex::new(None),
+            loaded: Arc::new(Mutex::new(None)),
             live: OnceLock::new(),
         }
     }
@@ -83,20 +88,19 @@ impl AppState {
 
     /// Session `id` under `path`, from memory when it is the last one loaded.
     pub fn session(&self, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
-        // The lock is held while loading so two commands for the same session read it once.
-        let mut loaded = self.loaded.lock().map_err(|_| IpcError {
-            code: ErrorCode::Internal,
-            message: "a previous load panicked; reopen the session".into(),
-        })?;
-        if let Some((p, i, s)) = loaded.as_ref()
-            && p == path
-            && i == id
-        {
-            return Ok(Arc::clone(s));
-        }
-        let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
-        *loaded = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
-        Ok(session)
+        load_into(&self.loaded, path, id)
+    }
+
+    /// Read session `id` under `path` in the background, so the commands that need it whole
+    /// (a message, the cuts, the tabs) find it loaded; they wait for this load, never start a
+    /// second one.
+    pub fn warm(&self, path: &str, id: &str) {
+        let (loaded, path, id) = (Arc::clone(&self.loaded), path.to_owned(), id.to_owned());
+        std::thread::spawn(move || {
+            if let Err(e) = load_into(&loaded, &path, &id) {
+                eprintln!("palimpsest-app: cannot read {path} ({id}): {}", e.message);
+            }
+        });
     }
 
     /// Forget the cached copy of session `id` under `path` (it changed on disk).
@@ -122,4 +126,22 @@ impl AppState {
             Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
         }
     }
+}
+
+/// Session `id` under `path` from `loaded` when it is the one kept there, else loaded and kept.
+fn load_into(loaded: &Loaded, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
+    // The lock is held while loading so two commands for the same session read it once.
+    let mut loaded = loaded.lock().map_err(|_| IpcError {
+        code: ErrorCode::Internal,
+        message: "a previous load panicked; reopen the session".into(),
+    })?;
+    if let Some((p, i, s)) = loaded.as_ref()
+        && p == path
+        && i == id
+    {
+        return Ok(Arc::clone(s));
+    }
+    let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
+    *loaded = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
+    Ok(session)
 }

@@ -290,7 +290,8 @@ export function App() {
       ? `Error (${error.code}): ${error.message}`
       : timeline
         ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
-          `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows`
+          `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
+          (timeline.from_index ? " · rows from the index (file unchanged since indexed)" : "")
         : sources === null
           ? "Looking for sessions…"
           : "Ready";

@@ -14,6 +14,7 @@ const row = (index: number, agent = true, user = true): TimelineRow => ({
   user_visible: user,
   parts: [],
   error: null,
+  tokens: null,
   size: 0,
 });
 const meta = (id: string): SessionMeta => ({
@@ -30,7 +31,7 @@ const meta = (id: string): SessionMeta => ({
   message_count: 0,
   compaction_count: 0,
 });
-const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [] });
+const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [], from_index: false });
 
 describe("live events", () => {
   it("appends each row once even when an event repeats or overlaps a load", () => {

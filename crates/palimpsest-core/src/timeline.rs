@@ -54,6 +54,11 @@ pub struct TimelineRow {
     pub error: Option<String>,
     /// Sum of the parts' sizes in bytes.
     pub size: usize,
+    /// BPE tokens of its parts (the session's model's vocabulary), when counted: rows from
+    /// the index carry them; rows read from the file do not (`null`: estimate from `size`).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub tokens: Option<u64>,
 }
 
 /// A session as the timeline needs it: listing data, one row per message, recorded cuts.
@@ -66,6 +71,10 @@ pub struct Timeline {
     pub rows: Vec<TimelineRow>,
     /// Compactions the source recorded.
     pub compactions: Vec<CompactionRecord>,
+    /// True when the rows came from the fleet index (the file unchanged since it was indexed)
+    /// and the session itself is still being read; false when read from the file.
+    #[serde(default)]
+    pub from_index: bool,
 }
 
 /// The timeline of a loaded session.
@@ -74,6 +83,7 @@ pub fn timeline(session: &Session) -> Timeline {
         meta: session.meta.clone(),
         rows: session.messages.iter().map(row).collect(),
         compactions: session.compactions.clone(),
+        from_index: false,
     }
 }
 
@@ -90,6 +100,7 @@ pub fn row(m: &Message) -> TimelineRow {
         size: parts.iter().map(|p| p.size).sum(),
         parts,
         error: m.error.clone(),
+        tokens: None,
     }
 }
 

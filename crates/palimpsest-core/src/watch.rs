@@ -98,7 +98,9 @@ impl Tracker {
             only: only.map(str::to_owned),
             seen: BTreeMap::new(),
         };
-        let list = api::list_sessions(root)?;
+        // From the index when nothing changed since it was indexed (its counts are the
+        // listing's): the baseline of a folder holding a 200 MB transcript costs nothing.
+        let list = api::list_sessions_indexed(root)?;
         let wanted: Vec<SessionMeta> = list
             .sessions
             .into_iter()
@@ -126,7 +128,7 @@ impl Tracker {
     /// Look again and report what changed since the last call.
     pub fn refresh(&mut self) -> Vec<Change> {
         let mut out = Vec::new();
-        let list = match api::list_sessions(&self.root) {
+        let list = match api::list_sessions_indexed(&self.root) {
             Ok(l) => l,
             Err(e) => {
                 return vec![Change::Problem {

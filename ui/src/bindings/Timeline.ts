@@ -18,4 +18,9 @@ rows: Array<TimelineRow>,
 /**
  * Compactions the source recorded.
  */
-compactions: Array<CompactionRecord>, };
+compactions: Array<CompactionRecord>, 
+/**
+ * True when the rows came from the fleet index (the file unchanged since it was indexed)
+ * and the session itself is still being read; false when read from the file.
+ */
+from_index: boolean, };

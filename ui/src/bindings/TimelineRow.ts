@@ -42,4 +42,9 @@ error: string | null,
 /**
  * Sum of the parts' sizes in bytes.
  */
-size: number, };
+size: number, 
+/**
+ * BPE tokens of its parts (the session's model's vocabulary), when counted: rows from
+ * the index carry them; rows read from the file do not (`null`: estimate from `size`).
+ */
+tokens: number | null, };

@@ -18,6 +18,7 @@ const row = (index: number, preview: string, part_type = "text"): TimelineRow =>
   user_visible: true,
   parts: [{ part_type, label: null, preview, size: preview.length, is_error: false }],
   error: null,
+  tokens: null,
   size: preview.length,
 });
 

@@ -1,11 +1,12 @@
 // The ribbon: the whole session as a thin strip above the timeline. Bar height and shading give
-// the token density along the session (bytes / 4 per message, an estimate), each compaction cut
+// the token density along the session (BPE counts when the rows carry them, from the index; else
+// bytes / 4 per message, an estimate), each compaction cut
 // is a labelled mark, and a tick shows the selected message. Clicking the strip scrolls the
 // timeline there; clicking a cut mark opens that cut. Plain elements only (no SVG markup).
 import { useMemo, type MouseEvent } from "react";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
-import { cutRuleLabel, cutTokens, fractionOf, ribbonBins } from "../cuts/model";
+import { allCounted, cutRuleLabel, cutTokens, fractionOf, ribbonBins } from "../cuts/model";
 
 const BINS = 160;
 
@@ -35,12 +36,13 @@ export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }:
   const roomy = cuts.length <= 6;
   const sel = selectedIndex === undefined ? null : fractionOf(selectedIndex, all);
   const total = bins.reduce((s, b) => s + b.tokens, 0);
+  const counted = useMemo(() => allCounted(all), [all]);
   return (
     <div className="ribbon" data-testid="ribbon" aria-label="The whole session: token density and compaction cuts">
       <div
         className="ribbon-strip"
         onClick={seek}
-        title={`${all.length} messages, ≈${total.toLocaleString()} tokens (estimate: bytes / 4). Click to scroll there.`}
+        title={`${all.length} messages, ${counted ? `${total.toLocaleString()} tokens (BPE)` : `≈${total.toLocaleString()} tokens (estimate: bytes / 4)`}. Click to scroll there.`}
       >
         {bins.map((b, i) => (
           <span

@@ -21,6 +21,7 @@ function makeRows(n: number): TimelineRow[] {
       user_visible: i % 1000 !== 500,
       parts: [{ part_type: "text", label: null, preview: `message ${i}`, size: 10, is_error: false }],
       error: null,
+      tokens: null,
       size: 10,
     };
   }

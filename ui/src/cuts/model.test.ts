@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { Finding } from "../bindings/Finding";
-import { cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
+import { allCounted, cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
 
 const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
   index,
@@ -13,6 +13,7 @@ const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
   user_visible: true,
   parts: [],
   error: null,
+  tokens: null,
   size,
 });
 
@@ -107,6 +108,14 @@ describe("ribbon", () => {
     const agent = all.filter((r) => r.agent_visible);
     expect(positionAt(0.1, all, agent), "a click on the dropped start shows the first row the view has after it").toBe(0);
     expect(positionAt(0.99, all, agent), "the end of the strip is the last row").toBe(1);
+  });
+
+  it("uses a row's BPE count where it has one and says so only when every row has one", () => {
+    const mixed = [{ ...row(0, true, 400), tokens: 7 }, row(1, true, 40)];
+    expect(ribbonBins(mixed, 1)[0]!.tokens, "7 BPE tokens for the counted row, 40 / 4 for the other").toBe(17);
+    expect(allCounted(mixed), "one row without a count: the ribbon still says estimate").toBe(false);
+    expect(allCounted(mixed.map((r) => ({ ...r, tokens: 3 }))), "every row counted (opened from the index)").toBe(true);
+    expect(allCounted([]), "an empty session has nothing counted").toBe(false);
   });
 });
 

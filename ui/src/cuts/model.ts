@@ -56,7 +56,8 @@ export function cutBanners(cuts: CutDetail[], rows: TimelineRow[]): Map<number, 
 export interface RibbonBin {
   /** First stored position in the bin. */
   start: number;
-  /** Estimated tokens (bytes / 4) of the messages in the bin. */
+  /** Tokens of the messages in the bin: BPE where the row carries its count (rows from the
+   * index), else the estimate bytes / 4. */
   tokens: number;
   /** 0..1: sqrt of tokens against the densest bin. */
   density: number;
@@ -65,7 +66,12 @@ export interface RibbonBin {
   count: number;
 }
 
-/** The session cut into `bins` equal runs of stored messages, each with its token estimate. */
+/** True when every row carries its BPE count (the ribbon then says tokens, not an estimate). */
+export function allCounted(rows: TimelineRow[]): boolean {
+  return rows.length > 0 && rows.every((r) => r.tokens !== null);
+}
+
+/** The session cut into `bins` equal runs of stored messages, each with its tokens. */
 export function ribbonBins(rows: TimelineRow[], bins: number): RibbonBin[] {
   const n = Math.max(1, Math.min(bins, rows.length));
   const out: RibbonBin[] = Array.from({ length: n }, (_, i) => ({
@@ -77,7 +83,7 @@ export function ribbonBins(rows: TimelineRow[], bins: number): RibbonBin[] {
   }));
   rows.forEach((r, p) => {
     const b = out[Math.min(n - 1, Math.floor((p * n) / rows.length))]!;
-    b.tokens += Math.ceil(r.size / 4);
+    b.tokens += r.tokens ?? Math.ceil(r.size / 4);
     b.count++;
     if (r.agent_visible) b.visible++;
   });

@@ -13,6 +13,7 @@ const row = (index: number, agent: boolean, user: boolean): TimelineRow => ({
   user_visible: user,
   parts: [],
   error: null,
+  tokens: null,
   size: 0,
 });
 

@@ -1,5 +1,6 @@
 //! `palimpsest show PATH [--session ID] [--view all|agent|user] [--json]`: one session's
-//! messages with their visibility, as the app's timeline shows them.
+//! messages with their visibility, as the app's timeline shows them. `--rows` prints the
+//! timeline's compact rows instead (`show_rows`), from the index with `--index`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -15,9 +16,21 @@ pub struct Args {
     /// Which messages: all stored, what the model sees, or what the user sees.
     #[arg(long, value_enum, default_value = "all")]
     view: ViewArg,
-    /// Print JSON: {"session": {...}, "messages": [...]}.
+    /// Print JSON: {"session": {...}, "messages": [...]}; with --rows the window's timeline:
+    /// {"meta", "rows", "compactions", "from_index"}.
     #[arg(long)]
     json: bool,
+    /// The compact rows the window's timeline draws (role, kind, visibility, part previews
+    /// and sizes), not the whole messages.
+    #[arg(long)]
+    rows: bool,
+    /// With --rows: from the fleet index when it holds the session with its file unchanged
+    /// (nothing read but the file's size, time and edges); else from the file, as without it.
+    #[arg(long, requires = "rows")]
+    index: bool,
+    /// The index file for --index (default `$XDG_CACHE_HOME/palimpsest/index.db`).
+    #[arg(long, value_name = "FILE", requires = "index")]
+    index_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -45,8 +58,12 @@ struct Shown<'a> {
 
 /// Run `show`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = a.target.load("show")?;
     let view = View::from(a.view);
+    if a.rows {
+        let index = a.index.then_some(a.index_file.as_deref());
+        return super::show_rows::run(&a.target, view, a.json, index);
+    }
+    let session = a.target.load("show")?;
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {
         crate::output::json(&Shown {

@@ -68,3 +68,14 @@ pub fn search(
     let report = index.update(&paths, opts, &mut |_, _| {})?;
     Ok((index.search(&paths, query)?, report))
 }
+
+/// The timeline of session `id` (no id: the only one) under `path` from the index, when its file is unchanged since
+/// it was indexed (`None` otherwise: load it). The index is not brought up to date first: this
+/// is the answer that must come before anything is read.
+pub fn timeline_indexed(
+    index: &Index,
+    path: &Path,
+    id: Option<&str>,
+) -> Result<Option<crate::timeline::Timeline>> {
+    index.timeline(path, id)
+}

@@ -5,8 +5,6 @@
 use std::path::Path;
 use std::sync::mpsc;
 
-use rusqlite::Connection;
-
 use super::rows::{self, Prepared};
 use super::{IndexReport, store};
 use crate::api::{DiagnoseOptions, Problem};
@@ -25,14 +23,16 @@ pub(super) struct Job {
 
 /// Load, diagnose and prepare the jobs on every core; write them here, in one transaction.
 pub(super) fn run(
-    conn: &mut Connection,
-    path: &Path,
+    index: &mut super::Index,
     catalog: &crate::sources::Catalog,
     jobs: Vec<Job>,
     opts: &DiagnoseOptions,
     report: &mut IndexReport,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<()> {
+    let token_dir = super::token_dir(&index.path);
+    let token_dir = token_dir.as_deref();
+    let (conn, path) = (&mut index.conn, index.path.as_path());
     let total = jobs.len();
     progress(0, total);
     if total == 0 {
@@ -51,7 +51,7 @@ pub(super) fn run(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let prepared = prepare(catalog, job, opts);
+                    let prepared = prepare(catalog, job, opts, token_dir);
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }
@@ -87,14 +87,23 @@ pub(super) fn run(
     })
 }
 
-/// Load one session and make its rows.
+/// Load one session and make its rows. Its messages are counted with the BPE vocabulary of its
+/// model through the token cache in `token_dir` (so the Tokens view reuses the counts); a
+/// cache that cannot be opened only costs speed.
 fn prepare(
     catalog: &crate::sources::Catalog,
     job: &Job,
     opts: &DiagnoseOptions,
+    token_dir: Option<&Path>,
 ) -> Result<Prepared> {
     let session = catalog.sources[job.source].load(&job.id)?;
     let d = crate::api::diagnose(&session, opts)?;
+    let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
+    let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let tokens =
+        crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?
+            .per_message(&session);
     let cost = crate::cost::session_cost(&session, opts.price_table());
     Ok(Prepared {
         row: crate::analysis::fleet::row(
@@ -105,7 +114,8 @@ fn prepare(
         buckets: cost
             .map(|c| crate::cost::buckets(&c.per_request))
             .unwrap_or_default(),
-        messages: rows::message_rows(&session),
+        messages: rows::message_rows(&session, Some(&tokens)),
+        compactions: session.compactions.clone(),
         parts: rows::part_texts(&session),
         meta: session.meta,
     })

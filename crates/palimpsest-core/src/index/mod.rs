@@ -8,10 +8,12 @@
 //! loads only sessions whose fingerprint changed (`fingerprint`): a new one is added, a changed
 //! one re-written (an appended transcript from its last message on), one gone is removed.
 //! Loading and diagnosing run on every core; one thread writes. Deleting the file loses
-//! nothing. The rows are `rows`', the schema `store`'s, search `search`'s.
+//! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
+//! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s.
 
 pub mod fingerprint;
 mod jobs;
+mod read;
 pub mod roots;
 pub mod rows;
 pub mod search;
@@ -23,7 +25,6 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::{Fleet, FleetRow};
 use crate::api::{DiagnoseOptions, Problem};
 use crate::error::{Error, Result};
 use fingerprint::Fingerprint;
@@ -54,6 +55,12 @@ pub struct IndexReport {
 pub struct Index {
     conn: Connection,
     path: PathBuf,
+}
+
+/// The token-count cache beside the index (one cache folder for both), which indexing fills
+/// and reads so each message gets its BPE tokens once.
+fn token_dir(index: &Path) -> Option<PathBuf> {
+    index.parent().map(Path::to_owned)
 }
 
 /// `path` as the index keys it: canonical when it exists.
@@ -292,15 +299,7 @@ impl Index {
                 });
             }
         }
-        jobs::run(
-            &mut self.conn,
-            &self.path,
-            &catalog,
-            jobs,
-            opts,
-            &mut report,
-            progress,
-        )?;
+        jobs::run(self, &catalog, jobs, opts, &mut report, progress)?;
         // Sessions gone from disk.
         let gone: Vec<i64> = known
             .iter()
@@ -318,68 +317,6 @@ impl Index {
         }
         report.removed = gone.len();
         Ok(report)
-    }
-
-    /// The fleet rows of every indexed session under `paths`, with the index's problems,
-    /// costed at `prices`.
-    pub fn fleet(
-        &self,
-        paths: &[PathBuf],
-        problems: Vec<Problem>,
-        prices: &crate::cost::PriceTable,
-    ) -> Result<Fleet> {
-        let roots: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
-        let mut q = self
-            .conn
-            .prepare("SELECT file, row_json, usage_json FROM sessions")
-            .map_err(|e| self.sql(e))?;
-        let rows: Vec<(String, String, String)> = q
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .map_err(|e| self.sql(e))?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(|e| self.sql(e))?;
-        let rows: Vec<FleetRow> = rows
-            .into_iter()
-            .filter(|(f, _, _)| under(f, &roots))
-            .filter_map(|(_, row, usage)| {
-                let mut row: FleetRow = serde_json::from_str(&row).ok()?;
-                let buckets: Vec<crate::cost::Bucket> =
-                    serde_json::from_str(&usage).unwrap_or_default();
-                row.cost_usd = crate::cost::price_buckets(&buckets, prices);
-                Some(row)
-            })
-            .collect();
-        Ok(crate::analysis::fleet::fleet(rows, problems))
-    }
-
-    /// The sessions under folder `path` as the index holds them (newest update first, as
-    /// `api::list_sessions` orders them) with the problems of its last update, when nothing under
-    /// it changed since; `None` otherwise. What the sidebar shows at once, without reading a file.
-    pub fn listing(
-        &self,
-        path: &Path,
-    ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
-        let root = canonical(path);
-        let Some(problems) = roots::fresh(&self.conn, &root).map_err(|e| self.sql(e))? else {
-            return Ok(None);
-        };
-        let mut q = self
-            .conn
-            .prepare("SELECT file, meta_json FROM sessions")
-            .map_err(|e| self.sql(e))?;
-        let rows: Vec<(String, String)> = q
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| self.sql(e))?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(|e| self.sql(e))?;
-        let roots = [root];
-        let mut metas: Vec<crate::model::SessionMeta> = rows
-            .into_iter()
-            .filter(|(f, _)| under(f, &roots))
-            .filter_map(|(_, m)| serde_json::from_str(&m).ok())
-            .collect();
-        metas.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
-        Ok(Some((metas, problems)))
     }
 
     /// How many sessions the index holds.

@@ -1,6 +1,7 @@
-//! What the index keeps of one loaded session: its fleet row (diagnosis, severity, cost), one
-//! row per message (role, kind, visibility, size, tools, paths, error flag, record line) and
-//! one searchable text per part. Built in worker threads from a [`Session`]; written by
+//! What the index keeps of one loaded session: its fleet row (diagnosis, severity, cost), its
+//! recorded compactions, one row per message (role, kind, visibility, size, BPE tokens, tools,
+//! paths, error flag, record line, and the timeline row the window draws, so a session opens
+//! from the index without reading its file) and one searchable text per part. Built in worker threads from a [`Session`]; written by
 //! `store`. The same flattening feeds [`super::search::scan`], the plain scan search is checked
 //! against.
 
@@ -50,6 +51,10 @@ pub struct MessageRow {
     pub paths: String,
     /// The first line of the record it came from, when the reader says.
     pub line: Option<u64>,
+    /// BPE tokens of its parts (`tokens::message_tokens`), when counted.
+    pub tokens: Option<u64>,
+    /// Its [`crate::timeline::TimelineRow`] as JSON: what the window's timeline draws.
+    pub row_json: String,
 }
 
 /// Everything the index stores for one session.
@@ -65,6 +70,8 @@ pub struct Prepared {
     pub parts: Vec<PartText>,
     /// Recorded usage by model and tier, priced when asked (under any table).
     pub buckets: Vec<crate::cost::Bucket>,
+    /// The compactions the source recorded (the timeline's cut marks).
+    pub compactions: Vec<crate::model::CompactionRecord>,
 }
 
 fn role_name(r: Role) -> &'static str {
@@ -147,8 +154,9 @@ pub fn part_texts(session: &Session) -> Vec<PartText> {
     out
 }
 
-/// The message rows of a session.
-pub fn message_rows(session: &Session) -> Vec<MessageRow> {
+/// The message rows of a session, with each message's BPE tokens when `tokens` holds them
+/// (one entry per message, in stored order).
+pub fn message_rows(session: &Session, tokens: Option<&[u64]>) -> Vec<MessageRow> {
     let wd = session.meta.working_dir.as_deref();
     let calls = crate::analysis::calls::calls(session);
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
@@ -164,7 +172,8 @@ pub fn message_rows(session: &Session) -> Vec<MessageRow> {
     session
         .messages
         .iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(pos, m)| {
             let mut chars = 0;
             let mut tools: Vec<&str> = Vec::new();
             let mut is_error = m.error.is_some();
@@ -211,6 +220,8 @@ pub fn message_rows(session: &Session) -> Vec<MessageRow> {
                 is_error,
                 paths: paths_of.remove(&m.index).unwrap_or_default().join("\n"),
                 line,
+                tokens: tokens.and_then(|t| t.get(pos).copied()),
+                row_json: serde_json::to_string(&crate::timeline::row(m)).unwrap_or_default(),
             }
         })
         .collect()

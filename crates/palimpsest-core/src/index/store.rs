@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -39,6 +39,7 @@ CREATE TABLE sessions(
     meta_json TEXT NOT NULL,
     row_json TEXT NOT NULL,
     usage_json TEXT NOT NULL,
+    compactions_json TEXT NOT NULL,
     UNIQUE(file, session_id)
 );
 CREATE INDEX sessions_updated ON sessions(updated);
@@ -51,10 +52,12 @@ CREATE TABLE messages(
     user_visible INTEGER NOT NULL,
     chars INTEGER NOT NULL,
     est_tokens INTEGER NOT NULL,
+    tokens INTEGER,
     tools TEXT NOT NULL,
     is_error INTEGER NOT NULL,
     paths TEXT NOT NULL,
     line INTEGER,
+    row_json TEXT NOT NULL,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
 CREATE TABLE roots(
@@ -129,7 +132,9 @@ pub fn part_base(id: i64) -> i64 {
     id << PART_BITS
 }
 
-/// Delete a session's messages and parts from message `from` on (0: all of them).
+/// Delete a session's messages, and its parts from message `from` on (0: all of them). Every
+/// message row goes, even for an appended file: a compaction appended later changes what the
+/// model sees of earlier messages, and their rows say so.
 pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<()> {
     if from == 0 {
         conn.execute(
@@ -142,15 +147,12 @@ pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<
             params![part_base(id), part_base(id + 1) - 1, from as i64],
         )?;
     }
-    conn.execute(
-        "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
-        params![id, from as i64],
-    )?;
+    conn.execute("DELETE FROM messages WHERE session = ?1", params![id])?;
     Ok(())
 }
 
-/// Write one session (replacing what the index had of it; with `from` > 0 only messages from
-/// `from` on are rewritten: an appended transcript). Returns its rowid.
+/// Write one session (replacing what the index had of it; with `from` > 0 only the parts of
+/// messages from `from` on are rewritten: an appended transcript). Returns its rowid.
 pub fn write(
     conn: &Connection,
     file: &str,
@@ -162,17 +164,19 @@ pub fn write(
     let row_json = serde_json::to_string(&p.row).unwrap_or_default();
     let meta_json = serde_json::to_string(&p.meta).unwrap_or_default();
     let usage_json = serde_json::to_string(&p.buckets).unwrap_or_default();
+    let compactions_json = serde_json::to_string(&p.compactions).unwrap_or_default();
     conn.execute(
         "INSERT INTO sessions(file, session_id, stamp, size, format, title, updated, messages,
-             compactions, severity, cost_usd, parent_id, meta_json, row_json, usage_json)
-         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+             compactions, severity, cost_usd, parent_id, meta_json, row_json, usage_json,
+             compactions_json)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
          ON CONFLICT(file, session_id) DO UPDATE SET stamp = excluded.stamp,
              size = excluded.size, format = excluded.format, title = excluded.title,
              updated = excluded.updated, messages = excluded.messages,
              compactions = excluded.compactions, severity = excluded.severity,
              cost_usd = excluded.cost_usd, parent_id = excluded.parent_id,
              meta_json = excluded.meta_json, row_json = excluded.row_json,
-             usage_json = excluded.usage_json",
+             usage_json = excluded.usage_json, compactions_json = excluded.compactions_json",
         params![
             file,
             p.meta.id,
@@ -189,6 +193,7 @@ pub fn write(
             meta_json,
             row_json,
             usage_json,
+            compactions_json,
         ],
     )?;
     let id: i64 = conn.query_row(
@@ -203,10 +208,10 @@ pub fn write(
     )?;
     let mut msg = conn.prepare_cached(
         "INSERT INTO messages(session, idx, role, kind, agent_visible, user_visible, chars,
-             est_tokens, tools, is_error, paths, line)
-         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             est_tokens, tokens, tools, is_error, paths, line, row_json)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?;
-    for m in p.messages.iter().filter(|m| m.index >= from) {
+    for m in &p.messages {
         msg.execute(params![
             id,
             m.index as i64,
@@ -216,10 +221,12 @@ pub fn write(
             m.user_visible,
             m.chars as i64,
             m.chars.div_ceil(4) as i64,
+            m.tokens.map(|t| t as i64),
             m.tools,
             m.is_error,
             m.paths,
             m.line.map(|l| l as i64),
+            m.row_json,
         ])?;
     }
     let mut part = conn.prepare_cached(

@@ -88,6 +88,26 @@ pub struct SessionCounts {
     pub stats: CountStats,
 }
 
+impl SessionCounts {
+    /// The tokens of each message of `session` (its pieces summed), in stored order: what the
+    /// index keeps per message.
+    pub fn per_message(&self, session: &Session) -> Vec<u64> {
+        let pos: HashMap<usize, usize> = session
+            .messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.index, i))
+            .collect();
+        let mut out = vec![0; session.messages.len()];
+        for p in &self.pieces {
+            if let Some(&i) = pos.get(&p.message_index) {
+                out[i] += p.tokens;
+            }
+        }
+        out
+    }
+}
+
 /// Bytes between two progress callbacks (and between two cache flushes, times 16).
 const PROGRESS_STEP: u64 = 1 << 20;
 

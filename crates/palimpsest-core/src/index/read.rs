@@ -1,0 +1,186 @@
+//! What the index answers without reading a session file: the fleet rows of a folder, the
+//! listing of an unchanged folder, and the timeline of an unchanged session (what the window
+//! draws first, so a 200 MB transcript opens in well under a second). Writing is `store`'s;
+//! when the rows are current is `fingerprint`'s and `roots`'.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::params;
+
+use super::fingerprint::Fingerprint;
+use super::{Index, canonical, roots, under};
+use crate::analysis::{Fleet, FleetRow};
+use crate::api::Problem;
+use crate::error::Result;
+use crate::timeline::{Timeline, TimelineRow};
+
+impl Index {
+    /// The fleet rows of every indexed session under `paths`, with the index's problems,
+    /// costed at `prices`.
+    pub fn fleet(
+        &self,
+        paths: &[PathBuf],
+        problems: Vec<Problem>,
+        prices: &crate::cost::PriceTable,
+    ) -> Result<Fleet> {
+        let roots: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
+        let mut q = self
+            .conn
+            .prepare("SELECT file, row_json, usage_json FROM sessions")
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(String, String, String)> = q
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<FleetRow> = rows
+            .into_iter()
+            .filter(|(f, _, _)| under(f, &roots))
+            .filter_map(|(_, row, usage)| {
+                let mut row: FleetRow = serde_json::from_str(&row).ok()?;
+                let buckets: Vec<crate::cost::Bucket> =
+                    serde_json::from_str(&usage).unwrap_or_default();
+                row.cost_usd = crate::cost::price_buckets(&buckets, prices);
+                Some(row)
+            })
+            .collect();
+        Ok(crate::analysis::fleet::fleet(rows, problems))
+    }
+
+    /// The sessions under folder `path` as the index holds them (newest update first, as
+    /// `api::list_sessions` orders them) with the problems of its last update, when nothing under
+    /// it changed since; `None` otherwise. What the sidebar shows at once, without reading a file.
+    /// A session file given alone is listed from the index when it is unchanged.
+    pub fn listing(
+        &self,
+        path: &Path,
+    ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
+        let root = canonical(path);
+        if root.is_file() {
+            return self.file_listing(&root);
+        }
+        let Some(problems) = roots::fresh(&self.conn, &root).map_err(|e| self.sql(e))? else {
+            return Ok(None);
+        };
+        let mut q = self
+            .conn
+            .prepare("SELECT file, meta_json FROM sessions")
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(String, String)> = q
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        let roots = [root];
+        let mut metas: Vec<crate::model::SessionMeta> = rows
+            .into_iter()
+            .filter(|(f, _)| under(f, &roots))
+            .filter_map(|(_, m)| serde_json::from_str(&m).ok())
+            .collect();
+        metas.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
+        Ok(Some((metas, problems)))
+    }
+
+    /// The sessions of one file, when each is indexed under the file's fingerprint as it is now.
+    fn file_listing(
+        &self,
+        file: &Path,
+    ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
+        let mut q = self
+            .conn
+            .prepare_cached("SELECT stamp, meta_json FROM sessions WHERE file = ?1")
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(String, String)> = q
+            .query_map(params![file.display().to_string()], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        let now = Fingerprint::of(file).ok().map(|f| f.stamp());
+        if rows.is_empty() || rows.iter().any(|(stamp, _)| Some(stamp) != now.as_ref()) {
+            return Ok(None);
+        }
+        let mut metas = Vec::new();
+        for (_, m) in rows {
+            match serde_json::from_str(&m) {
+                Ok(meta) => metas.push(meta),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some((metas, Vec::new())))
+    }
+
+    /// The timeline of session `id` under `path` (a folder, or the session's file; no id: the
+    /// one session under `path`), from the
+    /// index, when its file is as it was indexed; `None` when the index does not hold it, its
+    /// file changed, or it shares its file with other sessions (a database: loading one session
+    /// of it is quick, and its stamp is the source's). The rows are those [`crate::timeline::timeline`]
+    /// makes of the loaded session, byte for byte.
+    pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
+        let roots = [canonical(path)];
+        // Without an id, the one session under `path` (a file holding one session).
+        let mut q = self
+            .conn
+            .prepare_cached(
+                "SELECT id, file, stamp, meta_json, compactions_json FROM sessions
+                 WHERE ?1 IS NULL OR session_id = ?1",
+            )
+            .map_err(|e| self.sql(e))?;
+        let mut found: Vec<(i64, String, String, String, String)> = q
+            .query_map(params![id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                ))
+            })
+            .map_err(|e| self.sql(e))?
+            .filter(|r| r.as_ref().map_or(true, |(_, f, ..)| under(f, &roots)))
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        if found.len() != 1 {
+            return Ok(None);
+        }
+        let Some((rowid, file, stamp, meta, compactions)) = found.pop() else {
+            return Ok(None);
+        };
+        // Only a stamp that is the file's own fingerprint can be checked here; the others need
+        // their source.
+        let now = Fingerprint::of(&PathBuf::from(&file)).ok();
+        if Fingerprint::parse(&stamp).is_none() || now.map(|f| f.stamp()) != Some(stamp) {
+            return Ok(None);
+        }
+        let (Ok(meta), Ok(compactions)) = (
+            serde_json::from_str(&meta),
+            serde_json::from_str(&compactions),
+        ) else {
+            return Ok(None);
+        };
+        let mut q = self
+            .conn
+            .prepare_cached("SELECT row_json, tokens FROM messages WHERE session = ?1 ORDER BY idx")
+            .map_err(|e| self.sql(e))?;
+        let mut rows: Vec<TimelineRow> = Vec::new();
+        let mut it = q.query(params![rowid]).map_err(|e| self.sql(e))?;
+        while let Some(r) = it.next().map_err(|e| self.sql(e))? {
+            let json: String = r.get(0).map_err(|e| self.sql(e))?;
+            let tokens: Option<i64> = r.get(1).map_err(|e| self.sql(e))?;
+            match serde_json::from_str::<TimelineRow>(&json) {
+                Ok(row) => rows.push(TimelineRow {
+                    tokens: tokens.map(|t| t as u64),
+                    ..row
+                }),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some(Timeline {
+            meta,
+            rows,
+            compactions,
+            from_index: true,
+        }))
+    }
+}

@@ -1,0 +1,60 @@
+//! The app's use of the fleet index: a session opens from it when its file is unchanged since
+//! it was indexed (the rows of a 200 MB transcript in a fraction of a second, the session read
+//! behind them), and a source whose session had to be read from its file is indexed in the
+//! background afterwards, one source at a time, so the next opening is quick. The index is
+//! core's; this only decides when.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::timeline::Timeline;
+
+/// The timeline of session `id` under `path` from the index, when it holds it as it is on
+/// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
+pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
+    let ix = api::open_index(None).ok()?;
+    api::timeline_indexed(&ix, Path::new(path), Some(id))
+        .ok()
+        .flatten()
+}
+
+/// Sources waiting to be indexed, and whether the indexing thread is running.
+static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
+
+/// Bring the index up to date for `path` in the background (after the window has what it
+/// asked for). A source already waiting is not queued twice; one thread works through them.
+pub fn later(path: &str) {
+    let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
+    let p = PathBuf::from(path);
+    if !q.0.contains(&p) {
+        q.0.push(p);
+    }
+    if q.1 {
+        return;
+    }
+    q.1 = true;
+    std::thread::spawn(|| {
+        loop {
+            let next = {
+                let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
+                if q.0.is_empty() {
+                    q.1 = false;
+                    return;
+                }
+                q.0.remove(0)
+            };
+            let done = api::open_index(None).and_then(|mut ix| {
+                api::index_update(
+                    &mut ix,
+                    std::slice::from_ref(&next),
+                    &DiagnoseOptions::default(),
+                    &mut |_, _| {},
+                )
+            });
+            if let Err(e) = done {
+                eprintln!("palimpsest-app: cannot index {}: {e}", next.display());
+            }
+        }
+    });
+}
