@@ -925,6 +925,35 @@ def test_ctrl_k_search_opens_the_message(c):
              index, timeout=30, what=f"message {index} in the inspector")
 
 
+def test_a_session_reopens_from_the_index(c):
+    """Once its folder is indexed (the app indexes a source after reading a session of it), a
+    session opens from the index: the same rows, BPE tokens on the ribbon, and its messages
+    still open whole (read behind the rows)."""
+    cli = json.loads(subprocess.run([cli_binary(c), "show", c.fixtures, "--session", SIX_CUTS, "--rows", "--json"],
+                                    capture_output=True, text=True, check=True,
+                                    env=dict(os.environ, XDG_CACHE_HOME=os.path.join(c.out, "cli-cache"))).stdout)
+    check(not cli["from_index"], "the CLI without --index reads the file")
+    from_file = [(r["index"], r["kind"], r["agent_visible"], r["user_visible"]) for r in cli["rows"]]
+    status = ""
+    deadline = time.time() + 120
+    while "rows from the index" not in status:
+        check(time.time() < deadline, f"the session opens from the index once indexed; status {status!r}")
+        c.open_session(STUCK_ID)
+        c.open_session(SIX_CUTS)
+        status = c.d.run(STATUS) or ""
+        if "rows from the index" not in status:
+            time.sleep(2)
+    c.d.run("document.querySelector('[data-testid=timeline]')?.scrollTo(0, 0);")
+    drawn = [(r["index"], r["kind"], r["agent"], r["user"]) for r in c.rows()]
+    check(len(drawn) > 20 and drawn == from_file[:len(drawn)],
+          f"the rows drawn from the index are those the file gives;\n app: {drawn[:5]}\n cli: {from_file[:5]}")
+    title = c.d.run("return document.querySelector('.ribbon-strip')?.title || '';")
+    check("tokens (BPE)" in title, f"rows from the index carry BPE counts and the ribbon says so; got {title!r}")
+    c.d.click('[data-testid=row][data-index="3"]')
+    c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#3';",
+             timeout=30, what="message 3 whole in the inspector (the session read behind the rows)")
+
+
 def click_in_view(c, css):
     """Scrolls the element to the middle of its pane, then clicks it as a user would."""
     c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
@@ -990,6 +1019,15 @@ def test_replay_shows_what_the_setting_would_cost(c):
                        what="the replay's cost")
         check(f"${want['setting_usd']:.2f}" in got and f"(recorded ${want['recorded_usd']:.2f})" in got,
               f"the setting's cost and the recorded one, as the CLI gives them; app {got!r}, cli {want}")
+        # A Claude session under goose's rules says so, and names the summary goose preserves.
+        note = c.d.text("[data-testid=replay-A-note]")
+        check(note.startswith("Replayed under goose's rules") and "#81, an earlier compaction's summary" in note,
+              f"the note names the policy and the summary it preserves; got {note!r}")
+        c.d.click('[data-testid=replay-controls-A] [data-knob=skip_summaries]')
+        c.d.wait("return (document.querySelector('[data-testid=replay-A-note]')?.textContent || '').startsWith("
+                 "\"Replayed under goose's rules\") && document.querySelector('[data-testid=replay-A-note]').textContent.includes('Variant, not goose');",
+                 timeout=30, what="the variant's note once skip earlier summaries is on")
+        c.d.click('[data-testid=replay-controls-A] [data-knob=skip_summaries]')
     finally:
         open_tab(c, "timeline")
 
@@ -998,6 +1036,7 @@ TESTS = [
     test_fixture_sessions_are_listed,
     test_ctrl_k_search_opens_the_message,
     test_fleet_table_sorts_and_fits,
+    test_a_session_reopens_from_the_index,
     test_postmortem_verdict_equals_cli,
     test_spills_coworker_lists_files_and_flags_the_missing_one,
     test_spills_trust_the_recorded_working_directory_only_on_a_click,

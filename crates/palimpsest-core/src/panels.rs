@@ -91,6 +91,8 @@ pub struct ReplayPanel {
     pub preserved_appended: bool,
     /// Tool results left without their call.
     pub orphans: usize,
+    /// Which policy is applied and why its preserved ask is the one it is.
+    pub note: crate::replay::explain::PolicyNote,
 }
 
 /// Reshape a replay into timeline rows, counting each message with `counter`.
@@ -139,6 +141,7 @@ pub fn replay_panel(
         kept_tail: view.kept_tail,
         preserved_appended: view.preserved_appended,
         orphans: view.orphans,
+        note: crate::replay::explain::policy_note(session, opts),
     }
 }
 

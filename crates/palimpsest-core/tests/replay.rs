@@ -29,6 +29,7 @@ fn rule(keep_tail: usize, naive: bool) -> Rule {
         keep_tail,
         naive,
         manual: false,
+        skip_summaries: false,
     }
 }
 
@@ -258,6 +259,7 @@ fn k0_equals_upstream_for_every_goose_fixture() {
                 keep_tail: 0,
                 naive: false,
                 manual,
+                skip_summaries: false,
             };
             let w = Wording::for_session(&s);
             let c = compact(&s.messages, r, w, &placeholder());
@@ -301,6 +303,7 @@ fn k0_reproduces_the_compactions_goose_recorded() {
             keep_tail: 0,
             naive: false,
             manual,
+            skip_summaries: false,
         };
         let c = compact(
             &originals,

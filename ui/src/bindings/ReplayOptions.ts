@@ -44,4 +44,8 @@ summary_tokens: number | null,
 /**
  * coworker legacy rules.
  */
-legacy: boolean, };
+legacy: boolean, 
+/**
+ * goose variant (not goose's own rule): the preserved ask skips earlier summaries.
+ */
+skip_summaries: boolean, };

@@ -52,4 +52,9 @@ orphans: number,
 /**
  * Every file read so far: did its latest read survive verbatim?
  */
-files: Array<FileFate>, };
+files: Array<FileFate>, 
+/**
+ * goose: fired inside the tool loop because the request would not fit the context limit
+ * (the provider's "context length exceeded"), not at the user turn's threshold check.
+ */
+recovery: boolean, };

@@ -39,4 +39,9 @@ last_read_kept: number,
 /**
  * Cuts at which some file had been read (the denominator of `last_read_kept`).
  */
-last_read_cuts: number, };
+last_read_cuts: number, 
+/**
+ * goose: requests still over the context limit after a recovery compaction, where goose
+ * stops the session ("context length exceeded even after compaction").
+ */
+gave_up: number, };

@@ -45,6 +45,9 @@ export function ReplayColumn({ side, panel, summary, busy, error, only, other, s
           <Delta now={panel.orphans} was={other?.panel?.orphans} />
         </span>
       </div>
+      <p className={`replay-note small${panel.note.native ? " muted" : ""}${panel.note.variant ? " variant" : ""}`} data-testid={`replay-${side}-note`}>
+        {panel.note.text}
+      </p>
       {summary && <Summary summary={summary} other={other?.summary ?? null} side={side} />}
       <div className="replay-rows" role="list" aria-label={`Agent view after compaction, setting ${side}`}>
         {panel.rows.map((r) => (
@@ -111,6 +114,11 @@ function Summary({ summary, other, side }: { summary: SimulationSummary; other: 
       <span className="muted">
         peak {thousands(t.peak_context)} · {t.requests} requests
       </span>
+      {t.gave_up > 0 && (
+        <span className="warn" data-testid={`replay-${side}-gave-up`} title="goose compacts once when a request would not fit the context limit and stops when the retry still does not fit">
+          {t.gave_up} request{t.gave_up === 1 ? "" : "s"} over the limit even compacted: goose would stop
+        </span>
+      )}
       {summary.cost && (
         <span
           data-testid={`replay-${side}-cost`}

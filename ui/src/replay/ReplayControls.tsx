@@ -52,6 +52,14 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
       <span className="switches">
         <Switch label="naive tail" title="goose: slice the last K messages without walking back to a tool call" checked={o.naive} disabled={!goose} onChange={(naive) => set({ naive })} knob="naive" />
         <Switch label="manual" title="goose: a /compact (no user message preserved)" checked={o.manual} disabled={!goose} onChange={(manual) => set({ manual })} knob="manual" />
+        <Switch
+          label="skip earlier summaries (variant)"
+          title="Not goose's rule: the preserved ask skips earlier compactions' summaries (user-role text goose would preserve)"
+          checked={o.skip_summaries}
+          disabled={!goose || o.manual}
+          onChange={(skip_summaries) => set({ skip_summaries })}
+          knob="skip_summaries"
+        />
         <Switch label="legacy" title="coworker: legacy block layout and 3000-token summary" checked={o.legacy} disabled={goose} onChange={(legacy) => set({ legacy })} knob="legacy" />
       </span>
     </fieldset>

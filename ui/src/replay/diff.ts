@@ -15,6 +15,7 @@ export const DEFAULT_OPTIONS: ReplayOptions = {
   tool_result_cap: null,
   summary_tokens: null,
   legacy: false,
+  skip_summaries: false,
 };
 
 /** A row's identity across settings: what it is and which stored message it is or copies. */

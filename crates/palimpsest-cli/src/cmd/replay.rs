@@ -1,5 +1,5 @@
 //! `palimpsest replay PATH [--session ID] --policy goose|coworker [--keep-tail K] [--naive]
-//! [--manual] [--context-window N] [--threshold F] [--trigger-cap N] [--tool-result-cap BYTES]
+//! [--manual] [--skip-summaries] [--context-window N] [--threshold F] [--trigger-cap N] [--tool-result-cap BYTES]
 //! [--summary-tokens N] [--legacy] [--simulate | --verify] [--json]`: compact the history once as
 //! it stands, or (`--simulate`) run the whole session forward under the policy, or (`--verify`,
 //! coworker) re-derive each recorded compaction and show where it differs from the record (exit 1
@@ -12,6 +12,14 @@ use std::process::ExitCode;
 use palimpsest_core::api;
 use palimpsest_core::model::Part;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
+
+/// The replay's JSON: the view's keys, and `note` (which policy, why this preserved ask).
+#[derive(serde::Serialize)]
+struct Explained<'a> {
+    #[serde(flatten)]
+    view: &'a palimpsest_core::replay::options::ReplayView,
+    note: &'a palimpsest_core::replay::explain::PolicyNote,
+}
 
 /// Arguments of `replay`.
 #[derive(clap::Args)]
@@ -29,6 +37,10 @@ pub struct Args {
     /// goose: a manual `/compact` (no user message preserved).
     #[arg(long)]
     manual: bool,
+    /// goose variant, not goose's rule: the preserved ask skips earlier compactions' summaries
+    /// (user-role text goose would preserve) and is the last real ask the model still sees.
+    #[arg(long)]
+    skip_summaries: bool,
     /// Run the whole session forward instead of compacting once.
     #[arg(long)]
     simulate: bool,
@@ -103,6 +115,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         keep_tail: a.keep_tail,
         naive: a.naive,
         manual: a.manual,
+        skip_summaries: a.skip_summaries,
         ..a.policy.options()
     };
     if a.verify {
@@ -126,6 +139,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             t.mean_tokens_after,
             t.orphans
         )?;
+        let in_loop = sim.compactions.iter().filter(|c| c.recovery).count();
+        if in_loop > 0 {
+            writeln!(
+                out,
+                "{in_loop} of the compactions fired inside a tool loop: a request would not fit the context limit"
+            )?;
+        }
+        if t.gave_up > 0 {
+            writeln!(
+                out,
+                "{} requests still over the context limit after compacting: goose stops the session at the first",
+                t.gave_up
+            )?;
+        }
         writeln!(
             out,
             "latest read of the last file kept verbatim after {}/{} cuts",
@@ -152,8 +179,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .collect();
             writeln!(
                 out,
-                "cut at #{} before request {}: {} → {} tokens, kept {} from #{}, {} orphans, summary-only: {}",
+                "cut at #{}{} before request {}: {} → {} tokens, kept {} from #{}, {} orphans, summary-only: {}",
                 c.at_index,
+                if c.recovery {
+                    " (in the tool loop)"
+                } else {
+                    ""
+                },
                 c.request + 1,
                 c.tokens_before,
                 c.tokens_after,
@@ -170,10 +202,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let view = api::replay(&session, &opts);
+    let note = palimpsest_core::replay::explain::policy_note(&session, &opts);
     if a.json {
-        crate::output::json(&view)?;
+        crate::output::json(&Explained {
+            view: &view,
+            note: &note,
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
+    writeln!(out, "{}", note.text)?;
     for (n, m) in view.visible.iter().enumerate() {
         let from = m.source_index.map_or("new".into(), |i| format!("#{i}"));
         writeln!(

@@ -98,6 +98,9 @@ pub struct Rule {
     pub naive: bool,
     /// A `/compact`: no user message preserved.
     pub manual: bool,
+    /// A variant goose does not have: the preserved ask skips earlier compactions' summaries
+    /// (user-role text goose would otherwise preserve), so it is what the user last asked.
+    pub skip_summaries: bool,
 }
 
 /// What the rule needs to know of each history message.
@@ -106,6 +109,10 @@ pub trait Item {
     fn is_tool_response(&self) -> bool;
     /// Agent-visible user message with text and no tool request/response (`has_text_only`).
     fn is_preservable(&self) -> bool;
+    /// An earlier compaction's summary (only [`Rule::skip_summaries`] asks).
+    fn is_summary(&self) -> bool {
+        false
+    }
 }
 
 impl Item for &Message {
@@ -114,6 +121,9 @@ impl Item for &Message {
     }
     fn is_preservable(&self) -> bool {
         self.agent_visible && self.role == Role::User && self.has_text_only()
+    }
+    fn is_summary(&self) -> bool {
+        self.kind == crate::model::MessageKind::Summary
     }
 }
 
@@ -139,7 +149,9 @@ pub fn plan<T: Item>(history: &[T], last_is_final: bool, rule: Rule) -> Plan {
     let preserved = if rule.manual {
         None
     } else {
-        history.iter().rposition(Item::is_preservable)
+        history
+            .iter()
+            .rposition(|m| m.is_preservable() && !(rule.skip_summaries && m.is_summary()))
     };
     let is_most_recent = last_is_final && preserved.is_some_and(|p| p + 1 == len);
     let keep = rule.keep_tail.min(len.saturating_sub(2));

@@ -13,6 +13,7 @@ fn run(msgs: &[Message], keep_tail: usize, naive: bool) -> Compaction {
         keep_tail,
         naive,
         manual: false,
+        skip_summaries: false,
     };
     compact(msgs, rule, Wording::Since20260216, &placeholder())
 }
@@ -176,6 +177,7 @@ fn k0_equals_upstream_on_every_shape() {
                 keep_tail: 0,
                 naive: false,
                 manual,
+                skip_summaries: false,
             };
             let c = compact(&msgs, rule, Wording::Since20260216, &placeholder());
             assert_eq!(

@@ -58,6 +58,9 @@ pub struct ReplayOptions {
     pub summary_tokens: Option<u64>,
     /// coworker legacy rules.
     pub legacy: bool,
+    /// goose variant (not goose's own rule): the preserved ask skips earlier summaries.
+    #[serde(default)]
+    pub skip_summaries: bool,
 }
 
 impl ReplayOptions {
@@ -72,6 +75,7 @@ impl ReplayOptions {
             keep_tail: self.keep_tail,
             naive: self.naive,
             manual: self.manual,
+            skip_summaries: self.skip_summaries,
         }
     }
 

@@ -32,6 +32,8 @@ pub(crate) const USER_TEXT: u8 = 2;
 pub(crate) const USER_SLOT: u8 = 4;
 pub(crate) const TOOL_RESULT: u8 = 8;
 pub(crate) const NOTICE: u8 = 16;
+/// A stored summary of an earlier compaction.
+pub(crate) const SUMMARY: u8 = 32;
 
 /// One replayed message, reduced to what the policies need.
 #[derive(Debug, Clone, Copy)]
@@ -137,6 +139,9 @@ impl<'s> Prepared<'s> {
                 flags |= USER_SLOT;
                 if m.has_text_only() {
                     flags |= USER_TEXT;
+                }
+                if m.kind == crate::model::MessageKind::Summary {
+                    flags |= SUMMARY;
                 }
             }
             let mut call_pos = NONE;

@@ -119,6 +119,7 @@ pub(super) fn run(
                         recorded_summary: recorded.is_some(),
                         orphans,
                         files,
+                        recovery: false,
                     });
                 }
                 state = Some(st);

@@ -1,11 +1,14 @@
-//! The goose runner: after each user turn's message arrives, compact when the context over the
-//! limit is strictly above the threshold (goose checks once per user turn, not inside the tool
-//! loop); the cut is [`crate::replay::goose::plan`], the same rule the one-shot replay uses.
+//! The goose runner, with goose's two automatic triggers: after each user turn's message
+//! arrives, compact when the context over the limit is strictly above the threshold (checked
+//! once per user turn); and inside the tool loop, when a request would exceed the context limit
+//! itself (the provider refuses it, goose compacts and retries; still over, it gives up). The
+//! cut is [`crate::replay::goose::plan`], the same rule the one-shot replay uses.
 //! The context is counted from the replayed messages (goose reads the last call's usage; offline
 //! the current context is the faithful stand-in).
 
 use super::{
-    ASSISTANT, NONE, Policy, Prepared, SimCompaction, SimParams, Simulation, Tally, USER_TEXT,
+    ASSISTANT, NONE, Policy, Prepared, SUMMARY, SimCompaction, SimParams, Simulation, Tally,
+    USER_TEXT,
 };
 use super::{NOTICE, TOOL_RESULT, text_message};
 use crate::model::MessageKind;
@@ -20,6 +23,8 @@ struct Slot {
     tokens: u64,
     preservable: bool,
     tool_response: bool,
+    /// A summary (stored, or one this run wrote).
+    summary: bool,
 }
 
 impl Item for Slot {
@@ -28,6 +33,9 @@ impl Item for Slot {
     }
     fn is_preservable(&self) -> bool {
         self.preservable
+    }
+    fn is_summary(&self) -> bool {
+        self.summary
     }
 }
 
@@ -41,11 +49,16 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
     else {
         unreachable!("dispatched on the goose policy");
     };
-    let continuation_tokens = continuation_tokens(wording, counter);
+    let mut run = Run {
+        prep,
+        params,
+        rule,
+        continuation_tokens: continuation_tokens(wording, counter),
+        tally: Tally::new(prep, params.detail),
+        ctx: Vec::new(),
+        sum: prep.system_tokens,
+    };
     let enabled = threshold > 0.0 && threshold < 1.0 && context_limit > 0;
-    let mut tally = Tally::new(prep, params.detail);
-    let mut ctx: Vec<Slot> = Vec::new();
-    let mut sum = prep.system_tokens;
     let mut prev_assistant = false;
     for (i, e) in prep.entries.iter().enumerate() {
         if e.flags & NOTICE != 0 {
@@ -53,63 +66,99 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
         }
         let assistant = e.flags & ASSISTANT != 0;
         if assistant && !prev_assistant {
-            tally.request(prep, i, sum);
+            // Recovery: a request over the context limit is refused by the provider
+            // (ContextLengthExceeded); goose compacts inside the loop and retries once more,
+            // then gives up. This is how a session that is one long tool loop compacts.
+            if context_limit > 0 && run.sum > context_limit && run.ctx.iter().any(|s| s.pos != NONE)
+            {
+                run.compact(i, true);
+                if run.sum > context_limit {
+                    run.tally.sim.totals.gave_up += 1;
+                }
+            }
+            run.tally.request(prep, i, run.sum);
         }
         prev_assistant = assistant;
-        ctx.push(Slot {
+        run.ctx.push(Slot {
             pos: i as u32,
             tokens: e.tokens,
             preservable: e.flags & USER_TEXT != 0,
             tool_response: e.flags & TOOL_RESULT != 0,
+            summary: e.flags & SUMMARY != 0,
         });
-        sum += e.tokens;
-        tally.arrive(prep, i);
-        if !(enabled && e.flags & USER_TEXT != 0) || sum as f64 / context_limit as f64 <= threshold
+        run.sum += e.tokens;
+        run.tally.arrive(prep, i);
+        // The pre-turn check: once per user turn, after its message is stored.
+        if enabled && e.flags & USER_TEXT != 0 && run.sum as f64 / context_limit as f64 > threshold
         {
-            continue;
+            run.compact(i + 1, false);
         }
-        // Compact the context as it stands.
-        let p = plan(&ctx, true, rule);
-        let recorded = prep.recorded.get(&(i + 1));
+    }
+    run.tally.finish()
+}
+
+/// A goose simulation under way: the context as it stands and what has been tallied.
+struct Run<'p, 's> {
+    prep: &'p Prepared<'s>,
+    params: &'p SimParams,
+    rule: crate::replay::goose::Rule,
+    continuation_tokens: [u64; 3],
+    tally: Tally,
+    ctx: Vec<Slot>,
+    sum: u64,
+}
+
+impl Run<'_, '_> {
+    /// Compact the context as it stands, before stream position `next` arrives; `recovery`
+    /// when it fired because a request would not fit (inside the tool loop), not at the
+    /// turn's threshold check.
+    fn compact(&mut self, next: usize, recovery: bool) {
+        let (prep, ctx) = (self.prep, &self.ctx);
+        let p = plan(ctx, true, self.rule);
+        let recorded = prep.recorded.get(&next);
         let summary = Slot {
             pos: NONE,
-            tokens: recorded.map_or(params.summary_tokens, |r| r.1),
+            tokens: recorded.map_or(self.params.summary_tokens, |r| r.1),
             preservable: true,
             tool_response: false,
+            summary: true,
         };
         let cont = Slot {
             pos: NONE,
-            tokens: continuation_tokens[p.continuation as usize],
+            tokens: self.continuation_tokens[p.continuation as usize],
             preservable: false,
             tool_response: false,
+            summary: false,
         };
         let copy = p.preserved.filter(|_| !p.preserved_in_tail).map(|k| Slot {
             pos: NONE,
             tokens: ctx[k].tokens,
             preservable: true,
             tool_response: false,
+            summary: ctx[k].summary,
         });
         let preserved_index = p.preserved.and_then(|k| {
             (ctx[k].pos != NONE).then(|| prep.entries[ctx[k].pos as usize].source as usize)
         });
-        let mut next = Vec::with_capacity(ctx.len() - p.cut + 3);
-        next.push(summary);
-        next.push(cont);
-        next.extend_from_slice(&ctx[p.cut..]);
-        next.extend(copy);
-        let before = sum;
-        sum = prep.system_tokens + next.iter().map(|s| s.tokens).sum::<u64>();
+        let mut after = Vec::with_capacity(ctx.len() - p.cut + 3);
+        after.push(summary);
+        after.push(cont);
+        after.extend_from_slice(&ctx[p.cut..]);
+        after.extend(copy);
+        let before = self.sum;
+        self.sum = prep.system_tokens + after.iter().map(|s| s.tokens).sum::<u64>();
         let kept: Vec<usize> = ctx[p.cut..]
             .iter()
             .filter(|s| s.pos != NONE)
             .map(|s| s.pos as usize)
             .collect();
-        let floor = kept.first().copied().unwrap_or(i + 1);
-        let (orphans, files) = tally.cut(prep, floor, i, sum);
-        if params.detail {
-            tally.sim.compactions.push(SimCompaction {
-                request: tally.sim.requests.len(),
-                at_index: e.source as usize,
+        let last = next.saturating_sub(1);
+        let floor = kept.first().copied().unwrap_or(next);
+        let (orphans, files) = self.tally.cut(prep, floor, last, self.sum);
+        if self.params.detail {
+            self.tally.sim.compactions.push(SimCompaction {
+                request: self.tally.sim.requests.len(),
+                at_index: prep.entries[last].source as usize,
                 cut_index: kept.first().map(|&k| prep.entries[k].source as usize),
                 kept_tail: kept
                     .iter()
@@ -119,15 +168,15 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
                 preserved_appended: copy.is_some(),
                 user_messages: None,
                 tokens_before: before,
-                tokens_after: sum,
+                tokens_after: self.sum,
                 recorded_summary: recorded.is_some(),
                 orphans,
                 files,
+                recovery,
             });
         }
-        ctx = next;
+        self.ctx = after;
     }
-    tally.finish()
 }
 
 /// Tokens of each continuation text, indexed by [`Continuation`] as usize.

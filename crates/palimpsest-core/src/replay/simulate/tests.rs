@@ -12,6 +12,7 @@ fn goose(keep_tail: usize, naive: bool, limit: u64) -> SimParams {
                 keep_tail,
                 naive,
                 manual: false,
+                skip_summaries: false,
             },
             wording: Wording::Since20260216,
             threshold: 0.8,
@@ -171,5 +172,80 @@ fn coworker_fires_at_the_trigger_and_keeps_a_quarter() {
     assert_eq!(
         sim.totals.orphans, 0,
         "boundaries at user messages orphan nothing"
+    );
+}
+
+/// One ask, then a tool loop of `calls` shell calls whose results are `result_chars` long: no
+/// user turn after the first, so only a compaction inside the loop can keep it in the window.
+fn one_long_loop(calls: usize, result_chars: usize) -> Session {
+    let mut m = vec![testkit::text(
+        0,
+        Role::User,
+        "fix the flaky test in store.py",
+    )];
+    for k in 0..calls {
+        let id = format!("c{k}");
+        m.push(testkit::calls(m.len(), &[(id.as_str(), "cat store.py")]));
+        m.push(testkit::result(m.len(), &id, &"x".repeat(result_chars)));
+    }
+    m.push(testkit::text(m.len(), Role::Assistant, "done"));
+    session(m)
+}
+
+#[test]
+fn goose_compacts_inside_a_tool_loop_when_a_request_would_not_fit() {
+    let s = one_long_loop(400, 4_000);
+    let counter = &chars_over_four;
+    let prep = Prepared::new(&s, counter, None);
+    // 400 results of 1 000 tokens each: 400k tokens on a 100k window.
+    let sim = simulate(&prep, &goose(3, false, 100_000), counter);
+    assert!(
+        sim.totals.compactions >= 4,
+        "400k tokens through a 100k window compact at least four times; got {}",
+        sim.totals.compactions
+    );
+    assert!(
+        sim.compactions.iter().all(|c| c.recovery),
+        "the only user turn is tiny: every compaction is the in-loop recovery"
+    );
+    assert!(
+        sim.requests.iter().all(|r| r.context_tokens <= 100_000),
+        "no request is sent over the window: each that would be is compacted first"
+    );
+    assert_eq!(
+        (sim.totals.orphans, sim.totals.gave_up),
+        (0, 0),
+        "the walk keeps each kept result with its call, and every retry fits"
+    );
+    let c = &sim.compactions[0];
+    assert_eq!(
+        c.preserved_index,
+        Some(0),
+        "goose preserves the last user text message, the ask at 0"
+    );
+    assert!(
+        c.tokens_before > 100_000 && c.tokens_after < 10_000,
+        "it fires when over the window and keeps a small tail; got {} → {}",
+        c.tokens_before,
+        c.tokens_after
+    );
+}
+
+#[test]
+fn goose_gives_up_when_the_retry_still_does_not_fit() {
+    // One result larger than the window: kept in the tail, the retry is still over.
+    let s = one_long_loop(3, 500_000);
+    let counter = &chars_over_four;
+    let prep = Prepared::new(&s, counter, None);
+    let kept = simulate(&prep, &goose(3, false, 100_000), counter);
+    assert_eq!(
+        kept.totals.gave_up, 3,
+        "K=3 keeps each 125k-token result verbatim: each retry is still over a 100k window"
+    );
+    let dropped = simulate(&prep, &goose(0, false, 100_000), counter);
+    assert_eq!(
+        (dropped.totals.gave_up, dropped.totals.compactions),
+        (0, 3),
+        "K=0 summarises each result away: three compactions, every retry fits"
     );
 }

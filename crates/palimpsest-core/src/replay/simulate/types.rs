@@ -9,7 +9,8 @@ use crate::replay::coworker as cw;
 /// Which policy to simulate, with its settings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Policy {
-    /// goose: threshold over the context limit, once per user turn.
+    /// goose: threshold over the context limit, once per user turn; and a recovery inside the
+    /// tool loop when a request exceeds the limit itself.
     Goose {
         /// The keep-tail rule.
         rule: crate::replay::goose::Rule,
@@ -89,6 +90,10 @@ pub struct SimCompaction {
     pub orphans: usize,
     /// Every file read so far: did its latest read survive verbatim?
     pub files: Vec<FileFate>,
+    /// goose: fired inside the tool loop because the request would not fit the context limit
+    /// (the provider's "context length exceeded"), not at the user turn's threshold check.
+    #[serde(default)]
+    pub recovery: bool,
 }
 
 /// Totals over a simulation.
@@ -116,6 +121,10 @@ pub struct Totals {
     pub last_read_kept: usize,
     /// Cuts at which some file had been read (the denominator of `last_read_kept`).
     pub last_read_cuts: usize,
+    /// goose: requests still over the context limit after a recovery compaction, where goose
+    /// stops the session ("context length exceeded even after compaction").
+    #[serde(default)]
+    pub gave_up: usize,
 }
 
 /// A whole simulated run.
