@@ -23,7 +23,6 @@ use palimpsest_core::tokens::TokenCache;
 use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
 use tauri::State;
 
-use crate::indexing;
 use crate::progress;
 use crate::state::AppState;
 
@@ -75,18 +74,12 @@ pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceG
     Ok(api::source_group(&label, path, SourceOrigin::Opened))
 }
 
-/// One session's compact rows: from the index when it holds the file as it is (the session is
-/// then read behind them), else from the file (kept for `get_message`; the source is indexed
-/// afterwards so the next opening is quick).
+/// One session's compact rows, or a page of them (`from`, `limit`): from the index when it
+/// holds the file as it is, else from the file (`AppState::timeline`).
 #[tauri::command(async)]
 pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<Timeline, IpcError> {
-    if let Some(t) = indexing::timeline(&req.path, &req.id) {
-        state.warm(&req.path, &req.id);
-        return Ok(t);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    indexing::later(&req.path);
-    Ok(api::timeline(&session))
+    let t = state.timeline(&req.path, &req.id, req.from == 0)?;
+    Ok(t.page(req.from, req.limit))
 }
 
 /// One whole message, and its stored text when asked for.

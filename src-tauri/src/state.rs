@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
 use palimpsest_core::rpc::{ErrorCode, IpcError, SourceGroup, SourceOrigin};
+use palimpsest_core::timeline::Timeline;
 
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +55,8 @@ pub struct AppState {
     startup: OnceLock<Vec<StartupSource>>,
     /// The last session loaded.
     loaded: Loaded,
+    /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
+    timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::Followed>>,
 }
@@ -65,6 +68,7 @@ impl AppState {
             argument,
             startup: OnceLock::new(),
             loaded: Arc::new(Mutex::new(None)),
+            timeline: Mutex::new(None),
             live: OnceLock::new(),
         }
     }
@@ -103,8 +107,42 @@ impl AppState {
         });
     }
 
+    /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
+    /// when it holds the file as it is, the session then read behind it; else from the file,
+    /// whose source is indexed afterwards), otherwise the one sent last is reused for its next
+    /// page.
+    pub fn timeline(&self, path: &str, id: &str, fresh: bool) -> Result<Arc<Timeline>, IpcError> {
+        let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
+        if !fresh
+            && let Some((p, i, t)) = kept.as_ref()
+            && p == path
+            && i == id
+        {
+            return Ok(Arc::clone(t));
+        }
+        let t = match crate::indexing::timeline(path, id) {
+            Some(t) => {
+                self.warm(path, id);
+                t
+            }
+            None => {
+                let t = api::timeline(&*self.session(path, id)?);
+                crate::indexing::later(path);
+                t
+            }
+        };
+        let t = Arc::new(t);
+        *kept = Some((path.to_owned(), id.to_owned(), Arc::clone(&t)));
+        Ok(t)
+    }
+
     /// Forget the cached copy of session `id` under `path` (it changed on disk).
     pub fn forget(&self, path: &str, id: &str) {
+        if let Ok(mut kept) = self.timeline.lock()
+            && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
+        {
+            *kept = None;
+        }
         if let Ok(mut loaded) = self.loaded.lock()
             && loaded
                 .as_ref()

@@ -954,6 +954,34 @@ def test_a_session_reopens_from_the_index(c):
              timeout=30, what="message 3 whole in the inspector (the session read behind the rows)")
 
 
+def test_a_real_transcript_past_the_first_screen_comes_in_whole(c):
+    """The window asks for its first screen of rows, then the rest in pages: on a real Claude
+    Code transcript of 349 messages every row arrives once, in order, and the last one opens."""
+    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code",
+                        "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+    real = os.path.abspath(real)
+    cli = json.loads(subprocess.run([cli_binary(c), "show", real, "--rows", "--json"], capture_output=True, text=True,
+                                    check=True, env=dict(os.environ, XDG_CACHE_HOME=os.path.join(c.out, "cli-cache"))).stdout)
+    want = [r["index"] for r in cli["rows"]]
+    check(len(want) == 349, f"the transcript has 349 rows; the CLI gives {len(want)}")
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(c.out, "cache-real"))
+    with main_app_closed(c), own_driver(c, env, "tauri-driver-real.log") as d:
+        d.start(c.app, [real])
+        d.wait("return !!document.querySelector('main.main[data-session-id]') && "
+               "document.querySelectorAll('[data-testid=row]').length > 0 && !document.querySelector('.status .spinner');",
+               timeout=60, what="the real transcript's rows, every page in")
+        status = d.run(STATUS) or ""
+        check("349 messages" in status, f"the status bar counts every row once they are in; got {status!r}")
+        d.run("document.activeElement && document.activeElement.blur();")
+        d.keys("G")
+        last = d.wait("const r = document.querySelector('[data-testid=row][aria-selected=true]'); return r && r.dataset.index;",
+                      timeout=10, what="the last row selected on G")
+        check(last == str(want[-1]), f"G selects the last stored row, {want[-1]}; got {last}")
+        if c.screenshot_dir:
+            time.sleep(0.5)
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-real-claude.png"))
+
+
 def click_in_view(c, css):
     """Scrolls the element to the middle of its pane, then clicks it as a user would."""
     c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
@@ -1037,6 +1065,7 @@ TESTS = [
     test_ctrl_k_search_opens_the_message,
     test_fleet_table_sorts_and_fits,
     test_a_session_reopens_from_the_index,
+    test_a_real_transcript_past_the_first_screen_comes_in_whole,
     test_postmortem_verdict_equals_cli,
     test_spills_coworker_lists_files_and_flags_the_missing_one,
     test_spills_trust_the_recorded_working_directory_only_on_a_click,

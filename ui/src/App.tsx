@@ -19,7 +19,7 @@ import { CutView } from "./components/CutView";
 import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
-import { sessionKey, useFollow, useLive } from "./live";
+import { mergeRows, sessionKey, useFollow, useLive } from "./live";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { hitTarget } from "./search";
@@ -27,10 +27,17 @@ import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
 
+/** Rows the first answer carries: more than a screen at 1280 × 800, a few kilobytes. */
+const FIRST_SCREEN_ROWS = 200;
+/** Rows per page after it. */
+const ROW_PAGE = 4000;
+
 export function App() {
   const [selected, setSelected] = useState<SessionKey | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
   const [loading, setLoading] = useState(false);
+  // Rows still coming in after the first screen (have / total), else null.
+  const [rowsIn, setRowsIn] = useState<{ have: number; total: number } | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
   // Start-up sources, each group listed on its own; the first session in opens so the window
   // is never blank.
@@ -59,7 +66,8 @@ export function App() {
 
   const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
-  const cutsState = useCuts(selected, timeline);
+  // Cuts are fetched once every row is in (not once per page).
+  const cutsState = useCuts(selected, rowsIn ? null : timeline);
   // Where each cut lands in this view (first row at or after it): core's anatomy once it is in,
   // else the recorded cuts.
   const cutAt = useMemo(() => cutRows(cutsState.data?.cuts ?? [], rows), [cutsState.data, rows]);
@@ -73,20 +81,37 @@ export function App() {
   const [openCut, setOpenCut] = useState<number | null>(null);
   const rowsByIndex = useMemo(() => new Map((timeline?.rows ?? []).map((r) => [r.index, r])), [timeline]);
 
-  // Load the selected session's rows.
+  // Load the selected session's rows: the first screen at once, the rest in pages behind it
+  // (a 200 MB session's rows are megabytes of JSON; the IPC would hold the first row back).
   useEffect(() => {
     if (!selected) return;
     let live = true;
     setLoading(true);
     setError(null);
     setDetail(null);
-    call("get_timeline", selected)
+    setRowsIn(null);
+    const rest = async (t: Timeline) => {
+      let have = t.rows.length;
+      while (live && have < t.total_rows) {
+        const page = await call("get_timeline", { ...selected, from: have, limit: ROW_PAGE });
+        if (!live || page.rows.length === 0) break;
+        have += page.rows.length;
+        setTimeline((cur) => (cur && cur.meta.id === t.meta.id ? { ...cur, rows: mergeRows(cur.rows, page.rows) } : cur));
+        setRowsIn({ have, total: t.total_rows });
+      }
+      if (!live) return;
+      setRowsIn(null);
+      setTimeline((cur) => (cur && cur.meta.id === t.meta.id ? liveView.catchUp(cur) : cur));
+      setSources((g) => withLoadedCounts(g, selected.path, selected.id, t.total_rows, t.compactions.length));
+    };
+    call("get_timeline", { ...selected, from: 0, limit: FIRST_SCREEN_ROWS })
       .then((t) => {
         if (!live) return;
-        const caught = liveView.catchUp(t);
-        setTimeline(caught);
-        setCursor(caught.rows.length > 0 ? 0 : -1);
-        setSources((g) => withLoadedCounts(g, selected.path, selected.id, caught.rows.length, caught.compactions.length));
+        setTimeline(t);
+        setCursor(t.rows.length > 0 ? 0 : -1);
+        setLoading(false);
+        if (t.total_rows > t.rows.length) setRowsIn({ have: t.rows.length, total: t.total_rows });
+        return rest(t);
       })
       .catch((e) => live && (setTimeline(null), setError(toIpcError(e))))
       .finally(() => live && setLoading(false));
@@ -198,9 +223,11 @@ export function App() {
   );
   useEffect(() => {
     if (!pendingHit || timeline?.meta.id !== pendingHit.id) return;
+    // A hit past the first page waits for its row to come in.
+    if (rowsIn && !timeline.rows.some((r) => r.index === pendingHit.index)) return;
     selectMessage(pendingHit.index);
     setPendingHit(null);
-  }, [pendingHit, timeline, selectMessage]);
+  }, [pendingHit, timeline, selectMessage, rowsIn]);
 
   const firstRowAt = (index: number) => rows.findIndex((r) => r.index >= index);
   const openCutData = openCut !== null ? cutsState.data?.cuts[openCut] : undefined;
@@ -262,7 +289,8 @@ export function App() {
   const openFile = useCallback(() => pick(false), [pick]);
   const openFolder = useCallback(() => pick(true), [pick]);
 
-  const follow = useFollow(timeline, rows[cursor]?.index, rows.length - 1, setCursor);
+  // Rows paged in after the first screen are not "new": follow counts from the whole session.
+  const follow = useFollow(rowsIn ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
 
   useKeyboard({
     rowCount: rows.length,
@@ -291,6 +319,7 @@ export function App() {
       : timeline
         ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
+          (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +
           (timeline.from_index ? " · rows from the index (file unchanged since indexed)" : "")
         : sources === null
           ? "Looking for sessions…"
@@ -387,7 +416,7 @@ export function App() {
           <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
         )}
       </div>
-      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || sources === null} />
+      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || rowsIn !== null || sources === null} />
       {help && <KeyHelp onClose={() => setHelp(false)} />}
       {searching && <SearchDialog paths={searchPaths} onOpen={openHit} onClose={() => setSearching(false)} />}
       {dragging && <div className="drop-overlay">Drop a session file, database or folder to open it</div>}

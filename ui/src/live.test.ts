@@ -31,7 +31,7 @@ const meta = (id: string): SessionMeta => ({
   message_count: 0,
   compaction_count: 0,
 });
-const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [], from_index: false });
+const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [], from_index: false, total_rows: n, first_row: 0 });
 
 describe("live events", () => {
   it("appends each row once even when an event repeats or overlaps a load", () => {

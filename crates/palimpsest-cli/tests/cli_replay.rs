@@ -143,7 +143,11 @@ fn simulate_reports_requests_compactions_and_totals() {
         "--keep-tail",
         "3",
         "--context-window",
-        "40",
+        "85",
+        "--threshold",
+        "0.5",
+        "--summary-tokens",
+        "5",
         "--simulate",
         "--json",
     ]);
@@ -156,15 +160,74 @@ fn simulate_reports_requests_compactions_and_totals() {
         "two assistant turns, two requests"
     );
     let cuts = v["compactions"].as_array().unwrap();
-    assert_eq!(cuts.len(), 1, "the second ask crosses 0.8 × 40 tokens: {v}");
+    assert_eq!(cuts.len(), 1, "the second ask crosses 0.5 × 85 tokens: {v}");
     assert_eq!(
-        cuts[0]["at_index"], 3,
-        "goose compacts when the user turn arrives"
+        (&cuts[0]["at_index"], &cuts[0]["recovery"]),
+        (&Value::from(3), &Value::from(false)),
+        "goose compacts when the user turn arrives, at its threshold check"
     );
-    assert_eq!(v["totals"]["orphans"], 0, "the walk leaves no orphan");
+    assert_eq!(
+        (&v["totals"]["orphans"], &v["totals"]["gave_up"]),
+        (&Value::from(0), &Value::from(0)),
+        "the walk leaves no orphan, and every request fits after the cut"
+    );
     let files = cuts[0]["files"].as_array().unwrap();
     assert_eq!(files.len(), 1, "store.py is the one file read: {files:?}");
     assert_eq!(files[0]["path"], "store.py", "read by `cat store.py`");
+}
+
+#[test]
+fn simulate_says_when_goose_would_give_up() {
+    // The default 2 000-token summary does not fit a 40-token window: the next request is over
+    // the limit, goose compacts again inside the loop, the retry still does not fit.
+    let db = db();
+    let v = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        "seed-dup",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "3",
+        "--context-window",
+        "40",
+        "--simulate",
+        "--json",
+    ]);
+    let recovery: Vec<&Value> = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["recovery"])
+        .collect();
+    assert_eq!(
+        (recovery, &v["totals"]["gave_up"]),
+        (
+            vec![&Value::from(false), &Value::from(true)],
+            &Value::from(1)
+        ),
+        "the turn's compaction, then the in-loop recovery, then goose gives up: {v}"
+    );
+    let text = common::run(&[
+        "replay",
+        &db,
+        "--session",
+        "seed-dup",
+        "--policy",
+        "goose",
+        "--keep-tail",
+        "3",
+        "--context-window",
+        "40",
+        "--simulate",
+    ]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("1 of the compactions fired inside a tool loop")
+            && text.contains("1 requests still over the context limit after compacting"),
+        "the text says it too: {text}"
+    );
 }
 
 #[test]
@@ -186,7 +249,11 @@ fn sweep_prints_a_grid_and_writes_the_heatmap() {
         "--metric",
         "compactions",
         "--context-window",
-        "40",
+        "85",
+        "--threshold",
+        "0.5",
+        "--summary-tokens",
+        "5",
         "--json",
         "--svg",
         svg.to_str().unwrap(),
@@ -199,7 +266,7 @@ fn sweep_prints_a_grid_and_writes_the_heatmap() {
     );
     assert!(
         values.iter().flatten_rows().all(|c| c == 1.0),
-        "each setting compacts once: {v}"
+        "each setting compacts once (what it keeps fits the window): {v}"
     );
     let text = std::fs::read_to_string(&svg).expect("the heatmap was written");
     assert!(

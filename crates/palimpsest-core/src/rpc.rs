@@ -93,6 +93,13 @@ pub struct GetTimelineReq {
     pub path: String,
     /// The session id.
     pub id: String,
+    /// The first row to send (0: the session is read, or looked up in the index, afresh).
+    #[serde(default)]
+    pub from: usize,
+    /// At most this many rows (none: every row from `from` on). The window asks for its first
+    /// screen, then the rest in pages, so a 200 MB session's rows need not cross the IPC at once.
+    #[serde(default)]
+    pub limit: Option<usize>,
 }
 
 /// Request of `get_message`: one whole message and its stored text.

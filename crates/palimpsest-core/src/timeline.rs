@@ -75,6 +75,30 @@ pub struct Timeline {
     /// and the session itself is still being read; false when read from the file.
     #[serde(default)]
     pub from_index: bool,
+    /// Rows the session has in all (`rows` may be one page of them: [`Timeline::page`]).
+    #[serde(default)]
+    pub total_rows: usize,
+    /// Stored position of `rows[0]` among them.
+    #[serde(default)]
+    pub first_row: usize,
+}
+
+impl Timeline {
+    /// Rows `from..from + limit` (to the end without a limit), with the listing data and cuts.
+    pub fn page(&self, from: usize, limit: Option<usize>) -> Timeline {
+        let from = from.min(self.rows.len());
+        let to = limit.map_or(self.rows.len(), |l| {
+            from.saturating_add(l).min(self.rows.len())
+        });
+        Timeline {
+            meta: self.meta.clone(),
+            rows: self.rows[from..to].to_vec(),
+            compactions: self.compactions.clone(),
+            from_index: self.from_index,
+            total_rows: self.rows.len(),
+            first_row: from,
+        }
+    }
 }
 
 /// The timeline of a loaded session.
@@ -84,6 +108,8 @@ pub fn timeline(session: &Session) -> Timeline {
         rows: session.messages.iter().map(row).collect(),
         compactions: session.compactions.clone(),
         from_index: false,
+        total_rows: session.messages.len(),
+        first_row: 0,
     }
 }
 

@@ -11,4 +11,13 @@ path: string,
 /**
  * The session id.
  */
-id: string, };
+id: string, 
+/**
+ * The first row to send (0: the session is read, or looked up in the index, afresh).
+ */
+from: number, 
+/**
+ * At most this many rows (none: every row from `from` on). The window asks for its first
+ * screen, then the rest in pages, so a 200 MB session's rows need not cross the IPC at once.
+ */
+limit: number | null, };

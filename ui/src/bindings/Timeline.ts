@@ -23,4 +23,12 @@ compactions: Array<CompactionRecord>,
  * True when the rows came from the fleet index (the file unchanged since it was indexed)
  * and the session itself is still being read; false when read from the file.
  */
-from_index: boolean, };
+from_index: boolean, 
+/**
+ * Rows the session has in all (`rows` may be one page of them: [`Timeline::page`]).
+ */
+total_rows: number, 
+/**
+ * Stored position of `rows[0]` among them.
+ */
+first_row: number, };

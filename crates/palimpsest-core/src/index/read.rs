@@ -178,6 +178,8 @@ impl Index {
         }
         Ok(Some(Timeline {
             meta,
+            total_rows: rows.len(),
+            first_row: 0,
             rows,
             compactions,
             from_index: true,
