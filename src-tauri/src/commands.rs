@@ -97,7 +97,9 @@ pub fn get_message(
 #[tauri::command(async)]
 pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosis, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
+    state.memo.get(&session, "diagnose", || {
+        Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
+    })
 }
 
 /// Every session under a source diagnosed: the fleet table, from the index (brought up to
@@ -182,9 +184,12 @@ pub fn count_tokens(
         report: ReportOptions::default(),
         prices: None,
     };
-    let cancel = progress::TOKENS.start();
-    let mut report = progress::reporter("tokens", &req.id);
-    Ok(api::token_report(&session, &opts, &mut report, &cancel)?)
+    let key = format!("tokens:{:?}", req.encoding);
+    state.memo.get(&session, &key, || {
+        let cancel = progress::TOKENS.start();
+        let mut report = progress::reporter("tokens", &req.id);
+        Ok(api::token_report(&session, &opts, &mut report, &cancel)?)
+    })
 }
 
 /// Stop the token count in progress; false when none runs.

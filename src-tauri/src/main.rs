@@ -10,6 +10,7 @@ mod commands;
 mod indexing;
 mod live;
 mod locations;
+mod memo;
 mod progress;
 mod state;
 

@@ -55,6 +55,8 @@ pub struct AppState {
     startup: OnceLock<Vec<StartupSource>>,
     /// The last session loaded.
     loaded: Loaded,
+    /// Heavy results for the session loaded last (post-mortem, token report).
+    pub memo: crate::memo::Memo,
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
@@ -69,6 +71,7 @@ impl AppState {
             startup: OnceLock::new(),
             loaded: Arc::new(Mutex::new(None)),
             timeline: Mutex::new(None),
+            memo: crate::memo::Memo::default(),
             live: OnceLock::new(),
         }
     }

@@ -30,7 +30,7 @@ import { needsFleet, type SessionSort } from "./components/sessionSort";
 /** Rows the first answer carries: more than a screen at 1280 × 800, a few kilobytes. */
 const FIRST_SCREEN_ROWS = 200;
 /** Rows per page after it. */
-const ROW_PAGE = 4000;
+const ROW_PAGE = 20000;
 
 export function App() {
   const [selected, setSelected] = useState<SessionKey | null>(null);

@@ -15,6 +15,7 @@ const row = (index: number, agent = true, user = true): TimelineRow => ({
   parts: [],
   error: null,
   tokens: null,
+  more_parts: 0,
   size: 0,
 });
 const meta = (id: string): SessionMeta => ({

@@ -14,6 +14,10 @@ use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Session, 
 /// How many characters of a part a preview keeps.
 pub const PREVIEW_CHARS: usize = 160;
 
+/// How many parts a row previews: a row is one line, and a Claude message merged from hundreds
+/// of records (730 parts in one real-shaped session) would otherwise send 150 kB for one row.
+pub const ROW_PARTS: usize = 8;
+
 /// One part, as the timeline shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -48,11 +52,14 @@ pub struct TimelineRow {
     pub agent_visible: bool,
     /// Shown to the user by the agent's UI.
     pub user_visible: bool,
-    /// One preview per part, in order.
+    /// One preview per part, in order, for the first [`ROW_PARTS`] parts.
     pub parts: Vec<PartPreview>,
+    /// Parts after those, not previewed (their sizes are in `size`).
+    #[serde(default)]
+    pub more_parts: usize,
     /// Set when the stored row could not be read (names file and row or line).
     pub error: Option<String>,
-    /// Sum of the parts' sizes in bytes.
+    /// Sum of every part's size in bytes.
     pub size: usize,
     /// BPE tokens of its parts (the session's model's vocabulary), when counted: rows from
     /// the index carry them; rows read from the file do not (`null`: estimate from `size`).
@@ -115,7 +122,9 @@ pub fn timeline(session: &Session) -> Timeline {
 
 /// The row of one message.
 pub fn row(m: &Message) -> TimelineRow {
-    let parts: Vec<PartPreview> = m.parts.iter().map(part_preview).collect();
+    let parts: Vec<PartPreview> = m.parts.iter().take(ROW_PARTS).map(part_preview).collect();
+    let shown: usize = parts.iter().map(|p| p.size).sum();
+    let rest: usize = m.parts.iter().skip(ROW_PARTS).map(part_size).sum();
     TimelineRow {
         index: m.index,
         role: m.role,
@@ -123,10 +132,22 @@ pub fn row(m: &Message) -> TimelineRow {
         created: m.created,
         agent_visible: m.agent_visible,
         user_visible: m.user_visible,
-        size: parts.iter().map(|p| p.size).sum(),
+        size: shown + rest,
+        more_parts: m.parts.len().saturating_sub(ROW_PARTS),
         parts,
         error: m.error.clone(),
         tokens: None,
+    }
+}
+
+/// A part's size as its preview states it, without making the preview.
+fn part_size(p: &Part) -> usize {
+    match p {
+        Part::Text { text } | Part::Thinking { text, .. } => text.len(),
+        Part::ToolCall { arguments, .. } => arguments.to_string().len(),
+        Part::ToolResult { text, .. } => text.len(),
+        Part::Image { size, .. } => *size,
+        Part::Other { raw, .. } => raw.to_string().len(),
     }
 }
 
@@ -271,6 +292,31 @@ mod tests {
             r.size,
             20 + 10_000,
             "the row size sums the arguments JSON and the result text"
+        );
+    }
+
+    #[test]
+    fn a_row_previews_its_first_parts_and_counts_the_rest_in_its_size() {
+        let parts: Vec<Part> = (0..730)
+            .map(|k| Part::Text {
+                text: format!("part {k:03}"),
+            })
+            .collect();
+        let r = row(&Message::new(3, Role::Assistant, parts));
+        assert_eq!(
+            (r.parts.len(), r.more_parts),
+            (ROW_PARTS, 730 - ROW_PARTS),
+            "a message merged from 730 records previews 8 parts and says how many more"
+        );
+        assert_eq!(
+            r.parts.last().map(|p| p.preview.as_str()),
+            Some("part 007"),
+            "the previews are the first parts, in order"
+        );
+        assert_eq!(
+            r.size,
+            730 * 8,
+            "the size is every part's, previewed or not"
         );
     }
 }

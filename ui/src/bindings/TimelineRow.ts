@@ -32,15 +32,19 @@ agent_visible: boolean,
  */
 user_visible: boolean, 
 /**
- * One preview per part, in order.
+ * One preview per part, in order, for the first [`ROW_PARTS`] parts.
  */
 parts: Array<PartPreview>, 
+/**
+ * Parts after those, not previewed (their sizes are in `size`).
+ */
+more_parts: number, 
 /**
  * Set when the stored row could not be read (names file and row or line).
  */
 error: string | null, 
 /**
- * Sum of the parts' sizes in bytes.
+ * Sum of every part's size in bytes.
  */
 size: number, 
 /**

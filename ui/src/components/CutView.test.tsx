@@ -19,6 +19,7 @@ const row = (index: number, preview: string, part_type = "text"): TimelineRow =>
   parts: [{ part_type, label: null, preview, size: preview.length, is_error: false }],
   error: null,
   tokens: null,
+  more_parts: 0,
   size: preview.length,
 });
 

@@ -22,6 +22,7 @@ function makeRows(n: number): TimelineRow[] {
       parts: [{ part_type: "text", label: null, preview: `message ${i}`, size: 10, is_error: false }],
       error: null,
       tokens: null,
+      more_parts: 0,
       size: 10,
     };
   }

@@ -131,6 +131,11 @@ export function Row({ row, indexLabel }: { row: TimelineRow; indexLabel?: string
         {row.parts.map((p, i) => (
           <PartChip key={i} part={p} />
         ))}
+        {row.more_parts > 0 && (
+          <span className="part part-more" title="Parts not previewed in the row: the inspector shows the whole message">
+            +{row.more_parts} parts
+          </span>
+        )}
       </span>
       <span className="c-size">{formatSize(row.size)}</span>
       <Badge on={row.agent_visible} who="model" />

@@ -8,7 +8,7 @@ function row(position: number, kind: MessageKind, source: number | null): Replay
   return {
     position,
     source_index: source,
-    row: { index: source ?? position, role: "user", kind, created: null, agent_visible: true, user_visible: true, parts: [], error: null, size: 0, tokens: null },
+    row: { index: source ?? position, role: "user", kind, created: null, agent_visible: true, user_visible: true, parts: [], error: null, size: 0, tokens: null, more_parts: 0 },
     tokens: 1,
     kept_tail: false,
     orphan: false,

@@ -3,7 +3,7 @@
 // messages that prove it as links into the timeline and inspector. For a source holding several
 // sessions, the fleet table across them, each row opening its session. Analysis is core's
 // (`diagnose`, `diagnose_fleet`); everything transcript-derived is rendered as text.
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { TabContext } from "./context";
 import type { Diagnosis } from "../bindings/Diagnosis";
 import type { IpcError } from "../bindings/IpcError";
@@ -55,8 +55,27 @@ export function PostmortemTab({ path, timeline, selectMessage, selectSession, so
   );
 }
 
+/** Rows a long list draws before "show more": a 200 MB session has thousands of findings, and
+ * drawing them all at once froze the window. */
+const LIST_STEP = 100;
+
+/** "N of M shown · Show more" under a capped list; nothing when all are shown. */
+function More({ total, shown, what, onMore }: { total: number; shown: number; what: string; onMore: () => void }): ReactNode {
+  if (total <= shown) return null;
+  return (
+    <p className="muted small" data-testid="show-more">
+      {shown} of {total} {what} shown ·{" "}
+      <button type="button" className="link" onClick={onMore}>
+        show {Math.min(LIST_STEP * 10, total - shown)} more
+      </button>
+    </p>
+  );
+}
+
 function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) {
   const rereads = d.rereads.filter((f) => f.rereads > 0);
+  const [shown, setShown] = useState({ rereads: LIST_STEP, loops: LIST_STEP });
+  const more = (k: keyof typeof shown) => setShown((s) => ({ ...s, [k]: s[k] + LIST_STEP * 10 }));
   const e = d.exploration;
   return (
     <>
@@ -97,7 +116,7 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
               </tr>
             </thead>
             <tbody>
-              {rereads.map((f) => (
+              {rereads.slice(0, shown.rereads).map((f) => (
                 <tr key={f.path}>
                   <td className="path-cell" title={f.path}>
                     <bdi>{f.path}</bdi>
@@ -115,6 +134,7 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
             </tbody>
           </table>
         )}
+        <More total={rereads.length} shown={shown.rereads} what="files" onMore={() => more("rereads")} />
       </section>
 
       <section data-testid="exploration">
@@ -138,13 +158,14 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
           <p className="muted">No repeated calls, error streaks, long stretches without a write or timeouts.</p>
         ) : (
           <ul className="finding-list">
-            {d.loops.map((l, i) => (
+            {d.loops.slice(0, shown.loops).map((l, i) => (
               <li key={i}>
                 <span className="tag">{l.kind.replace(/_/g, " ")}</span> {l.description} <MessageLinks indices={l.messages} onSelect={select} />
               </li>
             ))}
           </ul>
         )}
+        <More total={d.loops.length} shown={shown.loops} what="loops" onMore={() => more("loops")} />
       </section>
 
       <section data-testid="spill-loops">
@@ -159,7 +180,7 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
                 <MessageLinks indices={s.messages} onSelect={select} />
               </p>
               <ol className="small">
-                {s.steps.map((st, k) => (
+                {s.steps.slice(0, LIST_STEP).map((st, k) => (
                   <li key={k}>
                     <button type="button" className="msg-link" onClick={() => select(st.call_index)}>
                       #{st.call_index}
@@ -175,6 +196,7 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
                   </li>
                 ))}
               </ol>
+              {s.steps.length > LIST_STEP && <p className="muted small">+{s.steps.length - LIST_STEP} more steps (the links above reach every message)</p>}
             </div>
           ))
         )}
@@ -201,13 +223,14 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
               )}
               {lost.length > 0 && (
                 <ul className="finding-list" data-testid="losses">
-                  {lost.map((l, i) => (
+                  {lost.slice(0, LIST_STEP).map((l, i) => (
                     <li key={i}>
                       lost {LOSS_LABEL[l.kind]} <code>{l.value}</code> <MessageLinks indices={l.messages} onSelect={select} />
                     </li>
                   ))}
                 </ul>
               )}
+              {lost.length > LIST_STEP && <p className="muted small">+{lost.length - LIST_STEP} more lost identifiers (`palimpsest diagnose --json` lists them all)</p>}
             </div>
           );
         })}

@@ -25,6 +25,8 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   const [error, setError] = useState<IpcError | null>(null);
   const [counting, setCounting] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [everyOpen, setEveryOpen] = useState(false);
+  const [everyShown, setEveryShown] = useState(2000);
 
   useEffect(() => {
     if (!path || !id) return;
@@ -88,6 +90,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
     );
 
   const open = (index: number) => selectMessage(index);
+  const cutAt = new Set(report.compactions.map((c) => c.request));
   const finalBars = barOrder(report.final_context);
   const processedBars = barOrder(report.processed);
   const tools = report.top_tools;
@@ -140,35 +143,48 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
             }}
           />
         )}
-        <details>
+        <details onToggle={(e) => setEveryOpen((e.currentTarget as HTMLDetailsElement).open)}>
           <summary>
             Every request ({report.per_request.length}){report.trigger_tokens !== null && ` · trigger at ${thousands(report.trigger_tokens)} tokens`}
             {report.context_limit !== null && ` · window ${thousands(report.context_limit)}`}
           </summary>
-          <table className="num-table" data-testid="requests-table">
-            <thead>
-              <tr>
-                <th>request</th>
-                <th>message</th>
-                <th>estimate</th>
-                <th>recorded</th>
-                <th>cut before</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.per_request.map((r) => (
-                <tr key={r.request}>
-                  <td>{r.request}</td>
-                  <td>
-                    <MessageLink index={r.message_index} open={open} />
-                  </td>
-                  <td>{thousands(r.total)}</td>
-                  <td>{r.recorded === null ? "—" : thousands(r.recorded)}</td>
-                  <td>{report.compactions.some((c) => c.request === r.request) ? "✂ cut" : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {/* Drawn only while open, and in steps: a 200 MB session answers 12 000 requests. */}
+          {everyOpen && (
+            <>
+              <table className="num-table" data-testid="requests-table">
+                <thead>
+                  <tr>
+                    <th>request</th>
+                    <th>message</th>
+                    <th>estimate</th>
+                    <th>recorded</th>
+                    <th>cut before</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.per_request.slice(0, everyShown).map((r) => (
+                    <tr key={r.request}>
+                      <td>{r.request}</td>
+                      <td>
+                        <MessageLink index={r.message_index} open={open} />
+                      </td>
+                      <td>{thousands(r.total)}</td>
+                      <td>{r.recorded === null ? "—" : thousands(r.recorded)}</td>
+                      <td>{cutAt.has(r.request) ? "✂ cut" : ""}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {report.per_request.length > everyShown && (
+                <p className="muted small">
+                  {everyShown} of {report.per_request.length} requests shown ·{" "}
+                  <button type="button" className="link" onClick={() => setEveryShown((n) => n + 2000)}>
+                    show more
+                  </button>
+                </p>
+              )}
+            </>
+          )}
         </details>
       </section>
 

@@ -14,6 +14,7 @@ const row = (index: number, agent: boolean, user: boolean): TimelineRow => ({
   parts: [],
   error: null,
   tokens: null,
+  more_parts: 0,
   size: 0,
 });
 
