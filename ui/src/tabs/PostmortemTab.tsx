@@ -3,7 +3,7 @@
 // messages that prove it as links into the timeline and inspector. For a source holding several
 // sessions, the fleet table across them, each row opening its session. Analysis is core's
 // (`diagnose`, `diagnose_fleet`); everything transcript-derived is rendered as text.
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { TabContext } from "./context";
 import type { Diagnosis } from "../bindings/Diagnosis";
 import type { IpcError } from "../bindings/IpcError";
@@ -57,7 +57,9 @@ export function PostmortemTab({ path, timeline, selectMessage, selectSession, so
 
 /** Rows a long list draws before "show more": a 200 MB session has thousands of findings, and
  * drawing them all at once froze the window. */
-const LIST_STEP = 100;
+const LIST_STEP = 30;
+/** Lost identifiers listed under each compaction. */
+const LOSSES_SHOWN = 12;
 
 /** "N of M shown · Show more" under a capped list; nothing when all are shown. */
 function More({ total, shown, what, onMore }: { total: number; shown: number; what: string; onMore: () => void }): ReactNode {
@@ -74,7 +76,13 @@ function More({ total, shown, what, onMore }: { total: number; shown: number; wh
 
 function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) {
   const rereads = d.rereads.filter((f) => f.rereads > 0);
-  const [shown, setShown] = useState({ rereads: LIST_STEP, loops: LIST_STEP });
+  const [shown, setShown] = useState({ rereads: LIST_STEP, loops: LIST_STEP, compactions: 10 });
+  // Each compaction's losses, grouped once (not filtered again per compaction).
+  const lossesOf = useMemo(() => {
+    const m = new Map<number, Diagnosis["summary_losses"]>();
+    for (const l of d.summary_losses) m.set(l.compaction, [...(m.get(l.compaction) ?? []), l]);
+    return m;
+  }, [d]);
   const more = (k: keyof typeof shown) => setShown((s) => ({ ...s, [k]: s[k] + LIST_STEP * 10 }));
   const e = d.exploration;
   return (
@@ -205,8 +213,8 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
       <section data-testid="compactions">
         <h3>Compactions and what the summaries lost</h3>
         {d.compactions.length === 0 && <p className="muted">No compaction.</p>}
-        {d.compactions.map((c) => {
-          const lost = d.summary_losses.filter((l) => l.compaction === c.number);
+        {d.compactions.slice(0, shown.compactions).map((c) => {
+          const lost = lossesOf.get(c.number) ?? [];
           return (
             <div key={c.number} className="compaction-item">
               {c.micro ? (
@@ -223,17 +231,18 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
               )}
               {lost.length > 0 && (
                 <ul className="finding-list" data-testid="losses">
-                  {lost.slice(0, LIST_STEP).map((l, i) => (
+                  {lost.slice(0, LOSSES_SHOWN).map((l, i) => (
                     <li key={i}>
                       lost {LOSS_LABEL[l.kind]} <code>{l.value}</code> <MessageLinks indices={l.messages} onSelect={select} />
                     </li>
                   ))}
                 </ul>
               )}
-              {lost.length > LIST_STEP && <p className="muted small">+{lost.length - LIST_STEP} more lost identifiers (`palimpsest diagnose --json` lists them all)</p>}
+              {lost.length > LOSSES_SHOWN && <p className="muted small">+{lost.length - LOSSES_SHOWN} more lost identifiers (`palimpsest diagnose --json` lists them all)</p>}
             </div>
           );
         })}
+        <More total={d.compactions.length} shown={shown.compactions} what="compactions" onMore={() => more("compactions")} />
       </section>
     </>
   );
