@@ -320,7 +320,7 @@ export function App() {
         ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
           (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +
-          (timeline.from_index ? " · rows from the index (file unchanged since indexed)" : "")
+          (timeline.from_index ? " · rows from the index" : "")
         : sources === null
           ? "Looking for sessions…"
           : "Ready";

@@ -3,10 +3,10 @@
 // bytes / 4 per message, an estimate), each compaction cut
 // is a labelled mark, and a tick shows the selected message. Clicking the strip scrolls the
 // timeline there; clicking a cut mark opens that cut. Plain elements only (no SVG markup).
-import { useMemo, type MouseEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
-import { allCounted, cutRuleLabel, cutTokens, fractionOf, ribbonBins } from "../cuts/model";
+import { allCounted, cutRuleLabel, cutTokens, fractionOf, ribbonBins, ribbonLabels } from "../cuts/model";
 
 const BINS = 160;
 
@@ -27,16 +27,36 @@ export interface RibbonProps {
 export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }: RibbonProps) {
   const bins = useMemo(() => ribbonBins(all, BINS), [all]);
   const marks = useMemo(() => cuts.map((c) => fractionOf(c.anatomy.cut_index, all)), [cuts, all]);
+  const counted = useMemo(() => allCounted(all), [all]);
+  // The strip's width, so labels that would collide shorten or give way (1280 × 800 with a cut
+  // open leaves the timeline narrow).
+  const marksRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = marksRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.getBoundingClientRect().width));
+    ro.observe(el);
+    setWidth(el.getBoundingClientRect().width);
+    return () => ro.disconnect();
+  }, [all.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  const labels = useMemo(
+    () =>
+      ribbonLabels(
+        marks,
+        width,
+        cuts.map((c, i) => `✂ ${i + 1} · ${c.anatomy.trigger ?? "?"} · ${cutTokens(c).replace(" tokens (estimate)", " est.").replace(" tokens", "")}`),
+        cuts.map((_, i) => `✂ ${i + 1}`),
+      ),
+    [marks, width, cuts],
+  );
   if (all.length === 0) return null;
   const seek = (e: MouseEvent<HTMLDivElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
     onSeek(Math.min(1, Math.max(0, (e.clientX - r.left) / Math.max(1, r.width))));
   };
-  // Labels only while they fit; the mark always names the cut in its title.
-  const roomy = cuts.length <= 6;
   const sel = selectedIndex === undefined ? null : fractionOf(selectedIndex, all);
   const total = bins.reduce((s, b) => s + b.tokens, 0);
-  const counted = useMemo(() => allCounted(all), [all]);
   return (
     <div className="ribbon" data-testid="ribbon" aria-label="The whole session: token density and compaction cuts">
       <div
@@ -53,7 +73,7 @@ export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }:
         ))}
         {sel !== null && <span className="ribbon-cursor" style={{ left: `${sel * 100}%` }} aria-hidden="true" />}
       </div>
-      <div className="ribbon-marks">
+      <div className="ribbon-marks" ref={marksRef}>
       {cuts.map((c, i) => (
         <button
           key={c.anatomy.cut_index}
@@ -66,10 +86,7 @@ export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }:
           data-cut-index={c.anatomy.cut_index}
         >
           <span className="ribbon-cut-line" aria-hidden="true" />
-          <span className="ribbon-cut-label">
-            ✂ {i + 1}
-            {roomy && ` · ${c.anatomy.trigger ?? "?"} · ${cutTokens(c).replace(" tokens (estimate)", " est.").replace(" tokens", "")}`}
-          </span>
+          {labels[i] && <span className="ribbon-cut-label">{labels[i]}</span>}
         </button>
       ))}
       </div>

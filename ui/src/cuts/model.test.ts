@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { Finding } from "../bindings/Finding";
-import { allCounted, cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
+import { allCounted, ribbonLabels, cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
 
 const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
   index,
@@ -117,6 +117,16 @@ describe("ribbon", () => {
     expect(allCounted(mixed), "one row without a count: the ribbon still says estimate").toBe(false);
     expect(allCounted(mixed.map((r) => ({ ...r, tokens: 3 }))), "every row counted (opened from the index)").toBe(true);
     expect(allCounted([]), "an empty session has nothing counted").toBe(false);
+  });
+});
+
+describe("ribbon labels", () => {
+  it("shorten, then give way, where the next mark leaves no room", () => {
+    const full = ["✂ 1 · manual · 131k → 3k", "✂ 2 · micro · 90k → 66k", "✂ 3 · auto · 171k → 14k"];
+    const short = ["✂ 1", "✂ 2", "✂ 3"];
+    expect(ribbonLabels([0.1, 0.5, 0.9], 1000, full, short), "400 px between marks: full labels; 88 px to the end: the last shortens").toEqual([full[0], full[1], "✂ 3"]);
+    expect(ribbonLabels([0.1, 0.5, 0.9], 300, full, short), "120 px: the first two shorten, the last has 30 px: nothing").toEqual(["✂ 1", "✂ 2", ""]);
+    expect(ribbonLabels([0.1, 0.12, 0.5], 300, full, short), "6 px to the next mark: the first gives way, the second keeps room").toEqual(["", "✂ 2", "✂ 3"]);
   });
 });
 

@@ -196,3 +196,21 @@ export function thinColumn(indices: number[], carriers: Map<number, string[]>, m
   });
   return out;
 }
+
+/** Average width of a ribbon label character at its 10.5 px bold font, in px. */
+export const LABEL_CHAR_PX = 6.5;
+
+/** What each cut mark on a ribbon `widthPx` wide can say without running into the next mark
+ * (or past the strip's end): its full label, else its short one, else nothing (its title still
+ * names it). `marks` are fractions of the strip, in order. */
+export function ribbonLabels(marks: number[], widthPx: number, full: string[], short: string[]): string[] {
+  return marks.map((m, i) => {
+    const next = i + 1 < marks.length ? marks[i + 1]! : 1;
+    // The label starts 9 px right of its mark and needs a little air before the next one.
+    const room = (next - m) * widthPx - 12;
+    const fits = (t: string) => t.length * LABEL_CHAR_PX <= room;
+    if (fits(full[i] ?? "")) return full[i] ?? "";
+    if (fits(short[i] ?? "")) return short[i] ?? "";
+    return "";
+  });
+}
