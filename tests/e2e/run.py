@@ -425,8 +425,16 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
         only_b = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-B] .replay-row.only-here'));"
                           "return r.length ? r.map(e => e.dataset.sourceIndex) : null;", what="rows only in B marked")
         check(only_b == ["1"], f"only B keeps the cat store.py request (message 1); got {only_b}")
+        # A | B takes the inspector's width: at 1280 × 800 each side keeps a readable row.
+        check(not c.d.run("return !!document.querySelector('[data-testid=inspector]');"),
+              "the inspector folds away while comparing")
+        side = c.d.run("return document.querySelector('[data-testid=replay-B]').getBoundingClientRect().width;")
+        check(side >= 400, f"each side of A | B is at least 400 px wide at 1280 × 800; B is {side}")
         c.d.run("document.querySelector('[data-testid=replay]').scrollTop = 0;")
+        time.sleep(0.3)
         c.d.screenshot(os.path.join(c.out, "replay-compare.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-replay.png"))
 
         # The sweep: a cell click sets A's K and cap.
         js_click(c, "[data-testid=sweep-run]")
@@ -438,6 +446,8 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
                      "return v === '5' && cap === '10000' && [v, cap];", what="the clicked cell to set A")
         check(k == ["5", "10000"], f"cell (K=5, cap 10000) sets A to K=5, cap 10000; got {k}")
         c.d.screenshot(os.path.join(c.out, "replay-compare-sweep.png"))
+        js_click(c, "[data-testid=replay-compare-stop]")
+        c.d.wait("return !!document.querySelector('[data-testid=inspector]');", what="the inspector back after comparing")
     finally:
         open_tab(c, "timeline")
 

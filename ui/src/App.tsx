@@ -54,6 +54,9 @@ export function App() {
   const [showRaw, setShowRaw] = useState(false);
   const [filter, setFilter] = useState("");
   const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");
+  // A tab showing two columns of its own (Replay's A | B) takes the inspector's width.
+  const [wide, setWide] = useState(false);
+  useEffect(() => setWide(false), [tab]);
   const [help, setHelp] = useState(false);
   const [searching, setSearching] = useState(false);
   const [sessionSort, setSessionSort] = useState<SessionSort>("listed");
@@ -344,7 +347,7 @@ export function App() {
         follow={follow.follow}
         onFollow={follow.toggleFollow}
       />
-      <div className={`panes${shownCut !== null ? " cut-open" : ""}`}>
+      <div className={`panes${shownCut !== null ? " cut-open" : wide ? " wide" : ""}`}>
         {nothingFound(sources) && sources ? (
           <div className="sidebar empty-pane" data-testid="no-sources">
             <p>No sessions found{sources.length ? ` in ${sources.map((g) => g.path).join(", ")}` : ""}.</p>
@@ -399,6 +402,7 @@ export function App() {
             sourceSessionCount={group?.sessions.length ?? 0}
             newFrom={follow.newFrom}
             selectMessage={selectMessage}
+            setWide={setWide}
           />
         </main>
         {shownCut !== null && openCutData ? (
@@ -412,7 +416,7 @@ export function App() {
             onClose={() => setOpenCut(null)}
             onShow={showStored}
           />
-        ) : (
+        ) : wide ? null : (
           <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
         )}
       </div>

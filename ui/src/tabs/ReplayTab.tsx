@@ -50,13 +50,19 @@ function useReplay(path: string | null, id: string | null, options: ReplayOption
   return side;
 }
 
-export function ReplayTab({ path, timeline, selectMessage }: TabContext) {
+export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const [a, setA] = useState<ReplayOptions>(DEFAULT_OPTIONS);
   const [b, setB] = useState<ReplayOptions>({ ...DEFAULT_OPTIONS, keep_tail: 3 });
   const [compare, setCompare] = useState(false);
   const sideA = useReplay(path, id, a, true);
   const sideB = useReplay(path, id, b, compare);
+  // A | B needs the width: the inspector folds away while comparing (at 1280 × 800 each side
+  // showed 2–3 characters of a row beside it).
+  useEffect(() => {
+    setWide?.(compare);
+    return () => setWide?.(false);
+  }, [compare, setWide]);
   const onlyA = useMemo(() => (compare && sideA.panel && sideB.panel ? onlyIn(sideA.panel.rows, sideB.panel.rows) : new Set<number>()), [compare, sideA.panel, sideB.panel]);
   const onlyB = useMemo(() => (compare && sideA.panel && sideB.panel ? onlyIn(sideB.panel.rows, sideA.panel.rows) : new Set<number>()), [compare, sideA.panel, sideB.panel]);
 
@@ -79,8 +85,8 @@ export function ReplayTab({ path, timeline, selectMessage }: TabContext) {
       {compare && (
         <p className="muted small">
           Rows marked <span className="tag tag-only">only in A</span> / <span className="tag tag-only">only in B</span> are missing from the other side;
-          Δ marks totals that changed.{" "}
-          <button type="button" className="link" onClick={() => setCompare(false)}>
+          Δ marks totals that changed; the inspector is folded away while comparing.{" "}
+          <button type="button" className="link" onClick={() => setCompare(false)} data-testid="replay-compare-stop">
             Stop comparing
           </button>
         </p>

@@ -29,4 +29,7 @@ export interface TabContext {
   /** The session's compactions, requests and pairing lint (`get_cuts`) and the cut open in
    * the inspector; absent in tests that do not need them. */
   cuts?: CutsContext;
+  /** Ask for the inspector's width while the tab shows two columns of its own (Replay's
+   * A | B); absent in tests that do not need it. */
+  setWide?: (wide: boolean) => void;
 }
