@@ -35,9 +35,15 @@ export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }:
   useEffect(() => {
     const el = marksRef.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.getBoundingClientRect().width));
+    // Whole pixels, and only a change of more than 8 px: a label that appears or goes must not
+    // be able to nudge the width back and forth (a scrollbar coming and going) for ever.
+    const measure = () => {
+      const w = Math.round(el.getBoundingClientRect().width);
+      setWidth((cur) => (Math.abs(cur - w) > 8 ? w : cur));
+    };
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setWidth(el.getBoundingClientRect().width);
+    measure();
     return () => ro.disconnect();
   }, [all.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
   const labels = useMemo(
