@@ -1,8 +1,10 @@
 // Message references in the analysis views: each is a button that selects that message in the
 // timeline and shows it whole in the inspector (TabContext.selectMessage). Long lists are cut
-// with a count, so a 10k-call loop does not draw 10k buttons.
+// with a count, so a 10k-call loop does not draw 10k buttons. A message named twice (six
+// parallel calls in one message) is one link.
 export function MessageLinks({ indices, onSelect, max = 12 }: { indices: number[]; onSelect: (index: number) => void; max?: number }) {
-  const shown = indices.slice(0, max);
+  const unique = [...new Set(indices)];
+  const shown = unique.slice(0, max);
   return (
     <span className="msg-links">
       {shown.map((i) => (
@@ -10,7 +12,7 @@ export function MessageLinks({ indices, onSelect, max = 12 }: { indices: number[
           #{i}
         </button>
       ))}
-      {indices.length > max && <span className="muted small"> +{indices.length - max} more</span>}
+      {unique.length > max && <span className="muted small"> +{unique.length - max} more</span>}
     </span>
   );
 }
