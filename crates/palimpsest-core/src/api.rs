@@ -263,7 +263,12 @@ pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 /// The counter replays use: real BPE in the session model's encoding.
 fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
     let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
-    move |m| crate::replay::bpe_count(enc, m)
+    // Texts the Tokens view or the index counted before come from the token cache.
+    let cache = crate::tokens::TokenCache::default_dir()
+        .filter(|d| d.join(crate::tokens::cache::FILE_NAME).is_file())
+        .and_then(|d| crate::tokens::TokenCache::open(&d).ok());
+    let known = crate::tokens::known::Known::of(session, enc, cache.as_ref());
+    move |m| known.message(m)
 }
 
 /// Compact a loaded session's history once under a replay policy, as it stands. No raw lines

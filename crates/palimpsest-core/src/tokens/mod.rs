@@ -17,6 +17,7 @@ use crate::model::Session;
 pub mod bpe;
 pub mod cache;
 pub mod category;
+pub mod known;
 pub mod report;
 pub mod totals;
 pub mod usage;

@@ -1,0 +1,81 @@
+//! Token counts a session's texts already have in the on-disk cache, for the counters that
+//! count message by message (replay, simulation, sweep): looked up once per session in one read,
+//! so a sweep over a counted 200 MB session counts only what the cache never saw. A hit is the
+//! exact count of the exact text (hash and length agree), so results are those of counting.
+//! Which texts a session has is `model`'s; the cache is `cache`'s.
+
+use std::collections::HashMap;
+
+use super::cache::{Key, TokenCache};
+use super::{CACHE_MIN_BYTES, Encoding};
+use crate::model::{Message, Part, Session};
+
+/// The counts the cache holds for one session's long texts, in one vocabulary.
+pub struct Known {
+    encoding: Encoding,
+    counts: HashMap<Key, u64>,
+}
+
+/// The texts of a part that are counted, as the replay counts them.
+fn texts(p: &Part) -> Vec<std::borrow::Cow<'_, str>> {
+    match p {
+        Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
+            vec![text.as_str().into()]
+        }
+        Part::ToolCall {
+            name, arguments, ..
+        } => vec![name.as_str().into(), arguments.to_string().into()],
+        Part::Image { .. } | Part::Other { .. } => Vec::new(),
+    }
+}
+
+impl Known {
+    /// What `cache` knows of `session`'s texts of at least [`CACHE_MIN_BYTES`] (none without a
+    /// cache, or when it cannot be read: counting then does all the work, as before).
+    pub fn of(session: &Session, encoding: Encoding, cache: Option<&TokenCache>) -> Known {
+        let mut counts = HashMap::new();
+        if let Some(c) = cache {
+            let keys: Vec<Key> = session
+                .messages
+                .iter()
+                .flat_map(|m| m.parts.iter())
+                .flat_map(texts)
+                .filter(|t| t.len() >= CACHE_MIN_BYTES)
+                .map(|t| Key::of(&t))
+                .collect();
+            if let Ok(hits) = c.get_many(encoding, &keys) {
+                counts.extend(
+                    keys.into_iter()
+                        .zip(hits)
+                        .filter_map(|(k, h)| Some((k, h?))),
+                );
+            }
+        }
+        Known { encoding, counts }
+    }
+
+    /// The tokens of `text`: the cache's count when it has one, else counted now.
+    pub fn count(&self, text: &str) -> u64 {
+        if text.len() >= CACHE_MIN_BYTES
+            && let Some(&n) = self.counts.get(&Key::of(text))
+        {
+            return n;
+        }
+        self.encoding.count(text)
+    }
+
+    /// The tokens of a message, as [`crate::replay::bpe_count`] counts them.
+    pub fn message(&self, m: &Message) -> u64 {
+        m.parts.iter().flat_map(texts).map(|t| self.count(&t)).sum()
+    }
+
+    /// How many texts the cache answered.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// True when the cache answered none.
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+}
