@@ -987,6 +987,9 @@ def test_a_real_transcript_past_the_first_screen_comes_in_whole(c):
         last = d.wait("const r = document.querySelector('[data-testid=row][aria-selected=true]'); return r && r.dataset.index;",
                       timeout=10, what="the last row selected on G")
         check(last == str(want[-1]), f"G selects the last stored row, {want[-1]}; got {last}")
+        # "did you push?" (346) came ten minutes after the row above: the time cell says so.
+        gap = d.run("return document.querySelector('[data-testid=row][data-index=\"346\"] [data-testid=row-time]')?.textContent;")
+        check(gap == "+10m", f"a ten-minute pause shows as +10m on the row after it; got {gap!r}")
         if c.screenshot_dir:
             time.sleep(0.5)
             # This app's own webview (the X screen may still show the closed main window).

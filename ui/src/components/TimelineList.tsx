@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { PartPreview } from "../bindings/PartPreview";
-import { KIND_LABEL, formatSize, isModelOnly } from "../timeline/rows";
+import { KIND_LABEL, formatSize, isModelOnly, timeCell } from "../timeline/rows";
 
 export const ROW_HEIGHT = 28;
 export const CUT_HEIGHT = 22;
@@ -87,7 +87,7 @@ export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, curso
                   )}
                 </div>
               )}
-              <Row row={row} />
+              <Row row={row} previous={rows[item.index - 1]?.created ?? null} />
               {marks?.has(row.index) && (
                 <span className="finding-badge" data-testid="finding-badge" title={`Pairing problem: ${marks.get(row.index)}`}>
                   ⚠ {marks.get(row.index)}
@@ -111,9 +111,11 @@ function rowClass(row: TimelineRow, selected: boolean, dimInvisible: boolean): s
 }
 
 /** One row's cells; the Replay panel draws its replayed contexts with it too (`indexLabel`
- * replaces the index for messages a policy wrote, which have none). */
-export function Row({ row, indexLabel }: { row: TimelineRow; indexLabel?: string }) {
+ * replaces the index for messages a policy wrote, which have none). `previous`: the time of the
+ * row above, for the gap (the timeline passes it; the Replay panel shows no times). */
+export function Row({ row, indexLabel, previous }: { row: TimelineRow; indexLabel?: string; previous?: number | null }) {
   const modelOnly = isModelOnly(row);
+  const time = previous === undefined ? null : timeCell(row.created, previous);
   return (
     <div className="row-main">
       <span className="c-idx">{indexLabel ?? row.index}</span>
@@ -137,6 +139,11 @@ export function Row({ row, indexLabel }: { row: TimelineRow; indexLabel?: string
           </span>
         )}
       </span>
+      {time && (
+        <span className={`c-time${time.gap ? " gap" : ""}`} title={time.title} data-testid="row-time">
+          {time.text}
+        </span>
+      )}
       <span className="c-size">{formatSize(row.size)}</span>
       <Badge on={row.agent_visible} who="model" />
       <Badge on={row.user_visible} who="user" />

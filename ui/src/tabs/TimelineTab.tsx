@@ -40,6 +40,7 @@ export function TimelineTab({ cuts: cutsCtx, timeline, view, rows, cursor, setCu
         <span className="c-role">role</span>
         <span className="c-kind">kind</span>
         <span className="c-parts">parts</span>
+        <span className="c-time">time</span>
         <span className="c-size">size</span>
         <span className="badge-head">seen by</span>
       </div>

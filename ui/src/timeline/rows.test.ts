@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countRows, cutLabel, formatSize, rowsInView } from "./rows";
+import { countRows, cutLabel, formatSize, rowsInView, timeCell } from "./rows";
 import { keyAction } from "../keyboard";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CompactionRecord } from "../bindings/CompactionRecord";
@@ -64,5 +64,21 @@ describe("keys", () => {
     const at = (key: string, cursor: number) => keyAction({ key, ctrlKey: false, metaKey: false, altKey: false }, cursor, 10, [2, 7]);
     expect([at("]", 0), at("]", 2), at("]", 7)], "next cut after the cursor, none after the last").toEqual([{ move: 2, cmd: "cut" }, { move: 7, cmd: "cut" }, null]);
     expect([at("[", 9), at("[", 7), at("[", 2)], "previous cut before the cursor, none before the first").toEqual([{ move: 7, cmd: "cut" }, { move: 2, cmd: "cut" }, null]);
+  });
+});
+
+describe("row times", () => {
+  const at = (h: number, m: number, s = 0) => new Date(2026, 1, 11, h, m, s).getTime();
+  it("show the clock, or the pause since the row above when it is a minute or more", () => {
+    expect(timeCell(at(14, 2, 11), at(14, 2, 1)), "10 s after: the clock").toEqual({
+      text: "14:02",
+      title: "2026-02-11 14:02:11 · 10 s after the previous message",
+      gap: false,
+    });
+    expect(timeCell(at(14, 14), at(14, 2)), "12 minutes later: the gap stands out").toMatchObject({ text: "+12m", gap: true });
+    expect(timeCell(at(17, 0), at(14, 0)).text, "three hours").toBe("+3h");
+    expect(timeCell(at(14, 0), null), "the first row: its clock only").toEqual({ text: "14:00", title: "2026-02-11 14:00:00", gap: false });
+    expect(timeCell(null, at(14, 0)), "no time recorded").toEqual({ text: "", title: "no time recorded", gap: false });
+    expect(timeCell(at(14, 0), at(14, 5)).title, "out of order: said, not hidden").toContain("5 min before the previous message");
   });
 });

@@ -100,3 +100,31 @@ export function countRows(rows: TimelineRow[]): ViewCounts {
   }
   return c;
 }
+
+/** A pause at least this long shows as the gap instead of the clock time. */
+export const GAP_SHOWN_MS = 60_000;
+
+function span(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+}
+
+/** The time cell of a row: its clock time (HH:MM), or "+12m" after a pause of a minute or more
+ * since the previous row shown; the title has the whole time and the gap. Local time. */
+export function timeCell(created: number | null, previous: number | null): { text: string; title: string; gap: boolean } {
+  if (created === null) return { text: "", title: "no time recorded", gap: false };
+  const d = new Date(created);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const full = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clock}:${pad(d.getSeconds())}`;
+  if (previous === null) return { text: clock, title: full, gap: false };
+  const gap = created - previous;
+  const title = `${full} · ${gap >= 0 ? `${span(gap)} after` : `${span(-gap)} before`} the previous message`;
+  if (gap < GAP_SHOWN_MS) return { text: clock, title, gap: false };
+  const m = Math.round(gap / 60_000);
+  return { text: m < 60 ? `+${m}m` : m < 60 * 48 ? `+${Math.round(m / 60)}h` : `+${Math.round(m / 1440)}d`, title, gap: true };
+}
