@@ -795,6 +795,21 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
         c.set_view("all")
 
 
+def test_an_inspector_link_opens_the_subagent_run(c):
+    """Message 23 of the six-cut session is the Task call whose subagent transcript it links:
+    the inspector's link opens that run, listed under its parent."""
+    c.open_session(SIX_CUTS)
+    c.set_view("all")
+    click_in_view(c, '[data-testid=row][data-index="23"]')
+    c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#23';",
+             timeout=30, what="message 23 in the inspector")
+    kind = c.d.wait("return document.querySelector('[data-testid=inspector-link]')?.dataset.kind;", what="its link")
+    check(kind == "subagent", f"the Task call links its subagent run; got {kind!r}")
+    c.d.click("[data-testid=inspector-link]")
+    c.d.wait("return document.querySelector('main.main')?.dataset.sessionId === arguments[0];", SIX_CUTS + "/agent-a6c0e01",
+             timeout=30, what="the subagent run to open")
+
+
 def test_an_empty_home_offers_the_bundled_examples(c):
     # An empty ~/.claude/projects is a default folder that exists and holds nothing: the window
     # must offer File › Open and the bundled examples, not stay blank.
@@ -1093,6 +1108,7 @@ TESTS = [
     test_tokens_total_equals_cli,
     test_goose_compacted_cut_view_shows_dropped_summary_kept,
     test_six_cuts_agent_view_names_the_cut_that_produced_it,
+    test_an_inspector_link_opens_the_subagent_run,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,

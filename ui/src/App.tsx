@@ -25,6 +25,7 @@ import { SearchDialog } from "./components/SearchDialog";
 import { hitTarget } from "./search";
 import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
+import type { Link } from "./bindings/Link";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
 
 /** Rows the first answer carries: more than a screen at 1280 × 800, a few kilobytes. */
@@ -272,6 +273,19 @@ export function App() {
     }
   }, []);
   const dragging = useFileDrop(openPaths);
+  // An inspector link: a session the sidebar lists from that file opens in place, any other file
+  // opens as a source of its own; a spill file is reviewed in the Spills tab.
+  const openLink = useCallback(
+    (l: Link) => {
+      if (l.kind === "spill_file") return setTab("spills");
+      for (const g of sources ?? []) {
+        const s = g.sessions.find((x) => x.path === l.path);
+        if (s) return setSelected({ path: g.path, id: s.id });
+      }
+      void openPaths([l.path]);
+    },
+    [sources, openPaths],
+  );
   // Where the bundled fixtures are, asked only when the window found nothing to show.
   const [examples, setExamples] = useState<string | null>(null);
   const empty = nothingFound(sources);
@@ -417,7 +431,7 @@ export function App() {
             onShow={showStored}
           />
         ) : wide ? null : (
-          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} />
+          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} onLink={openLink} />
         )}
       </div>
       <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || rowsIn !== null || sources === null} />

@@ -1,8 +1,11 @@
 // The inspector pane: the selected message whole (every part in full, tool arguments pretty
-// printed) and, on demand, the raw stored text. All content is rendered as text nodes.
+// printed) and, on demand, the raw stored text. All content is rendered as text nodes. Its links
+// (a subagent's or compactor run's transcript, a compaction's transcript, a spill file) open what
+// they name through `onLink`.
 import type { MessageDetail } from "../bindings/MessageDetail";
 import type { Part } from "../bindings/Part";
 import type { IpcError } from "../bindings/IpcError";
+import type { Link } from "../bindings/Link";
 import { Badge } from "./TimelineList";
 import { KIND_LABEL, formatSize, formatTime } from "../timeline/rows";
 
@@ -12,9 +15,13 @@ export interface InspectorProps {
   error: IpcError | null;
   showRaw: boolean;
   onToggleRaw: () => void;
+  /** Open what a link names (absent: links are shown as text only). */
+  onLink?: (link: Link) => void;
 }
 
-export function Inspector({ detail, loading, error, showRaw, onToggleRaw }: InspectorProps) {
+const LINK_LABEL: Record<Link["kind"], string> = { subagent: "subagent run", transcript: "transcript", spill_file: "spill file" };
+
+export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink }: InspectorProps) {
   if (error) {
     return (
       <aside className="inspector" data-testid="inspector">
@@ -71,7 +78,12 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw }: Insp
               <ul>
                 {m.links.map((l, i) => (
                   <li key={i}>
-                    {l.kind}: <code>{l.path}</code>
+                    {LINK_LABEL[l.kind]}: <code>{l.path}</code>{" "}
+                    {onLink && (
+                      <button type="button" className="link" data-testid="inspector-link" data-kind={l.kind} onClick={() => onLink(l)}>
+                        {l.kind === "spill_file" ? "review in Spills" : "open"}
+                      </button>
+                    )}
                   </li>
                 ))}
               </ul>
