@@ -4,7 +4,9 @@
 //! call, its output...; converted by `items`). Calls and outputs pair only by `call_id`; nothing is invented for an
 //! unanswered call. `compacted` items cut the history: with `replacement_history` everything
 //! before becomes invisible to the model and the replacement items are appended as the new
-//! visible context (the encrypted `compaction` item as an opaque summary); with only `message`
+//! visible context (the encrypted `compaction` item as an opaque summary; newer rollouts write
+//! `replacement_history_entries`, whose references name an earlier item by id and are resolved
+//! here, an unresolvable one an error row naming it); with only `message`
 //! (local compaction) the summary becomes a user message and the recent user messages that
 //! Codex carries over stay visible. `event_msg`s are UI echoes: `token_count` gives recorded
 //! usage (the session's last, each answer's `last_token_usage` in its details, and the billed
@@ -55,6 +57,9 @@ pub struct Builder {
     billed: Vec<(Option<u64>, Value, bool)>,
     /// The rollout, for error rows that name it.
     pub path: std::path::PathBuf,
+    /// Response items seen so far by their `id`, for `replacement_history_entries` that refer to
+    /// an earlier item instead of repeating it.
+    known_items: std::collections::HashMap<String, Value>,
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -124,6 +129,7 @@ impl Builder {
             }
             "event_msg" => self.event(&payload),
             "response_item" => {
+                self.know(&payload);
                 if let Some(mut m) = item(&payload) {
                     m.created = created;
                     self.add(m, line.number);
@@ -217,8 +223,38 @@ impl Builder {
         }
     }
 
+    /// Remember a response item by its id (the key `replacement_history_entries` refer by).
+    fn know(&mut self, item: &Value) {
+        if let Some(id) = s(item, "id") {
+            self.known_items
+                .entry(id.to_owned())
+                .or_insert_with(|| item.clone());
+        }
+    }
+
+    /// `replacement_history_entries` as items: `inline` entries carry theirs, `reference` and
+    /// `reference_v2` name an earlier item by id (the digest of v2 is not checked here). Returns
+    /// the items and the ids no earlier item has.
+    fn entries(&self, entries: &[Value]) -> (Vec<Value>, Vec<String>) {
+        let (mut items, mut missing) = (Vec::new(), Vec::new());
+        for e in entries {
+            match s(e, "type") {
+                Some("inline") => items.extend(e.get("item").cloned()),
+                Some("reference" | "reference_v2") => {
+                    let id = s(e, "item_id").unwrap_or("");
+                    match self.known_items.get(id) {
+                        Some(it) => items.push(it.clone()),
+                        None => missing.push(id.to_owned()),
+                    }
+                }
+                other => missing.push(format!("(an entry of type {})", other.unwrap_or("none"))),
+            }
+        }
+        (items, missing)
+    }
+
     fn compacted(&mut self, p: &Value, created: Option<i64>, number: usize) {
-        let cut = self.messages.len();
+        let mut cut = self.messages.len();
         let pre_tokens = self.last_total;
         let mut raw = p.clone();
         match p.get("replacement_history") {
@@ -243,13 +279,50 @@ impl Builder {
                 return;
             }
         }
-        if let Some(Value::Array(items)) = p.get("replacement_history") {
+        let from_entries = match (
+            p.get("replacement_history"),
+            p.get("replacement_history_entries"),
+        ) {
+            (None | Some(Value::Null), Some(Value::Array(entries))) => Some(self.entries(entries)),
+            _ => None,
+        };
+        if let Some((_, missing)) = &from_entries
+            && !missing.is_empty()
+        {
+            // Applied with what resolves; the row names what did not.
+            let error = crate::error::Error::Line {
+                path: self.path.clone(),
+                line: number,
+                message: format!(
+                    "compacted.replacement_history_entries refers to {} no earlier item of this rollout has: {}",
+                    if missing.len() == 1 {
+                        "an item"
+                    } else {
+                        "items"
+                    },
+                    missing.join(", ")
+                ),
+            };
+            let m = Message::unreadable(0, "compacted", p.to_string(), error.to_string());
+            self.add(m, number);
+            // The row belongs to what the cut leaves behind: the new context starts after it.
+            cut = self.messages.len();
+        }
+        let listed = p
+            .get("replacement_history")
+            .and_then(Value::as_array)
+            .cloned();
+        let entry_count = from_entries.as_ref().map(|(i, m)| (i.len(), m.len()));
+        if let Some(items) = listed.or(from_entries.map(|(i, _)| i)) {
+            for it in &items {
+                self.know(it);
+            }
             for m in &mut self.messages {
                 m.agent_visible = false;
             }
             let mut kept = Vec::new();
             let mut summary_index = None;
-            for it in items {
+            for it in &items {
                 let Some(mut m) = item(it) else { continue };
                 m.created = created;
                 m.details = Some(json!({ "replacement_history": true }));
@@ -263,10 +336,20 @@ impl Builder {
             }
             // The items are messages now; the record keeps the rest of the payload.
             if let Value::Object(o) = &mut raw {
-                o.insert(
-                    "replacement_history".into(),
-                    json!({ "items": items.len() }),
-                );
+                match entry_count {
+                    Some((resolved, missing)) => {
+                        o.insert(
+                            "replacement_history_entries".into(),
+                            json!({ "items": resolved, "unresolved": missing }),
+                        );
+                    }
+                    None => {
+                        o.insert(
+                            "replacement_history".into(),
+                            json!({ "items": items.len() }),
+                        );
+                    }
+                }
             }
             self.compactions.push(CompactionRecord {
                 cut_index: cut,
