@@ -130,27 +130,38 @@ fn replay_text_ends_with_the_count() {
     );
 }
 
-#[test]
-fn simulate_reports_requests_compactions_and_totals() {
+/// `replay --simulate` of seed-dup at K=3 with `extra` settings; `json` adds `--json`.
+fn simulate_seed_dup(extra: &[&str], json: bool) -> std::process::Output {
     let db = db();
-    let v = run_json(&[
+    let mut args = vec![
         "replay",
-        &db,
+        db.as_str(),
         "--session",
         "seed-dup",
         "--policy",
         "goose",
         "--keep-tail",
         "3",
+        "--simulate",
+    ];
+    args.extend_from_slice(extra);
+    if json {
+        args.push("--json");
+    }
+    common::run(&args)
+}
+
+#[test]
+fn simulate_reports_requests_compactions_and_totals() {
+    let extra = [
         "--context-window",
         "85",
         "--threshold",
         "0.5",
         "--summary-tokens",
         "5",
-        "--simulate",
-        "--json",
-    ]);
+    ];
+    let v = common::json_of(simulate_seed_dup(&extra, true), &extra);
     for key in ["requests", "compactions", "totals"] {
         assert!(v.get(key).is_some(), "simulation JSON has `{key}`: {v}");
     }
@@ -180,21 +191,8 @@ fn simulate_reports_requests_compactions_and_totals() {
 fn simulate_says_when_goose_would_give_up() {
     // The default 2 000-token summary does not fit a 40-token window: the next request is over
     // the limit, goose compacts again inside the loop, the retry still does not fit.
-    let db = db();
-    let v = run_json(&[
-        "replay",
-        &db,
-        "--session",
-        "seed-dup",
-        "--policy",
-        "goose",
-        "--keep-tail",
-        "3",
-        "--context-window",
-        "40",
-        "--simulate",
-        "--json",
-    ]);
+    let extra = ["--context-window", "40"];
+    let v = common::json_of(simulate_seed_dup(&extra, true), &extra);
     let recovery: Vec<&Value> = v["compactions"]
         .as_array()
         .unwrap()
@@ -209,19 +207,7 @@ fn simulate_says_when_goose_would_give_up() {
         ),
         "the turn's compaction, then the in-loop recovery, then goose gives up: {v}"
     );
-    let text = common::run(&[
-        "replay",
-        &db,
-        "--session",
-        "seed-dup",
-        "--policy",
-        "goose",
-        "--keep-tail",
-        "3",
-        "--context-window",
-        "40",
-        "--simulate",
-    ]);
+    let text = simulate_seed_dup(&extra, false);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(
         text.contains("1 of the compactions fired inside a tool loop")
