@@ -114,7 +114,7 @@ fn prepare(
         buckets: cost
             .map(|c| crate::cost::buckets(&c.per_request))
             .unwrap_or_default(),
-        messages: rows::message_rows(&session, Some(&tokens)),
+        messages: rows::message_rows(&session, &tokens),
         compactions: session.compactions.clone(),
         parts: rows::part_texts(&session),
         meta: session.meta,

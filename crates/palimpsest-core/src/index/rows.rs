@@ -154,9 +154,9 @@ pub fn part_texts(session: &Session) -> Vec<PartText> {
     out
 }
 
-/// The message rows of a session, with each message's BPE tokens when `tokens` holds them
-/// (one entry per message, in stored order).
-pub fn message_rows(session: &Session, tokens: Option<&[u64]>) -> Vec<MessageRow> {
+/// The message rows of a session, with each message's BPE tokens (`tokens`: one entry per
+/// message, in stored order).
+pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
     let wd = session.meta.working_dir.as_deref();
     let calls = crate::analysis::calls::calls(session);
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
@@ -220,7 +220,7 @@ pub fn message_rows(session: &Session, tokens: Option<&[u64]>) -> Vec<MessageRow
                 is_error,
                 paths: paths_of.remove(&m.index).unwrap_or_default().join("\n"),
                 line,
-                tokens: tokens.and_then(|t| t.get(pos).copied()),
+                tokens: tokens.get(pos).copied(),
                 row_json: serde_json::to_string(&crate::timeline::row(m)).unwrap_or_default(),
             }
         })

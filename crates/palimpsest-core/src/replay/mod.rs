@@ -43,14 +43,8 @@ pub fn chars_over_four(m: &Message) -> u64 {
 pub fn bpe_count(encoding: crate::tokens::bpe::Encoding, m: &Message) -> u64 {
     m.parts
         .iter()
-        .map(|p| match p {
-            Part::Text { text } | Part::Thinking { text, .. } => encoding.count(text),
-            Part::ToolCall {
-                name, arguments, ..
-            } => encoding.count(name) + encoding.count(&arguments.to_string()),
-            Part::ToolResult { text, .. } => encoding.count(text),
-            Part::Image { .. } | Part::Other { .. } => 0,
-        })
+        .flat_map(crate::tokens::known::texts)
+        .map(|t| encoding.count(&t))
         .sum()
 }
 

@@ -16,8 +16,9 @@ pub struct Known {
     counts: HashMap<Key, u64>,
 }
 
-/// The texts of a part that are counted, as the replay counts them.
-fn texts(p: &Part) -> Vec<std::borrow::Cow<'_, str>> {
+/// The texts of a part the replay counts (a call: its name and its arguments as JSON); the one
+/// rule both [`Known::message`] and [`crate::replay::bpe_count`] count by.
+pub fn texts(p: &Part) -> Vec<std::borrow::Cow<'_, str>> {
     match p {
         Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
             vec![text.as_str().into()]
