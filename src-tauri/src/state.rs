@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
@@ -44,8 +44,15 @@ impl StartupSource {
     }
 }
 
-/// The last session loaded: `(path, id, session)`.
-type Loaded = Arc<Mutex<Option<(String, String, Arc<Session>)>>>;
+/// The slot of the last session loaded: `(path, id, session)`.
+type Slot = Option<(String, String, Arc<Session>)>;
+
+/// The last session loaded, shared with the background reads.
+type Loaded = Arc<Mutex<Slot>>;
+
+/// The session the window opened last, `(path, id)`: a background read of one it has left is
+/// skipped rather than queued in front of the one it shows now.
+type Wanted = Arc<Mutex<Option<(String, String)>>>;
 
 /// The app's state, managed by tauri.
 pub struct AppState {
@@ -57,6 +64,8 @@ pub struct AppState {
     loaded: Loaded,
     /// Heavy results for the session loaded last (post-mortem, token report).
     pub memo: crate::memo::Memo,
+    /// The session opened last (what a background read is still for).
+    wanted: Wanted,
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
@@ -71,6 +80,7 @@ impl AppState {
             startup: OnceLock::new(),
             loaded: Arc::new(Mutex::new(None)),
             timeline: Mutex::new(None),
+            wanted: Arc::new(Mutex::new(None)),
             memo: crate::memo::Memo::default(),
             live: OnceLock::new(),
         }
@@ -100,12 +110,22 @@ impl AppState {
 
     /// Read session `id` under `path` in the background, so the commands that need it whole
     /// (a message, the cuts, the tabs) find it loaded; they wait for this load, never start a
-    /// second one.
+    /// second one. Skipped when, by the time the read could start, the window has opened
+    /// another session (clicking through big sessions must not queue a read of each).
     pub fn warm(&self, path: &str, id: &str) {
-        let (loaded, path, id) = (Arc::clone(&self.loaded), path.to_owned(), id.to_owned());
+        let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
+        let key = (path.to_owned(), id.to_owned());
         std::thread::spawn(move || {
-            if let Err(e) = load_into(&loaded, &path, &id) {
-                eprintln!("palimpsest-app: cannot read {path} ({id}): {}", e.message);
+            let Ok(mut guard) = lock(&loaded) else { return };
+            let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
+            if !still {
+                return;
+            }
+            if let Err(e) = load_locked(&mut guard, &key.0, &key.1) {
+                eprintln!(
+                    "palimpsest-app: cannot read {} ({}): {}",
+                    key.0, key.1, e.message
+                );
             }
         });
     }
@@ -122,6 +142,9 @@ impl AppState {
             && i == id
         {
             return Ok(Arc::clone(t));
+        }
+        if let Ok(mut w) = self.wanted.lock() {
+            *w = Some((path.to_owned(), id.to_owned()));
         }
         let t = match crate::indexing::timeline(path, id) {
             Some(t) => {
@@ -172,17 +195,26 @@ impl AppState {
 /// Session `id` under `path` from `loaded` when it is the one kept there, else loaded and kept.
 fn load_into(loaded: &Loaded, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
     // The lock is held while loading so two commands for the same session read it once.
-    let mut loaded = loaded.lock().map_err(|_| IpcError {
+    load_locked(&mut *lock(loaded)?, path, id)
+}
+
+/// The loaded-session slot, locked.
+fn lock(loaded: &Loaded) -> Result<MutexGuard<'_, Slot>, IpcError> {
+    loaded.lock().map_err(|_| IpcError {
         code: ErrorCode::Internal,
         message: "a previous load panicked; reopen the session".into(),
-    })?;
-    if let Some((p, i, s)) = loaded.as_ref()
+    })
+}
+
+/// [`load_into`] with the slot already locked.
+fn load_locked(slot: &mut Slot, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
+    if let Some((p, i, s)) = slot.as_ref()
         && p == path
         && i == id
     {
         return Ok(Arc::clone(s));
     }
     let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
-    *loaded = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
+    *slot = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
     Ok(session)
 }
