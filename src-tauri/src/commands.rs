@@ -250,6 +250,16 @@ pub fn get_cuts(
     Ok(api::session_cuts(&session))
 }
 
+/// A message, a summary or a whole cut as Markdown, for "Copy as Markdown".
+#[tauri::command(async)]
+pub fn get_markdown(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetMarkdownReq,
+) -> Result<String, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    Ok(api::markdown(&session, req.of)?)
+}
+
 /// What the model saw at one request, as rows, with its pairing findings.
 #[tauri::command(async)]
 pub fn get_request(

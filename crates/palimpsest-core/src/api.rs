@@ -116,61 +116,9 @@ pub fn timeline(session: &Session) -> crate::timeline::Timeline {
     crate::timeline::timeline(session)
 }
 
-/// The stored text of message `index` of session `id` under `path` (`SessionSource::raw`).
-pub fn raw_message(path: &Path, id: &str, index: usize) -> Result<Option<String>> {
-    let catalog = sources::open(path)?;
-    // A single file or database is one source: ask it directly instead of listing it first
-    // (listing a big single-file log means reading it whole).
-    if let [only] = catalog.sources.as_slice() {
-        return only.raw(id, index);
-    }
-    for s in &catalog.sources {
-        if let Ok(list) = s.list()
-            && list.iter().any(|m| m.id == id)
-        {
-            return s.raw(id, index);
-        }
-    }
-    Err(Error::NoSuchSession {
-        path: path.to_owned(),
-        id: id.to_owned(),
-    })
-}
-
-/// Message `index` of an already loaded session, whole, with its stored text from `path` when
-/// `with_raw` is set.
-pub fn message_detail(
-    path: &Path,
-    session: &Session,
-    index: usize,
-    with_raw: bool,
-) -> Result<crate::rpc::MessageDetail> {
-    let message = session
-        .messages
-        .iter()
-        .find(|m| m.index == index)
-        .cloned()
-        .ok_or_else(|| {
-            Error::Invalid(format!(
-                "{}: session `{}` has no message {index} (it holds {})",
-                path.display(),
-                session.meta.id,
-                session.messages.len()
-            ))
-        })?;
-    let raw = if with_raw {
-        raw_message(path, &session.meta.id, index)?
-    } else {
-        None
-    };
-    Ok(crate::rpc::MessageDetail { message, raw })
-}
-
-/// Message `index` of session `id` under `path`, whole, with its stored text.
-pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::MessageDetail> {
-    let session = load_session(path, Some(id))?;
-    message_detail(path, &session, index, true)
-}
+// Whole messages, their stored text and their Markdown: in `api/message.rs`.
+mod message;
+pub use message::{get_message, markdown, message_detail, raw_message};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
 

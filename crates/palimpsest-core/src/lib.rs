@@ -15,6 +15,7 @@ pub mod cost;
 pub mod error;
 pub mod follow;
 pub mod index;
+pub mod markdown;
 pub mod model;
 pub mod panels;
 pub mod replay;

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::api::Problem;
 use crate::model::{Message, SessionMeta};
 
+mod markdown;
 mod search;
+pub use markdown::{GetMarkdownReq, MarkdownOf};
 pub use search::SearchReq;
 
 /// Calls `$m! { name(Req) -> Res, ... }` with every app command.
@@ -38,6 +40,7 @@ macro_rules! with_commands {
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
+            get_markdown($crate::rpc::GetMarkdownReq) -> String,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }
@@ -334,6 +337,9 @@ pub struct MessageDetail {
     pub message: Message,
     /// The stored text of the row or line, when asked for and the source can give it.
     pub raw: Option<String>,
+    /// What the message's edit calls change, as line diffs (`analysis::edits`).
+    #[serde(default)]
+    pub edits: Vec<crate::analysis::edits::EditDiff>,
 }
 
 /// Machine codes of [`IpcError`]; the UI branches on these, never on message text.

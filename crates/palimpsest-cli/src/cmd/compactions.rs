@@ -1,6 +1,8 @@
 //! `palimpsest compactions PATH [--session ID] [--json]`: every compaction cut of a session,
 //! taken apart (cut, trigger, tokens, summary health, kept tail, dropped span, preserved
-//! message). Text output is one line per cut.
+//! message). Text output is one line per cut. `--cut N` prints one cut whole as Markdown
+//! (dropped, summary, kept verbatim: the window's "Copy cut as Markdown"), `--summary` only its
+//! summary, `--json` with it the cut view's detail.
 //! The anatomy itself is `palimpsest_core::compaction`'s; this only prints it.
 
 use std::io::Write;
@@ -8,6 +10,7 @@ use std::process::ExitCode;
 
 use palimpsest_core::api;
 use palimpsest_core::compaction::{CompactionAnatomy, HealthIssue};
+use palimpsest_core::rpc::MarkdownOf;
 use serde::Serialize;
 
 /// Arguments of `compactions`.
@@ -18,6 +21,13 @@ pub struct Args {
     /// Print JSON: {"compactions": [{cut_index, trigger, pre_tokens, ...}]}.
     #[arg(long)]
     json: bool,
+    /// One cut, numbered from 1 as the window names them: as Markdown, or with --json the cut
+    /// view's detail {anatomy, dropped, kept, cleared, summary_text, files, ...}.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    cut: Option<u64>,
+    /// With --cut: only the cut's summary, as the model receives it.
+    #[arg(long, requires = "cut")]
+    summary: bool,
 }
 
 #[derive(Serialize)]
@@ -30,6 +40,10 @@ struct Out<'a> {
 /// Run `compactions`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let session = a.target.load("read")?;
+    if let Some(n) = a.cut {
+        let at = usize::try_from(n - 1)?;
+        return one_cut(&session, at, a.summary, a.json);
+    }
     let view = api::compactions(&session);
     if a.json {
         crate::output::json(&Out {
@@ -47,6 +61,35 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for c in &view.compactions {
         writeln!(out, "{}", line(c))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--cut N`: the cut as Markdown or as the cut view's JSON.
+fn one_cut(
+    session: &palimpsest_core::model::Session,
+    at: usize,
+    summary: bool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    if json {
+        let cuts = api::session_cuts(session);
+        let Some(c) = cuts.cuts.get(at) else {
+            anyhow::bail!(
+                "session `{}` has no cut {} (it holds {})",
+                session.meta.id,
+                at + 1,
+                cuts.cuts.len()
+            );
+        };
+        crate::output::json(c)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let of = if summary {
+        MarkdownOf::Summary(at)
+    } else {
+        MarkdownOf::Cut(at)
+    };
+    write!(crate::output::stdout(), "{}", api::markdown(session, of)?)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,11 +1,15 @@
 //! `palimpsest show PATH [--session ID] [--view all|agent|user] [--json]`: one session's
 //! messages with their visibility, as the app's timeline shows them. `--rows` prints the
-//! timeline's compact rows instead (`show_rows`), from the index with `--index`.
+//! timeline's compact rows instead (`show_rows`), from the index with `--index`; `--message N`
+//! prints one message whole, as Markdown, or with `--json` as the inspector gets it (with its
+//! edit diffs).
 
 use std::io::Write;
 use std::process::ExitCode;
 
+use palimpsest_core::api;
 use palimpsest_core::model::{Message, Part, View};
+use palimpsest_core::rpc::MarkdownOf;
 use serde::Serialize;
 
 /// Arguments of `show`.
@@ -31,6 +35,10 @@ pub struct Args {
     /// The index file for --index (default `$XDG_CACHE_HOME/palimpsest/index.db`).
     #[arg(long, value_name = "FILE", requires = "index")]
     index_file: Option<std::path::PathBuf>,
+    /// One message whole, by its stored index: as Markdown (what the window's "Copy as
+    /// Markdown" copies), or with --json as the inspector gets it: {message, raw, edits}.
+    #[arg(long, value_name = "N", conflicts_with = "rows")]
+    message: Option<usize>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -64,6 +72,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return super::show_rows::run(&a.target, view, a.json, index);
     }
     let session = a.target.load("show")?;
+    if let Some(n) = a.message {
+        if a.json {
+            let detail = api::message_detail(&a.target.path, &session, n, true)?;
+            crate::output::json(&detail)?;
+        } else {
+            let md = api::markdown(&session, MarkdownOf::Message(n))?;
+            write!(crate::output::stdout(), "{md}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {
         crate::output::json(&Shown {

@@ -7,6 +7,7 @@
 //! - `loops`: repeated calls, error streaks, stretches without a write, timeouts.
 //! - `spills`: truncation markers and spill loops; `confine` + `review` open spill files safely.
 //! - `losses`: what a summary lost from the span it replaced; the usable-summary gate.
+//! - `edits` (+ `patch`): what an edit call changes, as line diffs, for the inspector.
 //! - `verdict`: the one-line verdict; `fleet`: the same across many sessions.
 //!
 //! Everything here works on [`Session`] alone. Token counts come from a counting function the
@@ -15,11 +16,13 @@
 pub mod calls;
 pub mod confine;
 pub mod cuts;
+pub mod edits;
 pub mod exploration;
 pub mod fleet;
 pub mod loops;
 pub mod losses;
 pub mod markers;
+pub mod patch;
 pub mod paths;
 pub mod polls;
 pub mod ranges;
