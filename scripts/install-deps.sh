@@ -16,8 +16,9 @@ E2E=0
 # The Tauri 2 build list (WebKitGTK 4.1, GTK 3, libsoup 3 come in through libwebkit2gtk-4.1-dev).
 BUILD_PKGS=(build-essential pkg-config curl wget file libwebkit2gtk-4.1-dev libssl-dev libxdo-dev
             libayatana-appindicator3-dev librsvg2-dev python3)
-# Headless window + WebDriver for the end-to-end tests, and `import` for screenshots.
-E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick)
+# Headless window + WebDriver for the end-to-end tests, `import` for screenshots and `xclip` to
+# read what "Copy as Markdown" put on the clipboard.
+E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip)
 # tauri-driver bridges WebDriver to the app; pinned to the 2.x line (3.x is a prerelease).
 TAURI_DRIVER_VERSION=2.1.0
 # Vite 7 needs Node 20.19+ (or 22.12+).

@@ -34,6 +34,7 @@ fn main() {
     let state = AppState::new(locations::path_argument(std::env::args_os().skip(1)));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_clipboard_manager::init())
         .plugin(progress::plugin())
         .manage(state)
         .setup(|app| {

@@ -24,59 +24,11 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Driver  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-# --- page queries (run inside the webview) ---------------------------------------------------
-
-ROWS = """
-return Array.from(document.querySelectorAll('[data-testid=row]')).map(r => ({
-  index: Number(r.dataset.index), kind: r.dataset.kind,
-  agent: r.dataset.agentVisible === 'true', user: r.dataset.userVisible === 'true',
-  dimmed: r.classList.contains('invisible'), modelOnly: r.classList.contains('model-only'),
-  selected: r.getAttribute('aria-selected') === 'true', text: r.textContent }));
-"""
-SESSIONS = "return Array.from(document.querySelectorAll('[data-testid=session]')).map(b => b.dataset.sessionId);"
-VIEW = "const b = document.querySelector('[role=radio][aria-checked=true]'); return b && b.dataset.view;"
-STATUS = "const s = document.querySelector('[data-testid=status]'); return s && s.textContent;"
-
-
-class Ctx:
-    def __init__(self, d, out, app, fixtures):
-        self.d = d
-        self.out = out
-        self.app = app
-        self.fixtures = fixtures
-        self.screenshot_dir = None
-
-    def open_session(self, sid):
-        css = f'[data-testid=session][data-session-id="{sid}"]'
-        # The sidebar scrolls: a session below its fold is clicked like a user would, after
-        # scrolling to it. Loaded means the main pane shows that session's timeline (not the
-        # previous one's rows while the new one loads).
-        self.d.run("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'});", css)
-        self.d.click(css)
-        self.d.wait(
-            "const c = document.querySelector('[data-testid=crumbs]');"
-            "const s = document.querySelector('[data-testid=session][aria-current=true]');"
-            "const m = document.querySelector('main.main');"
-            "return s && s.dataset.sessionId === arguments[0] && m && m.dataset.sessionId === arguments[0] && "
-            "!document.querySelector('.status .spinner') && document.querySelectorAll('[data-testid=row]').length > 0;",
-            sid, what=f"session {sid} to load")
-
-    def set_view(self, view):
-        self.d.click(f'[data-view="{view}"]')
-        self.d.wait("return document.querySelector('[role=radio][aria-checked=true]').dataset.view === arguments[0];",
-                    view, what=f"view {view}")
-
-    def rows(self):
-        return self.d.run(ROWS)
-
-
-def check(cond, why):
-    if not cond:
-        raise AssertionError(why)
-
+from common import (  # noqa: E402
+    HERE, ROWS, SESSIONS, SIX_CUTS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, js_click,
+    open_tab, root_shot,
+)
+from reading import test_an_edit_shows_as_a_diff_and_copies_as_markdown  # noqa: E402
 
 # --- tests -------------------------------------------------------------------------------------
 
@@ -360,27 +312,6 @@ return true;
 """
 
 
-def js_click(c, css):
-    """Scroll an element of a scrolling pane into view, then click it like a user."""
-    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
-    c.d.click(css)
-
-
-def open_tab(c, tab):
-    c.d.click(f'[data-tab="{tab}"]')
-    c.d.wait("return document.querySelector('[role=tab][aria-selected=true]')?.dataset.tab === arguments[0];",
-             tab, what=f"the {tab} tab")
-
-
-def cli_binary(c):
-    """The `palimpsest` CLI built beside the app (same target dir), else the default target/."""
-    root = os.path.dirname(os.path.dirname(HERE))
-    for p in (os.path.join(os.path.dirname(c.app), "palimpsest"), os.path.join(root, "target", "debug", "palimpsest")):
-        if os.path.exists(p):
-            return p
-    raise AssertionError("the palimpsest CLI is not built (cargo build -p palimpsest-cli)")
-
-
 def test_replay_seed_five_k3_and_naive_orphan(c):
     c.open_session("seed-five")
     open_tab(c, "replay")
@@ -602,7 +533,6 @@ def test_unanswered_call_finding_badge_and_request_context(c):
 
 # --- Post-mortem, Spills, Live (tabs/PostmortemTab.tsx, tabs/SpillsTab.tsx, live.ts) ----------
 
-STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
 
 
 def bin_beside_app(c, name, package):
@@ -744,7 +674,6 @@ def test_spills_trust_the_recorded_working_directory_only_on_a_click(c):
         shutil.rmtree(root, ignore_errors=True)
 
 
-SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
 
 
 def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
@@ -1011,13 +940,6 @@ def test_a_real_transcript_past_the_first_screen_comes_in_whole(c):
             d.screenshot(os.path.join(c.screenshot_dir, "screenshot-real-claude.png"))
 
 
-def click_in_view(c, css):
-    """Scrolls the element to the middle of its pane, then clicks it as a user would."""
-    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
-    time.sleep(0.2)
-    c.d.click(css)
-
-
 def test_fleet_table_sorts_and_fits(c):
     """The fleet table: stuck rows first, any column sorts, and it fits the pane at 1280 x 800."""
     c.open_session(STUCK_ID)
@@ -1109,6 +1031,7 @@ TESTS = [
     test_goose_compacted_cut_view_shows_dropped_summary_kept,
     test_six_cuts_agent_view_names_the_cut_that_produced_it,
     test_an_inspector_link_opens_the_subagent_run,
+    test_an_edit_shows_as_a_diff_and_copies_as_markdown,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,
@@ -1124,12 +1047,6 @@ def free_port():
 
 def driver_binary():
     return shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
-
-
-def root_shot(path):
-    """The whole X screen (what a user sees), when ImageMagick's import is there."""
-    if shutil.which("import") and os.environ.get("DISPLAY"):
-        subprocess.run(["import", "-window", "root", path], check=False)
 
 
 def main():

@@ -22,6 +22,7 @@ import { openDialog, useFileDrop } from "./files";
 import { mergeRows, sessionKey, useFollow, useLive } from "./live";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
+import { useCopy } from "./clipboard";
 import { hitTarget } from "./search";
 import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
@@ -72,6 +73,7 @@ export function App() {
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
   // Cuts are fetched once every row is in (not once per page).
   const cutsState = useCuts(selected, rowsIn ? null : timeline);
+  const clip = useCopy(selected);
   // Where each cut lands in this view (first row at or after it): core's anatomy once it is in,
   // else the recorded cuts.
   const cutAt = useMemo(() => cutRows(cutsState.data?.cuts ?? [], rows), [cutsState.data, rows]);
@@ -343,6 +345,7 @@ export function App() {
           : "Ready";
 
   const liveNote = [
+    clip.note,
     follow.unseen > 0 ? `${follow.unseen} new since you last looked (G: newest)` : null,
     selected && liveView.liveSessions.has(sessionKey(selected.path, selected.id)) ? `● live${follow.follow ? ", following" : ""}` : null,
     liveView.problem ? `⚠ ${liveView.problem}` : null,
@@ -429,9 +432,10 @@ export function App() {
             onNext={() => openCutAt(shownCut + 1)}
             onClose={() => setOpenCut(null)}
             onShow={showStored}
+            onCopy={(what) => clip.copy(what === "cut" ? { cut: shownCut } : { summary: shownCut })}
           />
         ) : wide ? null : (
-          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} onLink={openLink} />
+          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} onLink={openLink} onCopy={detail ? () => clip.copy({ message: detail.message.index }) : undefined} />
         )}
       </div>
       <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || rowsIn !== null || sources === null} />

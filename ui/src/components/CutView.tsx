@@ -21,6 +21,8 @@ export interface CutViewProps {
   onClose: () => void;
   /** Show stored message `index` in the timeline. */
   onShow: (index: number) => void;
+  /** Copy the whole cut, or only its summary, as Markdown (absent: no copy buttons). */
+  onCopy?: (what: "cut" | "summary") => void;
 }
 
 const FATE_MARK: Record<CutFile["fate"], string> = {
@@ -30,7 +32,7 @@ const FATE_MARK: Record<CutFile["fate"], string> = {
   cleared: "⌫",
 };
 
-export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow }: CutViewProps) {
+export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow, onCopy }: CutViewProps) {
   const a = cut.anatomy;
   const carried = useMemo(() => carriedFiles(cut), [cut]);
   const names = useMemo(() => cut.files.flatMap((f) => [f.path, baseName(f.path)]), [cut]);
@@ -41,6 +43,18 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
       <header className="cut-head">
         <strong>✂ {cutRuleLabel(cut, ordinal + 1)}</strong>
         <span className="cut-nav">
+          {onCopy && (
+            <>
+              <button type="button" onClick={() => onCopy("cut")} data-testid="copy-cut" title="Copy the cut as Markdown: what it dropped, the summary, what the model kept verbatim">
+                Copy cut
+              </button>
+              {!micro && (
+                <button type="button" onClick={() => onCopy("summary")} data-testid="copy-summary" title="Copy the summary as Markdown, as the model receives it">
+                  Copy summary
+                </button>
+              )}
+            </>
+          )}
           <button type="button" onClick={onPrev} disabled={ordinal === 0} title="Previous cut ([)">
             ◀
           </button>

@@ -1,13 +1,19 @@
 // The inspector pane: the selected message whole (every part in full, tool arguments pretty
-// printed) and, on demand, the raw stored text. All content is rendered as text nodes. Its links
-// (a subagent's or compactor run's transcript, a compaction's transcript, a spill file) open what
-// they name through `onLink`.
+// printed) and, on demand, the raw stored text. Assistant text and summaries render as Markdown
+// (`Markdown`: elements only, no HTML from transcripts), unless "Plain text" is on; edit calls
+// show as diffs (`DiffBlock`) with their arguments folded; everything else is text nodes. Its
+// links (a subagent's or compactor run's transcript, a compaction's transcript, a spill file)
+// open what they name through `onLink`; "Copy as Markdown" goes through `onCopy`.
+import { useState } from "react";
 import type { MessageDetail } from "../bindings/MessageDetail";
 import type { Part } from "../bindings/Part";
 import type { IpcError } from "../bindings/IpcError";
 import type { Link } from "../bindings/Link";
 import { Badge } from "./TimelineList";
+import type { EditDiff } from "../bindings/EditDiff";
 import { KIND_LABEL, formatSize, formatTime } from "../timeline/rows";
+import { Markdown } from "./Markdown";
+import { DiffBlock } from "./DiffBlock";
 
 export interface InspectorProps {
   detail: MessageDetail | null;
@@ -17,11 +23,14 @@ export interface InspectorProps {
   onToggleRaw: () => void;
   /** Open what a link names (absent: links are shown as text only). */
   onLink?: (link: Link) => void;
+  /** Copy the message as Markdown (absent: no copy button). */
+  onCopy?: () => void;
 }
 
 const LINK_LABEL: Record<Link["kind"], string> = { subagent: "subagent run", transcript: "transcript", spill_file: "spill file" };
 
-export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink }: InspectorProps) {
+export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink, onCopy }: InspectorProps) {
+  const [plain, setPlain] = useState(false);
   if (error) {
     return (
       <aside className="inspector" data-testid="inspector">
@@ -53,9 +62,19 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
         <span className="muted small">
           {[m.created !== null ? formatTime(m.created) : null, m.id !== null ? `id ${m.id}` : null].filter(Boolean).join(" · ")}
         </span>
-        <button type="button" className={`toggle${showRaw ? " active" : ""}`} onClick={onToggleRaw} aria-pressed={showRaw} data-testid="raw-toggle" title="Show the stored text (r)">
-          Raw JSON
-        </button>
+        <span className="inspector-actions">
+          {onCopy && (
+            <button type="button" onClick={onCopy} data-testid="copy-message" title="Copy this message as Markdown (its edits as diffs)">
+              Copy as Markdown
+            </button>
+          )}
+          <button type="button" className={`toggle${plain ? " active" : ""}`} onClick={() => setPlain((p) => !p)} aria-pressed={plain} data-testid="plain-toggle" title="Show text as stored, without Markdown or diffs">
+            Plain text
+          </button>
+          <button type="button" className={`toggle${showRaw ? " active" : ""}`} onClick={onToggleRaw} aria-pressed={showRaw} data-testid="raw-toggle" title="Show the stored text (r)">
+            Raw JSON
+          </button>
+        </span>
       </div>
       {m.error && <pre className="part-block part-error">{m.error}</pre>}
       {showRaw ? (
@@ -70,7 +89,7 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
       ) : (
         <div className="parts">
           {m.parts.map((p, i) => (
-            <PartBlock key={i} part={p} />
+            <PartBlock key={i} part={p} markdown={!plain && (m.role === "assistant" || m.kind === "summary")} edits={plain ? [] : detail.edits.filter((e) => e.part === i)} />
           ))}
           {m.links && m.links.length > 0 && (
             <section className="part-block">
@@ -95,12 +114,12 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
   );
 }
 
-function PartBlock({ part }: { part: Part }) {
+function PartBlock({ part, markdown, edits }: { part: Part; markdown: boolean; edits: EditDiff[] }) {
   switch (part.type) {
     case "text":
       return (
         <section className="part-block" data-part="text">
-          <pre>{part.text}</pre>
+          {markdown ? <Markdown text={part.text} /> : <pre>{part.text}</pre>}
         </section>
       );
     case "thinking":
@@ -116,7 +135,19 @@ function PartBlock({ part }: { part: Part }) {
           <h4>
             Tool call <code>{part.name}</code> <span className="muted">{part.id}</span>
           </h4>
-          <pre>{JSON.stringify(part.arguments, null, 2)}</pre>
+          {edits.length === 0 ? (
+            <pre>{JSON.stringify(part.arguments, null, 2)}</pre>
+          ) : (
+            <>
+              {edits.map((d, i) => (
+                <DiffBlock key={i} diff={d} />
+              ))}
+              <details className="diff-args">
+                <summary className="muted small">arguments</summary>
+                <pre>{JSON.stringify(part.arguments, null, 2)}</pre>
+              </details>
+            </>
+          )}
         </section>
       );
     case "tool_result":

@@ -1,0 +1,99 @@
+"""What the end-to-end test files share: the page queries, the test context, `check`, and the
+helpers that click, open tabs, find the CLI and take screenshots. `run.py` is the runner."""
+
+import os
+import shutil
+import subprocess
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# --- page queries (run inside the webview) ---------------------------------------------------
+
+ROWS = """
+return Array.from(document.querySelectorAll('[data-testid=row]')).map(r => ({
+  index: Number(r.dataset.index), kind: r.dataset.kind,
+  agent: r.dataset.agentVisible === 'true', user: r.dataset.userVisible === 'true',
+  dimmed: r.classList.contains('invisible'), modelOnly: r.classList.contains('model-only'),
+  selected: r.getAttribute('aria-selected') === 'true', text: r.textContent }));
+"""
+SESSIONS = "return Array.from(document.querySelectorAll('[data-testid=session]')).map(b => b.dataset.sessionId);"
+VIEW = "const b = document.querySelector('[role=radio][aria-checked=true]'); return b && b.dataset.view;"
+STATUS = "const s = document.querySelector('[data-testid=status]'); return s && s.textContent;"
+
+
+class Ctx:
+    def __init__(self, d, out, app, fixtures):
+        self.d = d
+        self.out = out
+        self.app = app
+        self.fixtures = fixtures
+        self.screenshot_dir = None
+
+    def open_session(self, sid):
+        css = f'[data-testid=session][data-session-id="{sid}"]'
+        # The sidebar scrolls: a session below its fold is clicked like a user would, after
+        # scrolling to it. Loaded means the main pane shows that session's timeline (not the
+        # previous one's rows while the new one loads).
+        self.d.run("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'});", css)
+        self.d.click(css)
+        self.d.wait(
+            "const c = document.querySelector('[data-testid=crumbs]');"
+            "const s = document.querySelector('[data-testid=session][aria-current=true]');"
+            "const m = document.querySelector('main.main');"
+            "return s && s.dataset.sessionId === arguments[0] && m && m.dataset.sessionId === arguments[0] && "
+            "!document.querySelector('.status .spinner') && document.querySelectorAll('[data-testid=row]').length > 0;",
+            sid, what=f"session {sid} to load")
+
+    def set_view(self, view):
+        self.d.click(f'[data-view="{view}"]')
+        self.d.wait("return document.querySelector('[role=radio][aria-checked=true]').dataset.view === arguments[0];",
+                    view, what=f"view {view}")
+
+    def rows(self):
+        return self.d.run(ROWS)
+
+
+def check(cond, why):
+    if not cond:
+        raise AssertionError(why)
+
+
+def js_click(c, css):
+    """Scroll an element of a scrolling pane into view, then click it like a user."""
+    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+    c.d.click(css)
+
+
+def open_tab(c, tab):
+    c.d.click(f'[data-tab="{tab}"]')
+    c.d.wait("return document.querySelector('[role=tab][aria-selected=true]')?.dataset.tab === arguments[0];",
+             tab, what=f"the {tab} tab")
+
+
+def cli_binary(c):
+    """The `palimpsest` CLI built beside the app (same target dir), else the default target/."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for p in (os.path.join(os.path.dirname(c.app), "palimpsest"), os.path.join(root, "target", "debug", "palimpsest")):
+        if os.path.exists(p):
+            return p
+    raise AssertionError("the palimpsest CLI is not built (cargo build -p palimpsest-cli)")
+
+
+def click_in_view(c, css):
+    """Scrolls the element to the middle of its pane, then clicks it as a user would."""
+    c.d.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", css)
+    time.sleep(0.2)
+    c.d.click(css)
+
+
+def root_shot(path):
+    """The whole X screen (what a user sees), when ImageMagick's import is there."""
+    if shutil.which("import") and os.environ.get("DISPLAY"):
+        subprocess.run(["import", "-window", "root", path], check=False)
+
+
+STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
+
+
+SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
