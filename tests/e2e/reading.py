@@ -1,12 +1,13 @@
-"""Reading a message in the window: an edit call as a diff, a summary as Markdown, and "Copy as
-Markdown" putting on the clipboard exactly what the CLI prints for the same message or cut."""
+"""Reading a message in the window: an edit call as a diff, a summary as Markdown, "Copy as
+Markdown" putting on the clipboard exactly what the CLI prints for the same message or cut, and
+Claude Code's own overflow spill opened from the session's folder."""
 
 import os
 import shutil
 import subprocess
 import time
 
-from common import SIX_CUTS, check, cli_binary, click_in_view
+from common import SIX_CUTS, check, cli_binary, click_in_view, open_tab
 
 
 def clipboard():
@@ -75,3 +76,26 @@ def test_an_edit_shows_as_a_diff_and_copies_as_markdown(c):
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
         c.set_view("all")
+
+
+def test_a_claude_overflow_spill_is_listed_and_opens(c):
+    """Segment 6's `mcp__linear__list_issues` result overflowed: Claude Code's notice names a
+    file under `<id>/tool-results/` by the writing machine's path. Spills lists it present (as
+    `palimpsest spills` does) and shows the saved listing."""
+    session_file = os.path.join(c.fixtures, "claude", "projects", "-home-dev-shop", SIX_CUTS + ".jsonl")
+    c.open_session(SIX_CUTS)
+    open_tab(c, "spills")
+    try:
+        got = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => "
+                       "[tr.dataset.status, tr.cells[1].textContent]); return r.length ? r : null;", timeout=30,
+                       what="the spill list")
+        check(len(got) == 1 and got[0][0] == "present" and got[0][1].endswith("mcp-linear-list_issues-1772442000.txt"),
+              f"one spill, the overflowing listing, present in the session's folder; got {got}")
+        cli = cli_markdown(c, ["spills", session_file])
+        check("1 present" in cli, f"the CLI agrees it is present; got {cli!r}")
+        c.d.run("document.querySelector('[data-testid=spill]').click();")
+        text = c.d.wait("return document.querySelector('[data-testid=spill-detail]')?.textContent || null;", timeout=15,
+                        what="the spill file's text")
+        check("SHOP-112" in text, "the saved listing is shown (its last issue, SHOP-112)")
+    finally:
+        open_tab(c, "timeline")

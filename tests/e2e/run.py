@@ -28,7 +28,9 @@ from common import (  # noqa: E402
     HERE, ROWS, SESSIONS, SIX_CUTS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, js_click,
     open_tab, root_shot,
 )
-from reading import test_an_edit_shows_as_a_diff_and_copies_as_markdown  # noqa: E402
+from reading import (  # noqa: E402
+    test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
+)
 
 # --- tests -------------------------------------------------------------------------------------
 
@@ -1032,6 +1034,7 @@ TESTS = [
     test_six_cuts_agent_view_names_the_cut_that_produced_it,
     test_an_inspector_link_opens_the_subagent_run,
     test_an_edit_shows_as_a_diff_and_copies_as_markdown,
+    test_a_claude_overflow_spill_is_listed_and_opens,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,

@@ -2,7 +2,9 @@
 //! `fixtures/claude/projects/-home-dev-shop/` holds `six-cuts`, a worker with six cuts of three
 //! kinds (manual, micro, auto, micro, manual, auto), a 3 KB first prompt, Read/Edit/Bash work,
 //! MCP calls (`mcp__linear__*`), a Task call whose subagent run sits in `<id>/subagents/`, and
-//! microcompacts that clear earlier Read results by id (`compactedToolIds`).
+//! microcompacts that clear earlier Read results by id (`compactedToolIds`), and an MCP result
+//! that overflowed into `<id>/tool-results/` (Claude Code's "exceeds maximum allowed tokens"
+//! notice, naming the file by the path of the machine that wrote it).
 //!
 //! Records follow the shapes of real transcripts (transcript-formats.md §1 and the files in
 //! `../shared/data/claude-code`): a `queue-operation` and a `file-history-snapshot` first, the
@@ -238,10 +240,21 @@ pub fn six_cuts() -> Vec<Value> {
             tokens,
         );
         tokens += 1_000;
+        // Segment 6's listing overflowed: Claude Code saved it under the session's
+        // `tool-results/` and said so (the path is the writing machine's, as in a copied home).
+        let issues = if seg == 6 {
+            format!(
+                "Error: result (1,093,765 characters) exceeds maximum allowed tokens. Output has been \
+                 saved to /home/dev/.claude/projects/{PROJECT}/{SIX_CUTS_ID}/tool-results/{OVERFLOW}.\n\
+                 Format: JSON array of issues"
+            )
+        } else {
+            "[{\"id\":\"SHOP-101\"},{\"id\":\"SHOP-102\"}]".to_owned()
+        };
         t.tool(
             "mcp__linear__list_issues",
             json!({"team": "SHOP", "state": "open"}),
-            "[{\"id\":\"SHOP-101\"},{\"id\":\"SHOP-102\"}]",
+            &issues,
             tokens,
         );
         t.tool(
@@ -335,5 +348,23 @@ pub fn generate(out: &Path) -> Result<()> {
             .join("subagents/agent-a6c0e01.jsonl"),
         &subagent(),
     )?;
+    let spill = project
+        .join(SIX_CUTS_ID)
+        .join("tool-results")
+        .join(OVERFLOW);
+    std::fs::create_dir_all(project.join(SIX_CUTS_ID).join("tool-results"))?;
+    std::fs::write(&spill, overflow_listing())
+        .with_context(|| format!("write {}", spill.display()))?;
     Ok(())
+}
+
+/// The file segment 6's overflowing `list_issues` was saved to (Claude Code's naming).
+pub const OVERFLOW: &str = "mcp-linear-list_issues-1772442000.txt";
+
+/// What that file holds: the open issues as one JSON array.
+fn overflow_listing() -> String {
+    let issues: Vec<Value> = (101..=112)
+        .map(|n| json!({"id": format!("SHOP-{n}"), "title": format!("Checkout total wrong (case {n})"), "state": "open"}))
+        .collect();
+    serde_json::to_string_pretty(&issues).unwrap_or_default() + "\n"
 }

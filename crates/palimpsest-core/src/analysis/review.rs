@@ -5,7 +5,7 @@
 //! needing confirmation with their full path.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -174,6 +174,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
         }
     }
 
+    let own = spill_dirs(session, &folders.roots);
     let mut spills: Vec<SpillEntry> = Vec::new();
     for (idx, mk) in found {
         if mk.path.is_some()
@@ -198,14 +199,14 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
                 .collect(),
             None => Vec::new(),
         };
-        let mut e = entry(&conf, &folders.bases, mk, opts.max_text_bytes);
+        let mut e = entry(&conf, &folders.bases, &own, mk, opts.max_text_bytes);
         e.message_index = Some(idx);
         e.call_index = call.map(|c| c.call_index);
         e.tool = call.map(|c| c.name.to_owned());
         e.read_by = read_by;
         spills.push(e);
     }
-    for dir in spill_dirs(session, &folders.roots) {
+    for dir in &own {
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -235,7 +236,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
                 head: String::new(),
                 tail: String::new(),
             };
-            spills.push(entry(&conf, &folders.bases, mk, opts.max_text_bytes));
+            spills.push(entry(&conf, &folders.bases, &[], mk, opts.max_text_bytes));
         }
     }
     let count = |s: SpillStatus| spills.iter().filter(|e| e.status == s).count();
@@ -280,7 +281,39 @@ fn spill_dirs(session: &Session, roots: &[PathBuf]) -> Vec<PathBuf> {
     }
 }
 
-fn entry(conf: &Confinement, bases: &[PathBuf], mk: Marker, max: usize) -> SpillEntry {
+/// The same file in one of the session's own spill folders (`own`), when `raw` names it under
+/// a folder of that name elsewhere: a transcript copied off the machine that wrote it (a fleet
+/// worker's `~/.claude/projects` on an engineer's laptop) names its spills by their old path.
+fn moved_here(conf: &Confinement, raw: &str, own: &[PathBuf]) -> Option<Resolution> {
+    let raw = Path::new(raw.trim().trim_matches('"'));
+    let (name, parent) = (raw.file_name()?, raw.parent()?);
+    own.iter().find_map(|dir| {
+        // `<id>/tool-results` must be the tail of the recorded folder, not just its last name.
+        let tail: PathBuf = dir
+            .iter()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !parent.ends_with(&tail) {
+            return None;
+        }
+        match conf.resolve(&dir.join(name).to_string_lossy(), &[]) {
+            r @ Resolution::Inside(_) => Some(r),
+            _ => None,
+        }
+    })
+}
+
+fn entry(
+    conf: &Confinement,
+    bases: &[PathBuf],
+    own: &[PathBuf],
+    mk: Marker,
+    max: usize,
+) -> SpillEntry {
     let mut e = SpillEntry {
         path: mk.path.clone(),
         resolved: None,
@@ -300,7 +333,10 @@ fn entry(conf: &Confinement, bases: &[PathBuf], mk: Marker, max: usize) -> Spill
         read_by: Vec::new(),
     };
     let Some(path) = &mk.path else { return e };
-    let res = conf.resolve(path, bases);
+    let res = match conf.resolve(path, bases) {
+        r @ Resolution::Inside(_) => r,
+        r => moved_here(conf, path, own).unwrap_or(r),
+    };
     match &res {
         Resolution::Inside(p) => {
             e.resolved = Some(p.to_string_lossy().into_owned());
