@@ -82,14 +82,21 @@ pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<T
     Ok(t.page(req.from, req.limit))
 }
 
-/// One whole message, and its stored text when asked for.
+/// One whole message, and its stored text when asked for: from the session when it is
+/// loaded, else read by offset through the index while the session is read behind the rows,
+/// else once the session is loaded.
 #[tauri::command(async)]
 pub fn get_message(
     state: State<'_, AppState>,
     req: GetMessageReq,
 ) -> Result<MessageDetail, IpcError> {
-    let session = state.session(&req.path, &req.id)?;
     let path = Path::new(&req.path);
+    if state.loaded_now(&req.path, &req.id).is_none()
+        && let Some(d) = crate::indexing::message(&req.path, &req.id, req.index)
+    {
+        return Ok(d);
+    }
+    let session = state.session(&req.path, &req.id)?;
     Ok(api::message_detail(path, &session, req.index, req.raw)?)
 }
 

@@ -19,6 +19,15 @@ pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
         .flatten()
 }
 
+/// Message `index` of session `id` under `path` read by offset through the index, when it
+/// holds the file as it is (the window shows it while the session is still being read).
+pub fn message(path: &str, id: &str, index: usize) -> Option<palimpsest_core::rpc::MessageDetail> {
+    let ix = api::open_index(None).ok()?;
+    api::message_indexed(&ix, Path::new(path), Some(id), index)
+        .ok()
+        .flatten()
+}
+
 /// Sources waiting to be indexed, and whether the indexing thread is running.
 static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
 

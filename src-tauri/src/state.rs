@@ -108,6 +108,15 @@ impl AppState {
         load_into(&self.loaded, path, id)
     }
 
+    /// Session `id` under `path` when it is loaded now; `None` while a read holds the slot or
+    /// another session is kept (never waits).
+    pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
+        let slot = self.loaded.try_lock().ok()?;
+        slot.as_ref()
+            .filter(|(p, i, _)| p == path && i == id)
+            .map(|(_, _, s)| Arc::clone(s))
+    }
+
     /// Read session `id` under `path` in the background, so the commands that need it whole
     /// (a message, the cuts, the tabs) find it loaded; they wait for this load, never start a
     /// second one. Skipped when, by the time the read could start, the window has opened

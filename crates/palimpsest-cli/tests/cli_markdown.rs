@@ -109,3 +109,46 @@ fn compactions_cut_prints_the_cut_or_its_summary() {
         "naming how many it holds"
     );
 }
+
+#[test]
+fn show_message_index_reads_the_message_by_offset_until_the_file_changes() {
+    let t = tempfile::tempdir().unwrap();
+    let file = t.path().join("s.jsonl");
+    std::fs::copy(path(), &file).unwrap();
+    let f = file.to_str().unwrap();
+    let from_file = run_json(&["show", f, "--message", "23", "--json"]);
+    assert_eq!(
+        from_file["from_index"], false,
+        "without --index the file is read"
+    );
+    let out = run(&["index", f]);
+    assert!(out.status.success(), "the file is indexed");
+    let by_offset = run_json(&["show", f, "--message", "23", "--index", "--json"]);
+    assert_eq!(
+        by_offset["from_index"], true,
+        "read through the index by offset"
+    );
+    assert_eq!(
+        (
+            &by_offset["message"],
+            &by_offset["raw"],
+            &by_offset["edits"]
+        ),
+        (
+            &from_file["message"],
+            &from_file["raw"],
+            &from_file["edits"]
+        ),
+        "the same message, stored text and edits as the file gives"
+    );
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push('\n');
+    std::fs::write(&file, text).unwrap();
+    let out = run(&["show", f, "--message", "23", "--index", "--json"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not in the index as it is on disk now"),
+        "a changed file is read, and said so"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["from_index"], false, "read from the file");
+}

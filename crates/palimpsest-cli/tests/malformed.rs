@@ -106,6 +106,7 @@ fn signature(m: &Value) -> String {
         // Where it was stored moves with an inserted line; what it is does not.
         if let Some(d) = o.get_mut("details").and_then(Value::as_object_mut) {
             d.remove("lines");
+            d.remove("offsets");
             d.remove("line");
         }
     }

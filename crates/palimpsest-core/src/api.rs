@@ -118,7 +118,7 @@ pub fn timeline(session: &Session) -> crate::timeline::Timeline {
 
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;
-pub use message::{get_message, markdown, message_detail, raw_message};
+pub use message::{get_message, markdown, message_detail, message_indexed, raw_message};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
 

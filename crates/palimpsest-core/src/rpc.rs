@@ -340,6 +340,9 @@ pub struct MessageDetail {
     /// What the message's edit calls change, as line diffs (`analysis::edits`).
     #[serde(default)]
     pub edits: Vec<crate::analysis::edits::EditDiff>,
+    /// Read by its records' byte offsets through the fleet index, the session not loaded.
+    #[serde(default)]
+    pub from_index: bool,
 }
 
 /// Machine codes of [`IpcError`]; the UI branches on these, never on message text.

@@ -17,4 +17,8 @@ raw: string | null,
 /**
  * What the message's edit calls change, as line diffs (`analysis::edits`).
  */
-edits: Array<EditDiff>, };
+edits: Array<EditDiff>, 
+/**
+ * Read by its records' byte offsets through the fleet index, the session not loaded.
+ */
+from_index: boolean, };

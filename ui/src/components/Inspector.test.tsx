@@ -27,6 +27,7 @@ const detail = (role: "assistant" | "user"): MessageDetail => ({
     details: null,
   },
   raw: null,
+  from_index: false,
   edits: [
     {
       part: 1,

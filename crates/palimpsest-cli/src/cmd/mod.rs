@@ -10,6 +10,7 @@ pub mod replay;
 pub mod search;
 pub mod sessions;
 pub mod show;
+pub mod show_message;
 pub mod show_rows;
 pub mod sources;
 pub mod spills;

@@ -7,9 +7,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use palimpsest_core::api;
 use palimpsest_core::model::{Message, Part, View};
-use palimpsest_core::rpc::MarkdownOf;
 use serde::Serialize;
 
 /// Arguments of `show`.
@@ -30,7 +28,9 @@ pub struct Args {
     rows: bool,
     /// With --rows: from the fleet index when it holds the session with its file unchanged
     /// (nothing read but the file's size, time and edges); else from the file, as without it.
-    #[arg(long, requires = "rows")]
+    /// With --message: the message read by its records' byte offsets (Claude Code), the rest
+    /// of the file untouched.
+    #[arg(long)]
     index: bool,
     /// The index file for --index (default `$XDG_CACHE_HOME/palimpsest/index.db`).
     #[arg(long, value_name = "FILE", requires = "index")]
@@ -71,17 +71,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let index = a.index.then_some(a.index_file.as_deref());
         return super::show_rows::run(&a.target, view, a.json, index);
     }
-    let session = a.target.load("show")?;
     if let Some(n) = a.message {
-        if a.json {
-            let detail = api::message_detail(&a.target.path, &session, n, true)?;
-            crate::output::json(&detail)?;
-        } else {
-            let md = api::markdown(&session, MarkdownOf::Message(n))?;
-            write!(crate::output::stdout(), "{md}")?;
-        }
-        return Ok(ExitCode::SUCCESS);
+        let index = a.index.then_some(a.index_file.as_deref());
+        return super::show_message::run(&a.target, n, a.json, index);
     }
+    if a.index {
+        anyhow::bail!("--index goes with --rows or --message");
+    }
+    let session = a.target.load("show")?;
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {
         crate::output::json(&Shown {

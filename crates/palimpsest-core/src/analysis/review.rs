@@ -207,7 +207,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
         spills.push(e);
     }
     for dir in &own {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
+        let Ok(rd) = std::fs::read_dir(dir) else {
             continue;
         };
         let mut files: Vec<PathBuf> = rd

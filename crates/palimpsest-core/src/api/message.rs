@@ -61,6 +61,7 @@ pub fn message_detail(
         message,
         raw,
         edits,
+        from_index: false,
     })
 }
 
@@ -99,4 +100,24 @@ pub fn markdown(session: &Session, of: crate::rpc::MarkdownOf) -> Result<String>
             })
         }
     }
+}
+
+/// Message `at` of session `id` (no id: the one session) under `path` from the fleet index, read by its records' byte
+/// offsets without reading the session (`Index::message`), with its stored text and edits;
+/// `None` when the index cannot answer it (then load the session: [`message_detail`]).
+pub fn message_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    at: usize,
+) -> Result<Option<crate::rpc::MessageDetail>> {
+    Ok(index.message(path, id, at)?.map(|(message, raw)| {
+        let edits = crate::analysis::edits::of_message(&message);
+        crate::rpc::MessageDetail {
+            message,
+            raw: Some(raw),
+            edits,
+            from_index: true,
+        }
+    }))
 }

@@ -9,8 +9,10 @@
 //! one re-written (an appended transcript from its last message on), one gone is removed.
 //! Loading and diagnosing run on every core; one thread writes. Deleting the file loses
 //! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
-//! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s.
+//! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
+//! message read back by its records' byte offsets `body`'s.
 
+mod body;
 pub mod fingerprint;
 mod jobs;
 mod read;

@@ -111,13 +111,13 @@ impl Index {
         Ok(Some((metas, Vec::new())))
     }
 
-    /// The timeline of session `id` under `path` (a folder, or the session's file; no id: the
-    /// one session under `path`), from the
-    /// index, when its file is as it was indexed; `None` when the index does not hold it, its
-    /// file changed, or it shares its file with other sessions (a database: loading one session
-    /// of it is quick, and its stamp is the source's). The rows are those [`crate::timeline::timeline`]
-    /// makes of the loaded session, byte for byte.
-    pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
+    /// The index's row of session `id` (or the one session) under `path`, when its file is
+    /// as it was indexed: `(rowid, file, meta_json, compactions_json)`.
+    pub(super) fn fresh_session(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<Option<(i64, String, String, String)>> {
         let roots = [canonical(path)];
         // Without an id, the one session under `path` (a file holding one session).
         let mut q = self
@@ -153,6 +153,19 @@ impl Index {
         if Fingerprint::parse(&stamp).is_none() || now.map(|f| f.stamp()) != Some(stamp) {
             return Ok(None);
         }
+        Ok(Some((rowid, file, meta, compactions)))
+    }
+
+    /// The timeline of session `id` under `path` (a folder, or the session's file; no id: the
+    /// one session under `path`), from the
+    /// index, when its file is as it was indexed; `None` when the index does not hold it, its
+    /// file changed, or it shares its file with other sessions (a database: loading one session
+    /// of it is quick, and its stamp is the source's). The rows are those [`crate::timeline::timeline`]
+    /// makes of the loaded session, byte for byte.
+    pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
+        let Some((rowid, _file, meta, compactions)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
         let (Ok(meta), Ok(compactions)) = (
             serde_json::from_str(&meta),
             serde_json::from_str(&compactions),

@@ -51,6 +51,15 @@ pub struct MessageRow {
     pub paths: String,
     /// The first line of the record it came from, when the reader says.
     pub line: Option<u64>,
+    /// Byte offset of that record's first byte, when the reader says.
+    pub offset: Option<u64>,
+    /// Every record it was built from as `[[line, offset], …]` (JSON), when the reader records
+    /// offsets: `super::body` reads the message back from these alone. Empty otherwise.
+    pub records: String,
+    /// The whole message as JSON when what its records say is not all of it (reading the whole
+    /// file linked it to a subagent run, marked its branch or boundary, or cleared its results):
+    /// then `super::body` takes this instead of the records.
+    pub body_json: Option<String>,
     /// BPE tokens of its parts (`tokens::message_tokens`), when counted.
     pub tokens: Option<u64>,
     /// Its [`crate::timeline::TimelineRow`] as JSON: what the window's timeline draws.
@@ -206,6 +215,7 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                         .or_else(|| d.get("line"))
                 })
                 .and_then(Value::as_u64);
+            let records = records_of(m);
             MessageRow {
                 index: m.index,
                 role: role_name(m.role),
@@ -220,9 +230,51 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                 is_error,
                 paths: paths_of.remove(&m.index).unwrap_or_default().join("\n"),
                 line,
+                offset: records.first().map(|r| r[1]),
+                body_json: (!records.is_empty() && needs_body(m))
+                    .then(|| serde_json::to_string(m).unwrap_or_default()),
+                records: if records.is_empty() {
+                    String::new()
+                } else {
+                    serde_json::to_string(&records).unwrap_or_default()
+                },
                 tokens: tokens.get(pos).copied(),
                 row_json: serde_json::to_string(&crate::timeline::row(m)).unwrap_or_default(),
             }
         })
         .collect()
+}
+
+/// The `[line, offset]` of every record a message came from (`details.lines` beside
+/// `details.offsets`, as the Claude Code reader writes them); empty when the reader gives no
+/// offsets.
+fn records_of(m: &crate::model::Message) -> Vec<[u64; 2]> {
+    let get = |k: &str| -> Vec<u64> {
+        m.details
+            .as_ref()
+            .and_then(|d| d.get(k))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default()
+    };
+    let (lines, offsets) = (get("lines"), get("offsets"));
+    if lines.len() != offsets.len() {
+        return Vec::new();
+    }
+    lines
+        .into_iter()
+        .zip(offsets)
+        .map(|(l, o)| [l, o])
+        .collect()
+}
+
+/// Detail keys only reading the whole file sets (`sources::claude::visibility`).
+const WHOLE_FILE_KEYS: [&str; 4] = ["branch", "sidechain", "logical_parent", "microcompacted"];
+
+/// True when reading its records again would not give the message back as the whole file does.
+fn needs_body(m: &crate::model::Message) -> bool {
+    !m.links.is_empty()
+        || m.details
+            .as_ref()
+            .is_some_and(|d| WHOLE_FILE_KEYS.iter().any(|k| d.get(*k).is_some()))
 }

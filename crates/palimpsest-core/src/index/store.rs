@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -57,6 +57,9 @@ CREATE TABLE messages(
     is_error INTEGER NOT NULL,
     paths TEXT NOT NULL,
     line INTEGER,
+    offset INTEGER,
+    records TEXT NOT NULL,
+    body_json TEXT,
     row_json TEXT NOT NULL,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
@@ -208,8 +211,9 @@ pub fn write(
     )?;
     let mut msg = conn.prepare_cached(
         "INSERT INTO messages(session, idx, role, kind, agent_visible, user_visible, chars,
-             est_tokens, tokens, tools, is_error, paths, line, row_json)
-         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             est_tokens, tokens, tools, is_error, paths, line, offset, records, body_json,
+             row_json)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?;
     for m in &p.messages {
         msg.execute(params![
@@ -226,6 +230,9 @@ pub fn write(
             m.is_error,
             m.paths,
             m.line.map(|l| l as i64),
+            m.offset.map(|o| o as i64),
+            m.records,
+            m.body_json,
             m.row_json,
         ])?;
     }

@@ -18,6 +18,8 @@ use crate::error::{Error, Result};
 pub struct Line {
     /// 1-based line number.
     pub number: usize,
+    /// Byte offset of the line's first byte in the file (where a reader can seek back to it).
+    pub offset: u64,
     /// The parsed value, or the error (naming file and line) with the raw text kept.
     pub value: std::result::Result<Value, BadLine>,
 }
@@ -37,6 +39,7 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut buf = Vec::new();
     let mut number = 0;
+    let mut next: u64 = 0;
     loop {
         buf.clear();
         let n = reader
@@ -46,6 +49,8 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
             return Ok(());
         }
         number += 1;
+        let offset = next;
+        next += n as u64;
         let complete = buf.last() == Some(&b'\n');
         // A byte-order mark some editors write before the first line is not part of the JSON.
         let text = match buf.strip_prefix(b"\xEF\xBB\xBF") {
@@ -81,7 +86,11 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
                 })
             }
         };
-        if !f(Line { number, value }) {
+        if !f(Line {
+            number,
+            offset,
+            value,
+        }) {
             return Ok(());
         }
     }
@@ -109,14 +118,15 @@ mod tests {
         write!(f, "{{\"a\":1}}\n\nnot json\n{{\"b\":2}}\n{{\"c\":").unwrap();
         let mut seen = Vec::new();
         for_each_line(f.path(), |l| {
-            seen.push((l.number, l.value.is_ok()));
+            seen.push((l.number, l.offset, l.value.is_ok()));
             true
         })
         .unwrap();
         assert_eq!(
             seen,
-            vec![(1, true), (3, false), (4, true)],
-            "blank line 2 skipped, line 3 reported bad, the unfinished line 5 left out"
+            vec![(1, 0, true), (3, 9, false), (4, 18, true)],
+            "blank line 2 skipped, line 3 reported bad, the unfinished line 5 left out; each \
+             line's byte offset is where it starts"
         );
     }
 

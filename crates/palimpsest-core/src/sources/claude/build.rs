@@ -81,11 +81,14 @@ pub struct Builder {
     /// The last model seen.
     pub model: Option<String>,
     by_api_id: HashMap<String, usize>,
+    /// Byte offset of the line being read, recorded beside its number (`details.offsets`).
+    at: u64,
 }
 
 impl Builder {
     /// Feed one line.
     pub fn push(&mut self, line: Line) {
+        self.at = line.offset;
         let v = match line.value {
             Ok(v) => v,
             Err(bad) => {
@@ -194,6 +197,12 @@ impl Builder {
 
     fn add(&mut self, mut m: Message, node: Node, number: usize) {
         m.index = self.messages.len();
+        // Where its record starts, so one message can be read again without the whole file.
+        if let Some(Value::Object(d)) = &mut m.details
+            && d.contains_key("lines")
+        {
+            d.insert("offsets".into(), json!([self.at]));
+        }
         let mut node = node;
         if node.lines.is_empty() {
             node.lines.push(number);
@@ -267,10 +276,13 @@ impl Builder {
             let node = &mut self.nodes[at];
             node.lines.push(number);
             node.uuids.extend(str_of(v, "uuid").map(str::to_owned));
-            if let Some(Value::Object(d)) = &mut self.messages[at].details
-                && let Some(Value::Array(lines)) = d.get_mut("lines")
-            {
-                lines.push(json!(number));
+            if let Some(Value::Object(d)) = &mut self.messages[at].details {
+                if let Some(Value::Array(lines)) = d.get_mut("lines") {
+                    lines.push(json!(number));
+                }
+                if let Some(Value::Array(offsets)) = d.get_mut("offsets") {
+                    offsets.push(json!(self.at));
+                }
             }
             return;
         }

@@ -23,6 +23,7 @@ pub mod build;
 pub mod detect;
 pub mod listing;
 pub mod orphans;
+pub mod records;
 pub mod visibility;
 
 pub use build::LineCounts;

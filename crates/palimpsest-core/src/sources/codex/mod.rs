@@ -122,6 +122,7 @@ fn tail_usage(path: &Path) -> Result<(Option<RecordedUsage>, Option<u64>)> {
             let mut b = build::Builder::default();
             b.push(jsonl::Line {
                 number: 0,
+                offset: 0,
                 value: Ok(v.clone()),
             });
             return Ok((b.usage, b.context_window));

@@ -1,0 +1,65 @@
+//! One whole message from the index, while its session's file is still being read: the rows
+//! say where its records start (`rows::MessageRow::records`), so the message is read back
+//! from those bytes alone (`sources::claude::records`), with the kind and visibility the whole
+//! file gave it laid over; a message the whole file changed is stored whole (`body_json`).
+//! Only for a file that is as it was indexed ([`super::Index::fresh_session`]).
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{OptionalExtension, params};
+
+use super::Index;
+use crate::error::Result;
+use crate::model::Message;
+use crate::timeline::TimelineRow;
+
+impl Index {
+    /// Message `index` of session `id` under `path` and its stored text, read by offset;
+    /// `None` when the index cannot answer (file changed, not indexed, the reader records no
+    /// offsets for this format).
+    pub fn message(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        index: usize,
+    ) -> Result<Option<(Message, String)>> {
+        let Some((rowid, file, _, _)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
+        let row: Option<(String, Option<String>, String)> = self
+            .conn
+            .query_row(
+                "SELECT records, body_json, row_json FROM messages WHERE session = ?1 AND idx = ?2",
+                params![rowid, index as i64],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        let Some((records, body, row)) = row else {
+            return Ok(None);
+        };
+        let Ok(records) = serde_json::from_str::<Vec<[u64; 2]>>(&records) else {
+            return Ok(None);
+        };
+        let file = PathBuf::from(file);
+        let raw = crate::sources::claude::records::read_records(&file, &records)?
+            .into_iter()
+            .map(|(_, _, text)| String::from_utf8_lossy(&text).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n");
+        if let Some(body) = body {
+            return Ok(serde_json::from_str(&body).ok().map(|m| (m, raw)));
+        }
+        let (Some(mut m), Ok(row)) = (
+            crate::sources::claude::records::message_from(&file, &records)?,
+            serde_json::from_str::<TimelineRow>(&row),
+        ) else {
+            return Ok(None);
+        };
+        m.index = row.index;
+        m.kind = row.kind;
+        m.agent_visible = row.agent_visible;
+        m.user_visible = row.user_visible;
+        Ok(Some((m, raw)))
+    }
+}

@@ -1,0 +1,55 @@
+//! One message read back from its own records, by byte offset, without the rest of the file:
+//! what the window shows of a message of a 200 MB transcript while the whole file is still
+//! being read. The index keeps each message's `[line, offset]` records
+//! (`crate::index::rows`); this seeks to each, parses the lines with the same
+//! [`Builder`](super::build::Builder) the whole-file read uses and returns the message they
+//! make. What only the whole file knows (kind and visibility after cuts, links, branches) is
+//! the caller's to lay over it.
+
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::model::Message;
+use crate::sources::jsonl::{BadLine, Line};
+
+/// The stored lines at `records` (`[line, offset]`), each without its line end.
+pub fn read_records(path: &Path, records: &[[u64; 2]]) -> Result<Vec<(u64, u64, Vec<u8>)>> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut r = BufReader::with_capacity(1 << 16, file);
+    let mut out = Vec::with_capacity(records.len());
+    for &[line, offset] in records {
+        r.seek(SeekFrom::Start(offset))
+            .map_err(|e| Error::io(path, e))?;
+        let mut buf = Vec::new();
+        r.read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(path, e))?;
+        let text = buf.trim_ascii_end().to_vec();
+        out.push((line, offset, text));
+    }
+    Ok(out)
+}
+
+/// The message the records at `records` make, as the whole-file read builds it from them.
+pub fn message_from(path: &Path, records: &[[u64; 2]]) -> Result<Option<Message>> {
+    let mut b = super::build::Builder::default();
+    for (line, offset, text) in read_records(path, records)? {
+        let number = usize::try_from(line).unwrap_or(usize::MAX);
+        // The byte-order mark some editors write before the first line is not JSON.
+        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
+        let value = serde_json::from_slice(text).map_err(|e| BadLine {
+            error: Error::Line {
+                path: path.to_owned(),
+                line: number,
+                message: format!("not valid JSON: {e}"),
+            },
+            raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
+        });
+        b.push(Line {
+            number,
+            offset,
+            value,
+        });
+    }
+    Ok(b.messages.into_iter().next())
+}
