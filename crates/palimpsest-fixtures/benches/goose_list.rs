@@ -1,7 +1,9 @@
 //! List-time bench for the goose reader: writes a ~1 GB schema-16 `sessions.db` (700 sessions,
 //! tool results of 12–60 KB, an auto compaction every 40 messages) in a temp dir, then times
 //! `SessionSource::list` on it. Listing must not read message content, so it should stay far
-//! below a second whatever the size.
+//! below a second whatever the size. Then it loads the largest session the way `show --session`
+//! does (`api::load_session`) beside the reference, the plain SQL query of that session's rows,
+//! and prints the ratio: loading one session must not grow with the database.
 //!
 //! `cargo bench -p palimpsest-fixtures --bench goose_list`
 //! Env: `GOOSE_BENCH_MB` (default 1024) sets the size; `GOOSE_BENCH_DB` reuses (or keeps) a
@@ -45,6 +47,40 @@ fn main() -> anyhow::Result<()> {
         listed.len(),
         times[3],
         times[0],
+    );
+    let big = listed
+        .iter()
+        .max_by_key(|m| m.message_count)
+        .map(|m| m.id.clone())
+        .unwrap_or_default();
+    let (mut load, mut sql) = (Vec::new(), Vec::new());
+    let conn = rusqlite::Connection::open_with_flags(
+        &db,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    for _ in 0..7 {
+        let t = Instant::now();
+        let s = palimpsest_core::api::load_session(&db, Some(&big))?;
+        load.push(t.elapsed());
+        std::hint::black_box(s.messages.len());
+        let t = Instant::now();
+        let mut q = conn.prepare_cached(
+            "SELECT id, role, content_json, created_timestamp, metadata_json FROM messages \
+             WHERE session_id = ?1 ORDER BY id",
+        )?;
+        let rows: Vec<(i64, String, String)> = q
+            .query_map([&big], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        sql.push(t.elapsed());
+        std::hint::black_box(rows.len());
+    }
+    load.sort();
+    sql.sort();
+    println!(
+        "goose one session ({big}): load median {:.1?} beside its SQL query {:.1?}: {:.1}×",
+        load[3],
+        sql[3],
+        load[3].as_secs_f64() / sql[3].as_secs_f64().max(1e-9),
     );
     Ok(())
 }

@@ -53,6 +53,13 @@ impl Catalog {
     /// transcripts), not by listing — a 200 MB transcript's listing reads it whole before the
     /// load reads it again.
     fn load_id(&self, root: &Path, want: &str) -> Result<Session> {
+        // A database given alone holds the session or says it does not: its rows are asked
+        // for directly (a listing of a 1 GB goose database costs more than the load).
+        if let [only] = self.sources.as_slice()
+            && crate::index::fingerprint::is_sqlite(root)
+        {
+            return only.load(want);
+        }
         let mut failed = Vec::new();
         for s in &self.sources {
             match s.session_files() {
