@@ -8,7 +8,10 @@
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use palimpsest_core::follow::{Follower, LiveEvent};
+use palimpsest_core::model::Session;
 use palimpsest_core::watch::Tracker;
 use tauri::{AppHandle, Emitter, Manager};
 
@@ -55,7 +58,7 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<Followed>) {
         }
         let events = follower.poll(POLL);
         if !events.is_empty() {
-            publish(app, &events);
+            publish(app, &events, follower.take_loaded());
         }
     }
 }
@@ -68,13 +71,18 @@ fn add(follower: &mut Follower, path: &str) {
     }
 }
 
-fn publish(app: &AppHandle, events: &[LiveEvent]) {
-    // Drop the cached copy first, so a click on a new row loads the session as it is now.
+fn publish(app: &AppHandle, events: &[LiveEvent], fresh: Vec<(String, Arc<Session>)>) {
+    // Drop the cached copy first, so a click on a new row shows the session as it is now; a
+    // session the follower has just read as it is now takes its place instead of being read
+    // again (a transcript growing by a line is not read whole for each line).
     let state = app.state::<AppState>();
     for e in events {
         if let Some(id) = e.session_id() {
             state.forget(e.path(), id);
         }
+    }
+    for (path, session) in fresh {
+        state.refreshed(&path, session);
     }
     if let Err(e) = app.emit(EVENT, events) {
         eprintln!("palimpsest-app: cannot send live changes to the window: {e}");

@@ -171,6 +171,23 @@ impl AppState {
         Ok(t)
     }
 
+    /// Keep `session`, which the live follower has just read as it is on disk, as the loaded
+    /// copy when it is the session the window shows (so nothing reads it again). Skipped while
+    /// a load holds the slot: that load reads the file as it is now anyway.
+    pub fn refreshed(&self, path: &str, session: Arc<Session>) {
+        let id = session.meta.id.clone();
+        let shown = self
+            .wanted
+            .lock()
+            .is_ok_and(|w| w.as_ref().is_some_and(|(p, i)| p == path && *i == id));
+        if !shown {
+            return;
+        }
+        if let Ok(mut slot) = self.loaded.try_lock() {
+            *slot = Some((path.to_owned(), id, session));
+        }
+    }
+
     /// Forget the cached copy of session `id` under `path` (it changed on disk).
     pub fn forget(&self, path: &str, id: &str) {
         if let Ok(mut kept) = self.timeline.lock()

@@ -233,4 +233,14 @@ impl Follower {
         }
         out
     }
+
+    /// The sessions the last refreshes loaded, as `(source path, session)`: what the app keeps
+    /// of a session followed live is replaced by these rather than read again.
+    pub fn take_loaded(&mut self) -> Vec<(String, std::sync::Arc<crate::model::Session>)> {
+        let mut out = Vec::new();
+        for (path, tracker) in &mut self.sources {
+            out.extend(tracker.take_loaded().into_iter().map(|s| (path.clone(), s)));
+        }
+        out
+    }
 }

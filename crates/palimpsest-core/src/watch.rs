@@ -6,7 +6,9 @@
 //! diffs them against what it last saw by content fingerprint, so a goose compaction, which
 //! deletes and re-inserts every row with new row ids, yields the new rows and the cut exactly
 //! once instead of a duplicate history. A JSONL line still being written is left out by the
-//! readers and arrives on the next change. Nothing here writes to the watched files.
+//! readers and arrives on the next change. A Claude Code transcript that grows is read only from
+//! where the last read stopped (`sources::claude::resume`), for the last few that changed.
+//! Nothing here writes to the watched files.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -87,7 +89,15 @@ pub struct Tracker {
     root: PathBuf,
     only: Option<String>,
     seen: BTreeMap<String, Seen>,
+    /// The transcripts read last, kept to read only what is appended to them next; the oldest
+    /// goes first beyond [`RESUMABLE`] (each holds what its session's lines made).
+    resumable: Vec<(String, crate::sources::claude::resume::Resumable)>,
+    /// The last session each refresh loaded, for a caller that keeps sessions too.
+    loaded: Vec<std::sync::Arc<crate::model::Session>>,
 }
+
+/// How many growing transcripts a tracker keeps to resume.
+const RESUMABLE: usize = 4;
 
 impl Tracker {
     /// Start tracking `root`, optionally one session only. The current state is the baseline:
@@ -97,6 +107,8 @@ impl Tracker {
             root: root.to_owned(),
             only: only.map(str::to_owned),
             seen: BTreeMap::new(),
+            resumable: Vec::new(),
+            loaded: Vec::new(),
         };
         // From the index when nothing changed since it was indexed (its counts are the
         // listing's): the baseline of a folder holding a 200 MB transcript costs nothing.
@@ -119,6 +131,34 @@ impl Tracker {
             t.seen.insert(meta.id.clone(), seen);
         }
         Ok(t)
+    }
+
+    /// Session `meta` as it is now: a Claude Code transcript read on from where its last read
+    /// stopped when it only grew, anything else loaded whole.
+    fn load(&mut self, meta: &SessionMeta) -> Result<crate::model::Session> {
+        use crate::sources::claude::resume::Resumable;
+        if meta.format != crate::model::SourceFormat::ClaudeCode {
+            return api::load_session(&self.root, Some(&meta.id));
+        }
+        if let Some(at) = self.resumable.iter().position(|(id, _)| *id == meta.id) {
+            let (id, mut r) = self.resumable.remove(at);
+            if let Some(s) = r.extend()? {
+                self.resumable.push((id, r));
+                return Ok(s);
+            }
+        }
+        let (r, s) = Resumable::open(Path::new(&meta.path), &meta.id, meta.parent_id.clone())?;
+        if self.resumable.len() >= RESUMABLE {
+            self.resumable.remove(0);
+        }
+        self.resumable.push((meta.id.clone(), r));
+        Ok(s)
+    }
+
+    /// The sessions the refreshes since the last call loaded, newest last: a caller keeping a
+    /// session in memory takes the fresh copy instead of reading it again.
+    pub fn take_loaded(&mut self) -> Vec<std::sync::Arc<crate::model::Session>> {
+        std::mem::take(&mut self.loaded)
     }
 
     fn wanted(&self, id: &str) -> bool {
@@ -153,7 +193,7 @@ impl Tracker {
                     Seen::default()
                 }
             };
-            match api::load_session(&self.root, Some(&id)) {
+            match self.load(&meta) {
                 Ok(session) => {
                     let mut seen = seen;
                     diff(
@@ -166,6 +206,13 @@ impl Tracker {
                     seen.listing = listing;
                     seen.remember(&session.messages, session.compactions.len());
                     self.seen.insert(id, seen);
+                    // Kept until taken, one per session and a few at most: a caller that
+                    // never takes them holds no more than a caller that does.
+                    self.loaded.retain(|l| l.meta.id != session.meta.id);
+                    if self.loaded.len() >= RESUMABLE {
+                        self.loaded.remove(0);
+                    }
+                    self.loaded.push(std::sync::Arc::new(session));
                 }
                 Err(e) => out.push(Change::Problem {
                     problem: Problem::from(&e),

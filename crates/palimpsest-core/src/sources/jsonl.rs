@@ -34,24 +34,60 @@ pub struct BadLine {
 }
 
 /// Call `f` for every non-blank line of `path`, in order. Stops early when `f` returns false.
-pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+pub fn for_each_line(path: &Path, f: impl FnMut(Line) -> bool) -> Result<()> {
+    read_from(path, Resume::default(), false, f).map(|_| ())
+}
+
+/// Where a read stopped: the byte offset after the last line it read whole, and that line's
+/// number. A later [`read_from`] there reads only what was appended since.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// Bytes read, up to and including the last line end.
+    pub offset: u64,
+    /// Lines read (the number of the last one).
+    pub number: usize,
+}
+
+/// [`for_each_line`] from `at` on; returns where it stopped. With `whole_lines`, a last line
+/// without its line end is left for the next read (a file being written), even when it parses.
+pub fn read_from(
+    path: &Path,
+    at: Resume,
+    whole_lines: bool,
+    mut f: impl FnMut(Line) -> bool,
+) -> Result<Resume> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    if at.offset > 0 {
+        file.seek(SeekFrom::Start(at.offset))
+            .map_err(|e| Error::io(path, e))?;
+    }
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut buf = Vec::new();
-    let mut number = 0;
-    let mut next: u64 = 0;
+    let mut number = at.number;
+    let mut next: u64 = at.offset;
+    let mut done = at;
     loop {
         buf.clear();
         let n = reader
             .read_until(b'\n', &mut buf)
             .map_err(|e| Error::io(path, e))?;
         if n == 0 {
-            return Ok(());
+            return Ok(done);
+        }
+        let complete = buf.last() == Some(&b'\n');
+        if whole_lines && !complete {
+            return Ok(done);
         }
         number += 1;
         let offset = next;
         next += n as u64;
-        let complete = buf.last() == Some(&b'\n');
+        if complete {
+            done = Resume {
+                offset: next,
+                number,
+            };
+        }
         // A byte-order mark some editors write before the first line is not part of the JSON.
         let text = match buf.strip_prefix(b"\xEF\xBB\xBF") {
             Some(rest) if number == 1 => rest.trim_ascii(),
@@ -73,7 +109,7 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
                 raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
             }),
             // A file being written ends mid-line: wait for the rest rather than report it.
-            Err(_) if !complete => return Ok(()),
+            Err(_) if !complete => return Ok(done),
             Err(e) => {
                 let cut = text.len().min(64 * 1024);
                 Err(BadLine {
@@ -91,7 +127,7 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(Line) -> bool) -> Result<()>
             offset,
             value,
         }) {
-            return Ok(());
+            return Ok(done);
         }
     }
 }

@@ -35,7 +35,7 @@ pub struct LineCounts {
 }
 
 /// Per-message facts the visibility pass needs, parallel to the message list.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Node {
     /// The `uuid`s of the lines the message was built from.
     pub uuids: Vec<String>,
@@ -58,7 +58,7 @@ pub struct Node {
 }
 
 /// The state of a file being read.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Builder {
     /// Messages in stored order.
     pub messages: Vec<Message>,

@@ -24,6 +24,7 @@ pub mod detect;
 pub mod listing;
 pub mod orphans;
 pub mod records;
+pub mod resume;
 pub mod visibility;
 
 pub use build::LineCounts;
@@ -311,6 +312,17 @@ pub fn load_file(path: &Path, id: &str, parent: Option<String>) -> Result<Loaded
         b.push(line);
         true
     })?;
+    finish(path, id, parent, b)
+}
+
+/// The session the lines read into `b` make: visibility, cuts, links, title. Split from
+/// [`load_file`] so a transcript followed live (`resume`) applies it to a copy of what it read.
+pub fn finish(
+    path: &Path,
+    id: &str,
+    parent: Option<String>,
+    mut b: build::Builder,
+) -> Result<Loaded> {
     let mut compactions = visibility::apply(&mut b, parent.is_none());
     visibility::post_from_usage(&mut compactions, &b.messages);
     if parent.is_none() {

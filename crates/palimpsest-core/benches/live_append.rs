@@ -1,0 +1,77 @@
+//! One line appended to a big Claude Code transcript that is being followed live: what the
+//! watcher's refresh costs now (the transcript read on from where the last read stopped,
+//! `sources::claude::resume`) beside the reference, reading the whole session again (what
+//! every change cost before). The transcript is made by `palimpsest-big` from the real one in
+//! `../shared/data` (`PALIMPSEST_BENCH_MB`, default 50 MB).
+//!
+//! Run: `cargo bench -p palimpsest-core --bench live_append`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use palimpsest_core::watch::Tracker;
+
+fn main() -> anyhow::Result<()> {
+    let mb: u64 = std::env::var("PALIMPSEST_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+    let t = tempfile::tempdir()?;
+    let dir = t.path().join("-home-u-proj");
+    std::fs::create_dir_all(&dir)?;
+    let big = t.path().join("big.jsonl");
+    palimpsest_fixtures::big::grow(&real, &big, mb << 20)?;
+    let text = std::fs::read_to_string(&big)?;
+    let lines: Vec<&str> = text.lines().collect();
+    // Keep the last 12 lines back, to append one per round.
+    let held = 12;
+    let file = dir.join("258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+    std::fs::write(&file, lines[..lines.len() - held].join("\n") + "\n")?;
+    let mut tracker = Tracker::new(&dir, None)?;
+    let (mut bare, _) = palimpsest_core::sources::claude::resume::Resumable::open(
+        &file,
+        "258c7280-ae70-4798-800f-63464d01a85d",
+        None,
+    )?;
+    let mut extend = Vec::new();
+    // The first change reads the transcript whole (nothing read yet to go on from).
+    append(&file, lines[lines.len() - held])?;
+    let t0 = Instant::now();
+    tracker.refresh();
+    let first = t0.elapsed();
+    let (mut resumed, mut whole) = (Vec::new(), Vec::new());
+    for line in &lines[lines.len() - held + 1..] {
+        append(&file, line)?;
+        let t0 = Instant::now();
+        tracker.refresh();
+        resumed.push(t0.elapsed());
+        let t0 = Instant::now();
+        std::hint::black_box(bare.extend()?);
+        extend.push(t0.elapsed());
+        let t0 = Instant::now();
+        std::hint::black_box(palimpsest_core::api::load_session(&dir, None)?);
+        whole.push(t0.elapsed());
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (r, w, e) = (median(&mut resumed), median(&mut whole), median(&mut extend));
+    println!(
+        "live append to a {:.0} MB transcript ({} lines): refresh {r:.1?} (first change, read \
+         whole: {first:.1?}; of it the resumed read {e:.1?}) beside reading it again {w:.1?}: \
+         {:.1}× less",
+        std::fs::metadata(&file)?.len() as f64 / 1e6,
+        lines.len(),
+        w.as_secs_f64() / r.as_secs_f64().max(1e-9),
+    );
+    Ok(())
+}
+
+fn append(path: &Path, line: &str) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path)?;
+    writeln!(f, "{line}")
+}
