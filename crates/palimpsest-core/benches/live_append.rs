@@ -59,7 +59,11 @@ fn main() -> anyhow::Result<()> {
         v.sort();
         v[v.len() / 2]
     };
-    let (r, w, e) = (median(&mut resumed), median(&mut whole), median(&mut extend));
+    let (r, w, e) = (
+        median(&mut resumed),
+        median(&mut whole),
+        median(&mut extend),
+    );
     println!(
         "live append to a {:.0} MB transcript ({} lines): refresh {r:.1?} (first change, read \
          whole: {first:.1?}; of it the resumed read {e:.1?}) beside reading it again {w:.1?}: \

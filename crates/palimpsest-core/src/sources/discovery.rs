@@ -81,8 +81,12 @@ pub fn discover(
                         count_files(&path, 1, &|p| p.extension().is_some_and(|e| e == "jsonl"))
                     }
                     "codex" => {
+                        // `rollout-….jsonl`, or its `.jsonl.zst` when there is no plain twin.
                         let rollout = |p: &Path| {
-                            p.extension().is_some_and(|e| e == "jsonl")
+                            let plain = super::compressed::plain_name(p);
+                            let text = plain.as_deref().unwrap_or(p);
+                            text.extension().is_some_and(|e| e == "jsonl")
+                                && !super::compressed::has_plain_twin(p)
                                 && p.file_name()
                                     .is_some_and(|n| n.to_string_lossy().starts_with("rollout-"))
                         };

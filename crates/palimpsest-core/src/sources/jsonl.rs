@@ -56,12 +56,21 @@ pub fn read_from(
     whole_lines: bool,
     mut f: impl FnMut(Line) -> bool,
 ) -> Result<Resume> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    if at.offset > 0 {
-        file.seek(SeekFrom::Start(at.offset))
+    use std::io::{Read, Seek, SeekFrom};
+    let file: Box<dyn Read + Send> = if super::compressed::is_zst(path) {
+        // Offsets count decompressed bytes: a compressed stream is read through to them.
+        let mut text = super::compressed::open(path)?;
+        std::io::copy(&mut (&mut text).take(at.offset), &mut std::io::sink())
             .map_err(|e| Error::io(path, e))?;
-    }
+        text
+    } else {
+        let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        if at.offset > 0 {
+            file.seek(SeekFrom::Start(at.offset))
+                .map_err(|e| Error::io(path, e))?;
+        }
+        Box::new(file)
+    };
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut buf = Vec::new();
     let mut number = at.number;

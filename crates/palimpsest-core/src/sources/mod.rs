@@ -13,6 +13,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 mod catalog;
 pub mod claude;
 pub mod codex;
+pub mod compressed;
 pub mod coworker;
 pub mod discovery;
 pub mod goose;
@@ -111,10 +112,11 @@ impl Probe<'_> {
             .unwrap_or_default()
     }
 
-    /// The extension, lower-cased.
+    /// The extension, lower-cased; a compressed file's is that of what it holds (`x.jsonl.zst`
+    /// is `jsonl`: its head is already the decompressed text).
     pub fn extension(&self) -> String {
-        self.path
-            .extension()
+        let p = compressed::plain_name(self.path).unwrap_or_else(|| self.path.to_owned());
+        p.extension()
             .map(|e| e.to_string_lossy().to_lowercase())
             .unwrap_or_default()
     }
@@ -298,6 +300,8 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
             }
         } else if !meta.is_file() {
             catalog.problems.push(not_regular(&p, &meta));
+        } else if compressed::has_plain_twin(&p) {
+            // `x.jsonl` is read; its compressed copy `x.jsonl.zst` is the same session.
         } else {
             offer_file(&p, catalog);
         }
@@ -333,7 +337,7 @@ fn claim_file(path: &Path) -> Result<Claim> {
         return Err(not_regular(path, &meta));
     }
     let mut head = vec![0u8; 64 * 1024];
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = compressed::open(path)?;
     let mut filled = 0;
     loop {
         let n = f

@@ -54,7 +54,7 @@ pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Stream `path` and call `f` with a sketch of every line, blank ones included.
 pub fn for_each_sketch(path: &Path, mut f: impl FnMut(&Sketch)) -> Result<()> {
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = super::compressed::open(path)?;
     let mut chunk = vec![0u8; 1 << 20];
     let mut head: Vec<u8> = Vec::with_capacity(2 * SKETCH);
     // The last SKETCH bytes of a long line, trimmed from the front as the line grows.
@@ -151,7 +151,7 @@ fn emit(
 
 /// The first `max` bytes of a file.
 pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = super::compressed::open(path)?;
     let mut buf = Vec::with_capacity(max.min(1 << 20));
     file.take(max as u64)
         .read_to_end(&mut buf)
@@ -161,6 +161,20 @@ pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>> {
 
 /// The last `max` bytes of a file, starting at a line start when the cut falls mid-line.
 pub fn read_tail(path: &Path, max: usize) -> Result<Vec<u8>> {
+    if super::compressed::is_zst(path) {
+        // A compressed stream cannot be entered at its end: read through, keep the last bytes.
+        let mut all = Vec::new();
+        super::compressed::open(path)?
+            .read_to_end(&mut all)
+            .map_err(|e| Error::io(path, e))?;
+        let start = all.len().saturating_sub(max);
+        let mut buf = all.split_off(start);
+        if start > 0 {
+            let cut = memchr::memchr(b'\n', &buf).map_or(buf.len(), |i| i + 1);
+            buf.drain(..cut);
+        }
+        return Ok(buf);
+    }
     let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
     let start = size.saturating_sub(max as u64);
@@ -187,7 +201,7 @@ pub fn json_lines(bytes: &[u8]) -> impl DoubleEndedIterator<Item = serde_json::V
 /// The text of the given 1-based lines of `path` (sorted ascending), joined with newlines.
 /// Lines not asked for are skipped without being kept in memory.
 pub fn read_lines(path: &Path, numbers: &[usize]) -> Result<String> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = super::compressed::open(path)?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut out = String::new();
     let mut buf = Vec::new();
