@@ -56,7 +56,11 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
                 .iter()
                 .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.len())))
                 .filter(|(_, l)| *l >= MIN_KEEP)
-                .max_by_key(|(_, l)| *l)
+                // Python's `max` keeps the first of equal sizes (Rust's `max_by_key` the last).
+                .fold(None, |best: Option<(String, usize)>, (k, l)| match best {
+                    Some((_, b)) if b >= l => best,
+                    _ => Some((k, l)),
+                })
             else {
                 break;
             };
@@ -107,6 +111,26 @@ mod tests {
         assert!(
             out.contains("[... 3000 bytes omitted"),
             "omitted counts the bytes cut: {out:.80}"
+        );
+    }
+
+    #[test]
+    fn of_two_fields_of_equal_size_the_first_is_cut() {
+        let text = pyjson::dumps(
+            &serde_json::json!({"stdout": "a".repeat(8_000), "stderr": "b".repeat(8_000)}),
+        );
+        let out: Value = serde_json::from_str(&bound(&text, 10_000).unwrap()).unwrap();
+        assert!(
+            out["stdout"]
+                .as_str()
+                .unwrap()
+                .contains("bytes omitted here"),
+            "the first in key order is cut, as Python's max picks it"
+        );
+        assert_eq!(
+            out["stderr"].as_str().unwrap().len(),
+            8_000,
+            "the second stays whole once the result fits"
         );
     }
 

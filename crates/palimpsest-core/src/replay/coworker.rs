@@ -200,14 +200,44 @@ pub fn pick_boundary(
             .or_else(|| turn.rev().find(|&i| slots[i] == Slot::Assistant))
             .or(Some(newest))
     } else {
-        (first_fit.max(start)..end).find(|&i| slots[i] == Slot::Assistant)
+        // No user message: an assistant that fits, else the last one (`_fit(assistants) or
+        // assistants[-1]`).
+        (first_fit.max(start)..end)
+            .find(|&i| slots[i] == Slot::Assistant)
+            .or_else(|| (start..end).rev().find(|&i| slots[i] == Slot::Assistant))
     };
     pick.filter(|&b| b > start && b > prior)
 }
 
 /// Whitespace-normalise like Python's `" ".join(s.split())`.
 pub fn normalise(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    s.split(py_isspace)
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Python's `str.isspace` for one character: Unicode White_Space (Rust's `is_whitespace`)
+/// plus the four information separators U+001C–U+001F, which Python's `str.split()` also
+/// splits on.
+pub fn py_isspace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// A message's content as coworker flattens it (`content_to_text`): text parts joined by a
+/// space, an image as `[image]`, a file as `[pdf]`.
+pub fn content_text(m: &Message) -> String {
+    let parts: Vec<&str> = m
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text } => Some(text.as_str()),
+            Part::Image { .. } => Some("[image]"),
+            Part::Other { original_type, .. } if original_type == "file" => Some("[pdf]"),
+            _ => None,
+        })
+        .collect();
+    parts.join(" ").trim().to_owned()
 }
 
 fn clip(s: &str, max_chars: usize) -> String {
@@ -260,7 +290,7 @@ pub fn span_user_texts<'a>(span: impl IntoIterator<Item = &'a Message>) -> Vec<S
     span.into_iter()
         .filter(|m| m.role == Role::User && m.kind == MessageKind::Ordinary && !m.has_tool_result())
         .filter(|m| !is_continuation_nudge(m))
-        .map(|m| normalise(&m.text()))
+        .map(|m| normalise(&content_text(m)))
         .filter(|t| !t.is_empty())
         .collect()
 }

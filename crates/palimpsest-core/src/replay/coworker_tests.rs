@@ -134,3 +134,106 @@ fn continuation_nudges_are_not_user_messages() {
         "whitespace collapsed, the nudge and the empty message skipped"
     );
 }
+
+/// Every code point Python's `str.isspace` accepts (CPython 3.12:
+/// `[c for c in range(0x110000) if chr(c).isspace()]`).
+const PY_SPACE: [u32; 29] = [
+    0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001,
+    0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f,
+    0x205f, 0x3000,
+];
+
+#[test]
+fn whitespace_is_what_python_splits_on() {
+    let ours: Vec<u32> = (0..=0x10ffffu32)
+        .filter_map(char::from_u32)
+        .filter(|&c| py_isspace(c))
+        .map(|c| c as u32)
+        .collect();
+    assert_eq!(
+        ours, PY_SPACE,
+        "exactly Python's whitespace, U+001C–U+001F included"
+    );
+    assert_eq!(
+        normalise("a\u{1c}b\u{1f} c\u{3000}\u{a0}d\u{200b}e"),
+        "a b c d\u{200b}e",
+        "split on each of them, as \" \".join(s.split()); a zero-width space is not whitespace"
+    );
+}
+
+#[test]
+fn an_image_is_written_image_in_the_preserved_user_messages() {
+    let image = Part::Image {
+        mime: "image/png".into(),
+        size: 10,
+    };
+    let only = Message::new(0, Role::User, vec![image.clone()]);
+    let mixed = Message::new(
+        1,
+        Role::User,
+        vec![
+            Part::Text {
+                text: "  look at\nthis ".into(),
+            },
+            image,
+        ],
+    );
+    assert_eq!(
+        span_user_texts([&only, &mixed]),
+        ["[image]", "look at this [image]"],
+        "an image-only message is `[image]`, not dropped; text and image join by a space"
+    );
+}
+
+#[test]
+fn non_string_arguments_are_written_as_python_str() {
+    let call = |args: Value| {
+        Message::new(
+            0,
+            Role::Assistant,
+            vec![Part::ToolCall {
+                id: "c1".into(),
+                name: "run_shell".into(),
+                arguments: args,
+            }],
+        )
+    };
+    let list = call(json!({"command": ["ls", "-la"]}));
+    let write = Message::new(
+        1,
+        Role::Assistant,
+        vec![Part::ToolCall {
+            id: "c2".into(),
+            name: "write_file".into(),
+            arguments: json!({"path": 7}),
+        }],
+    );
+    let empty = call(json!({"command": []}));
+    let state = working_state([&list, &write, &empty]);
+    assert_eq!(
+        state,
+        "## Working state (extracted mechanically from tool records)\n\
+         Files written/edited (most recent first):\n- 7\n\
+         Recent shell commands:\n- ['ls', '-la']\n\
+         Tools used in the summarized span: run_shell, write_file",
+        "a number path and a list command as str() writes them; the empty list is falsy, so \
+         its call records no command"
+    );
+}
+
+#[test]
+fn a_span_without_users_falls_back_to_its_last_assistant() {
+    use Slot::{Assistant as A, Other as O};
+    let slots = [O, A, O, A, O, A, O];
+    let prefix: Vec<u64> = (0..=7).map(|i| i * 400).collect();
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 1, 7, 0, 1),
+        Some(5),
+        "nothing fits a 1-token keep: the last assistant, as `assistants[-1]`"
+    );
+    assert_eq!(
+        pick_boundary(&slots, &prefix, 1, 7, 0, 400),
+        Some(3),
+        "an assistant that fits comes first: 400 tokens keep the last four messages, from 3"
+    );
+}

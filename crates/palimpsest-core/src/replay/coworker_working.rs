@@ -29,13 +29,14 @@ pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) ->
         else {
             continue;
         };
-        // Python's `args.get(k) or …`: an empty string counts as absent.
+        // Python's `str(args.get(k) or …)`: a falsy value (an empty string, 0, [], None)
+        // counts as absent, and a value that is not a string is written as `str()` writes it
+        // (`{"path": 7}` is `7`, `["ls", "-la"]` is `['ls', '-la']`).
         let arg = |k: &str| {
             arguments
                 .get(k)
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
+                .filter(|v| py_truthy(v))
+                .map(crate::replay::pyjson::py_str)
         };
         let lower = name.to_lowercase();
         if !name.is_empty() && !tools.contains(name) {

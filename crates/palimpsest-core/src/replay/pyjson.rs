@@ -1,7 +1,9 @@
 //! Python's `json.dumps` with its defaults, byte for byte: `", "` and `": "` separators,
 //! `ensure_ascii` (`\uXXXX`, surrogate pairs beyond the BMP), keys in stored order and floats as
 //! Python's `repr`. The coworker harness sizes messages and tool results with it, so a replay
-//! that estimates differently fires compactions at different points.
+//! that estimates differently fires compactions at different points. Also Python's `str()` of a
+//! decoded JSON value ([`py_str`]), which the harness writes where a tool argument is not a
+//! string.
 
 use std::fmt::Write;
 
@@ -128,10 +130,129 @@ pub fn float_repr(f: f64) -> String {
     }
 }
 
+/// Python's `str(value)` of what `json.loads` gives: a string as it is, anything else as its
+/// `repr` (`7`, `True`, `None`, `['ls', '-la']`, `{'a': 1.5}`).
+pub fn py_str(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        v => {
+            let mut out = String::new();
+            write_repr(&mut out, v);
+            out
+        }
+    }
+}
+
+fn write_repr(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("None"),
+        Value::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
+        Value::Number(n) => write_number(out, n),
+        Value::String(s) => write_str_repr(out, s),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(out, x);
+            }
+            out.push(']');
+        }
+        Value::Object(o) => {
+            out.push('{');
+            for (i, (k, x)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_str_repr(out, k);
+                out.push_str(": ");
+                write_repr(out, x);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// `repr(s)`: single quotes unless the text holds one and no double quote; the quote, the
+/// backslash, `\n` `\r` `\t` and characters Python does not print (controls, separators other
+/// than the space, format characters) escaped as `\xhh`, `\uhhhh` or `\Uhhhhhhhh`.
+fn write_str_repr(out: &mut String, s: &str) {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !py_printable(c) => {
+                let n = c as u32;
+                let _ = match n {
+                    0..=0xff => write!(out, "\\x{n:02x}"),
+                    0x100..=0xffff => write!(out, "\\u{n:04x}"),
+                    _ => write!(out, "\\U{n:08x}"),
+                };
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// Python's `str.isprintable` for the characters transcripts hold: not a control, not a
+/// separator other than the space, not a format character.
+fn py_printable(c: char) -> bool {
+    let n = c as u32;
+    !(c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || n == 0xad
+        || (0x200b..=0x200f).contains(&n)
+        || (0x202a..=0x202e).contains(&n)
+        || (0x2060..=0x2064).contains(&n)
+        || n == 0xfeff)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn str_of_values_reads_like_python() {
+        // Expected strings are what CPython 3.12's str() prints for the same decoded JSON.
+        for (json, want) in [
+            ("7", "7"),
+            (r#"["ls", "-la"]"#, "['ls', '-la']"),
+            (
+                r#"{"a": [1, 2.5, null, true, false]}"#,
+                "{'a': [1, 2.5, None, True, False]}",
+            ),
+            (
+                r#"["it's", "say \"hi\"", "both ' \""]"#,
+                r#"["it's", 'say "hi"', 'both \' "']"#,
+            ),
+            ("1e+21", "1e+21"),
+            ("-0.0", "-0.0"),
+            (
+                r#"["\n\t\u0001\u007f\u00a0\u00e9\u2028\u200b\ud83d\ude00\\"]"#,
+                "['\\n\\t\\x01\\x7f\\xa0é\\u2028\\u200b😀\\\\']",
+            ),
+            (r#"{"k": {"n": []}}"#, "{'k': {'n': []}}"),
+            (r#""plain text""#, "plain text"),
+        ] {
+            let v: Value = serde_json::from_str(json).unwrap();
+            assert_eq!(py_str(&v), want, "str({json})");
+        }
+    }
 
     #[test]
     fn matches_python_dumps() {
