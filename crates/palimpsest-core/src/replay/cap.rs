@@ -1,7 +1,8 @@
 //! coworker's tool-result cap (`coworker/toolresult.py`, v2 rules), applied on arrival during a
 //! replay: a result over `max_bytes` UTF-8 bytes keeps its head and tail around the exact marker.
 //! Strings are cut to `max_bytes − 400`; a JSON object has its largest string field bounded, up
-//! to four rounds, so the rest stays valid JSON. Replays write no spill files, so the marker says
+//! to four rounds, so the rest stays valid JSON; each cut shrinks until the whole result fits
+//! (`_fit`). Replays write no spill files, so the marker says
 //! `full text not saved`. Parsing markers that sessions already carry is the reader's
 //! (`sources::coworker::cap`).
 
@@ -16,47 +17,68 @@ pub const MIN_KEEP: usize = 1_000;
 /// coworker's default cap.
 pub const DEFAULT_MAX_BYTES: usize = 10_000;
 
-/// `head_tail(text, keep_bytes)`: the first and last halves of `keep` bytes around the marker;
-/// characters split by the cut are dropped, as Python's `errors="ignore"` does.
+/// `head_tail(text, keep_bytes)`: the first and last halves of `keep` bytes (at least
+/// [`MIN_KEEP`]) around the marker; characters split by the cut are dropped, as Python's
+/// `errors="ignore"` does. As upstream, a text shorter than `keep` gets its halves overlapping
+/// and `0 bytes omitted`.
 pub fn head_tail(text: &str, keep_bytes: usize) -> String {
-    let bytes = text.as_bytes();
-    let total = bytes.len();
+    let total = text.len();
     let half = keep_bytes.max(MIN_KEEP) / 2;
-    if total <= 2 * half {
-        return text.to_owned();
-    }
-    let mut h = half;
+    let mut h = half.min(total);
     while !text.is_char_boundary(h) {
         h -= 1;
     }
-    let mut t = total - half;
+    let mut t = total.saturating_sub(half);
     while !text.is_char_boundary(t) {
         t += 1;
     }
     let (head, tail) = (&text[..h], &text[t..]);
-    let omitted = total - head.len() - tail.len();
+    let omitted = total.saturating_sub(head.len() + tail.len());
     format!(
         "{head}\n[... {omitted} bytes omitted here; this result was {total} bytes; full text not saved ...]\n{tail}"
     )
 }
 
+/// `_fit`: `cut(keep)`, then up to 8 times shrink `keep` by the overshoot (at least 2) and cut
+/// again, until `over(result) <= 0`. A byte cut can save fewer bytes than it drops, and JSON
+/// escaping grows what was kept, so one retry is not enough.
+fn fit(cut: impl Fn(i64) -> String, mut keep: i64, over: impl Fn(&str) -> i64) -> String {
+    let mut bounded = cut(keep);
+    for _ in 0..8 {
+        let o = over(&bounded);
+        if o <= 0 {
+            break;
+        }
+        keep -= o.max(2);
+        bounded = cut(keep);
+    }
+    bounded
+}
+
+fn size(v: &serde_json::Map<String, Value>) -> i64 {
+    i64::try_from(pyjson::dumps_len(&Value::Object(v.clone()))).unwrap_or(i64::MAX)
+}
+
 /// The text a result of `text` is stored as under a cap of `max_bytes` (0 = off). `None` when
-/// it fits and is stored unchanged.
+/// it fits and is stored unchanged. A JSON object is measured as `json.dumps` writes it
+/// (`\uXXXX` for every non-ASCII character, `\n` for a newline) and ends within the cap.
 pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
-    if max_bytes == 0 || text.len() <= max_bytes {
+    if max_bytes == 0 {
         return None;
     }
-    if let Ok(Value::Object(mut obj)) = serde_json::from_str::<Value>(text) {
+    let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
+    let keep_from = |n: i64| usize::try_from(n).unwrap_or(0);
+    if let Ok(Value::Object(orig)) = serde_json::from_str::<Value>(text) {
+        if size(&orig) <= max {
+            return None;
+        }
+        let mut out = orig;
         for _ in 0..4 {
-            let whole = pyjson::dumps_len(&Value::Object(obj.clone()));
-            if whole <= max_bytes {
-                break;
-            }
-            let Some((key, len)) = obj
+            // Python's `max` over the string fields by UTF-8 size keeps the first of equal
+            // sizes (Rust's `max_by_key` the last).
+            let Some((key, len)) = out
                 .iter()
                 .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.len())))
-                .filter(|(_, l)| *l >= MIN_KEEP)
-                // Python's `max` keeps the first of equal sizes (Rust's `max_by_key` the last).
                 .fold(None, |best: Option<(String, usize)>, (k, l)| match best {
                     Some((_, b)) if b >= l => best,
                     _ => Some((k, l)),
@@ -64,19 +86,37 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
             else {
                 break;
             };
-            let mut others = obj.clone();
-            others.remove(&key);
-            let rest = pyjson::dumps_len(&Value::Object(others));
-            let budget = max_bytes.saturating_sub(rest + MARKER_RESERVE);
-            let cut = head_tail(obj[&key].as_str().unwrap_or_default(), budget);
-            if cut.len() >= len {
+            if len < MIN_KEEP {
                 break;
             }
-            obj.insert(key, Value::String(cut));
+            let mut others = out.clone();
+            others.remove(&key);
+            let budget = max - size(&others) - MARKER_RESERVE as i64;
+            let original = out[&key].as_str().unwrap_or_default().to_owned();
+            let bounded = fit(
+                |keep| head_tail(&original, keep_from(keep)),
+                budget,
+                |b| {
+                    let mut trial = out.clone();
+                    trial.insert(key.clone(), Value::String(b.to_owned()));
+                    size(&trial) - max
+                },
+            );
+            out.insert(key, Value::String(bounded));
+            if size(&out) <= max {
+                break;
+            }
         }
-        return Some(pyjson::dumps(&Value::Object(obj)));
+        return Some(pyjson::dumps(&Value::Object(out)));
     }
-    Some(head_tail(text, max_bytes.saturating_sub(MARKER_RESERVE)))
+    if text.len() <= max_bytes {
+        return None;
+    }
+    Some(fit(
+        |keep| head_tail(text, keep_from(keep)),
+        max - MARKER_RESERVE as i64,
+        |b| i64::try_from(b.len()).unwrap_or(i64::MAX) - max,
+    ))
 }
 
 #[cfg(test)]
@@ -112,6 +152,51 @@ mod tests {
             out.contains("[... 3000 bytes omitted"),
             "omitted counts the bytes cut: {out:.80}"
         );
+    }
+
+    /// `(bytes, markers, omitted, total)` of a bounded result: its size, how many markers it
+    /// holds, and what the first says.
+    fn measured(out: &str) -> (usize, usize, usize, usize) {
+        let re =
+            regex::Regex::new(r"\[\.\.\. (\d+) bytes omitted here; this result was (\d+) bytes")
+                .unwrap();
+        let caps: Vec<_> = re.captures_iter(out).collect();
+        let n = |i: usize| caps[0][i].parse::<usize>().unwrap();
+        (out.len(), caps.len(), n(1), n(2))
+    }
+
+    #[test]
+    fn results_end_within_the_cap_byte_for_byte_as_upstream() {
+        // Expected: coworker's `bound_tool_result` (toolresult.py at UP-4d50, no spill dir) on
+        // the same values under CPython 3.12: serialised bytes, markers, omitted and total bytes.
+        let dict = |v: Value| pyjson::dumps(&v);
+        for (what, text, want) in [
+            (
+                "newlines, escaped as \\n in JSON",
+                dict(serde_json::json!({"output": "x\n".repeat(6000)})),
+                (7751, 1, 6900, 12000),
+            ),
+            (
+                "3 000 CJK characters, 6 bytes each as JSON",
+                dict(serde_json::json!({"output": "中".repeat(3000)})),
+                (2092, 1, 8004, 9000),
+            ),
+            (
+                "two fields, one with quotes",
+                dict(
+                    serde_json::json!({"a": "p".repeat(7000), "b": "q\"x".repeat(2000), "code": 0}),
+                ),
+                (9695, 1, 5420, 7000),
+            ),
+            (
+                "a plain string of 2-byte characters",
+                "é".repeat(8000),
+                (9685, 1, 6400, 16000),
+            ),
+        ] {
+            let out = bound(&text, 10_000).expect("over the cap");
+            assert_eq!(measured(&out), want, "{what}: as upstream bounds it");
+        }
     }
 
     #[test]
