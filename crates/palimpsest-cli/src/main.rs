@@ -49,6 +49,8 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Sweep a compaction policy over a grid of settings: a table and a heatmap.
     Sweep(cmd::sweep::Args),
+    /// What coworker's tool-result cap makes of each result it changes.
+    Cap(cmd::cap::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Spills(a) => cmd::spills::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Cap(a) => cmd::cap::run(a),
     };
     match result {
         Ok(code) => code,

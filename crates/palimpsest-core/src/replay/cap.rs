@@ -119,6 +119,47 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
     ))
 }
 
+/// One tool result a cap changed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Capped {
+    /// The message holding it (stored index).
+    pub index: usize,
+    /// The call it answers.
+    pub call_id: String,
+    /// Its size before, in UTF-8 bytes as the harness measures it (`json.dumps` for an object).
+    pub bytes_before: usize,
+    /// Its size as stored under the cap.
+    pub bytes_after: usize,
+    /// The text it is stored as.
+    pub text: String,
+}
+
+/// Every tool result of `session` that a cap of `max_bytes` changes, with the text it becomes.
+pub fn capped(session: &crate::model::Session, max_bytes: usize) -> Vec<Capped> {
+    let mut out = Vec::new();
+    for m in &session.messages {
+        for p in &m.parts {
+            let crate::model::Part::ToolResult { call_id, text, .. } = p else {
+                continue;
+            };
+            if let Some(after) = bound(text, max_bytes) {
+                let before = match serde_json::from_str::<Value>(text) {
+                    Ok(v @ Value::Object(_)) => pyjson::dumps_len(&v),
+                    _ => text.len(),
+                };
+                out.push(Capped {
+                    index: m.index,
+                    call_id: call_id.clone(),
+                    bytes_before: before,
+                    bytes_after: after.len(),
+                    text: after,
+                });
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

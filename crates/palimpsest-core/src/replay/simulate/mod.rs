@@ -241,8 +241,9 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
 /// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit. Only the
 /// parts are copied (without the uncut texts), since the copy exists to be counted.
 pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
-    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if max_bytes > 0 && text.len() > max_bytes);
-    if !m.parts.iter().any(over) {
+    // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes.
+    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if cap::bound(text, max_bytes).is_some());
+    if max_bytes == 0 || !m.parts.iter().any(over) {
         return None;
     }
     let parts = m
