@@ -94,7 +94,8 @@ fn coworker_simulation_fires_where_the_session_really_compacted() {
 
 #[test]
 fn verify_finds_no_difference_in_the_sessions_as_written() {
-    let out = replay(&state(), &["--verify"]);
+    // The harness ran at the default window here: given, so no note about an assumed one.
+    let out = replay(&state(), &["--verify", "--context-window", "128000"]);
     assert_eq!(out.status.code(), Some(0), "all equal: exit 0");
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
@@ -113,6 +114,8 @@ fn verify_finds_no_difference_in_the_sessions_as_written() {
         "--policy",
         "coworker",
         "--verify",
+        "--context-window",
+        "128000",
     ]);
     assert_eq!(
         old.status.code(),
@@ -192,5 +195,48 @@ fn verify_is_for_the_coworker_policy_only() {
         String::from_utf8_lossy(&out.stderr)
             .contains("--verify checks coworker compaction records: use --policy coworker"),
         "says which policy to use"
+    );
+}
+
+#[test]
+fn verify_says_which_window_it_assumed_and_refuses_legacy() {
+    let out = replay(&state(), &["--verify"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "user-message budget 8192 tokens, from a 128000-token window (the default): pass \
+             --context-window if the harness ran with another"
+        ),
+        "without the window the budget's source is said first: {text}"
+    );
+    let args = ["--verify", "--context-window", "200000", "--json"];
+    let v = json_of(replay(&state(), &args), &args);
+    assert_eq!(
+        (
+            v["window"].as_u64(),
+            v["window_from"].as_str(),
+            v["user_budget"].as_u64()
+        ),
+        (Some(200_000), Some("given"), Some(12_800)),
+        "a given window is used and said so (200k → budget 12 800)"
+    );
+    let text = String::from_utf8_lossy(
+        &replay(&state(), &["--verify", "--context-window", "128000"]).stdout,
+    )
+    .into_owned();
+    assert!(
+        !text.contains("pass --context-window"),
+        "no note once the window is given: {text}"
+    );
+    let out = replay(&state(), &["--verify", "--legacy"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--legacy with --verify is refused"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("drop --legacy"),
+        "and says why: {}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

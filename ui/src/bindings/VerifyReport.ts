@@ -15,6 +15,16 @@ session_id: string,
  */
 user_budget: number, 
 /**
+ * The context window that budget comes from, in tokens.
+ */
+window: number, 
+/**
+ * Where the window came from: `given` (`--context-window`), `session` (recorded) or
+ * `default` (128 000). Only a given one is sure to be what the harness ran with, so a
+ * `user_messages` difference under another may come from the window, not the rules.
+ */
+window_from: string, 
+/**
  * One check per record, in boundary order.
  */
 compactions: Array<CompactionCheck>, 

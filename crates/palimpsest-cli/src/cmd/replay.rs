@@ -249,6 +249,12 @@ fn verify(
     if opts.policy != PolicyName::Coworker {
         anyhow::bail!("--verify checks coworker compaction records: use --policy coworker");
     }
+    if opts.legacy {
+        anyhow::bail!(
+            "--verify takes each record's rules from the record itself (a legacy record is checked \
+             under the legacy rules): drop --legacy"
+        );
+    }
     let r = api::replay_verify(session, opts);
     let code = if r.all_equal {
         ExitCode::SUCCESS
@@ -267,6 +273,20 @@ fn verify(
             r.session_id
         )?;
         return Ok(code);
+    }
+    if r.window_from != "given" {
+        writeln!(
+            out,
+            "user-message budget {} tokens, from a {}-token window ({}): pass --context-window if \
+             the harness ran with another; a user_messages difference may come from it",
+            r.user_budget,
+            r.window,
+            if r.window_from == "session" {
+                "the session's"
+            } else {
+                "the default"
+            }
+        )?;
     }
     for c in &r.compactions {
         let mut what = format!("span {}..{}", c.span_start, c.boundary_index);

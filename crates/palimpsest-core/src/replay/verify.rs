@@ -34,6 +34,13 @@ pub struct VerifyReport {
     /// (`max(2000, min(20000, int(0.08 × trigger)))` at the options' or session's window).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub user_budget: u64,
+    /// The context window that budget comes from, in tokens.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub window: u64,
+    /// Where the window came from: `given` (`--context-window`), `session` (recorded) or
+    /// `default` (128 000). Only a given one is sure to be what the harness ran with, so a
+    /// `user_messages` difference under another may come from the window, not the rules.
+    pub window_from: String,
     /// One check per record, in boundary order.
     pub compactions: Vec<CompactionCheck>,
     /// True when no record differs from what the rules give (also when there is no record).
@@ -133,9 +140,18 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
         compactions.push(compare(*cut_index, start, rec, &derived));
         prior = Some(rec);
     }
+    let window_from = if o.context_window.is_some() {
+        "given"
+    } else if s.meta.context_limit.is_some() {
+        "session"
+    } else {
+        "default"
+    };
     VerifyReport {
         session_id: s.meta.id.clone(),
         user_budget: settings.user_budget(),
+        window: settings.window,
+        window_from: window_from.into(),
         all_equal: compactions.iter().all(CompactionCheck::equal),
         compactions,
     }
