@@ -283,13 +283,17 @@ pub fn fit_user_messages(all: &[String], settings: &Settings) -> (Vec<String>, u
     (kept, dropped)
 }
 
-/// The user messages of a span, normalised, empty ones skipped, and (DS-compaction) the
-/// output-limit continuation nudges (`_display.kind == "continuation"`) left out: they are the
-/// harness speaking, not the user.
-pub fn span_user_texts<'a>(span: impl IntoIterator<Item = &'a Message>) -> Vec<String> {
+/// The user messages of a span, normalised, empty ones skipped. The output-limit continuation
+/// nudges (`_display.kind == "continuation"`, the harness speaking, not the user) are left out
+/// under the current rules, as the copy that introduced them does, and kept under the `legacy`
+/// rules, as upstream `main` keeps them.
+pub fn span_user_texts<'a>(
+    span: impl IntoIterator<Item = &'a Message>,
+    legacy: bool,
+) -> Vec<String> {
     span.into_iter()
         .filter(|m| m.role == Role::User && m.kind == MessageKind::Ordinary && !m.has_tool_result())
-        .filter(|m| !is_continuation_nudge(m))
+        .filter(|m| legacy || !is_continuation_nudge(m))
         .map(|m| normalise(&content_text(m)))
         .filter(|t| !t.is_empty())
         .collect()

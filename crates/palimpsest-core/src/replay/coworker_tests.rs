@@ -129,9 +129,17 @@ fn continuation_nudges_are_not_user_messages() {
     nudge.details = Some(serde_json::json!({"_display": {"kind": "continuation"}}));
     let span = [text(0, "  Fix   the\nparser "), nudge, text(2, "")];
     assert_eq!(
-        span_user_texts(&span),
+        span_user_texts(&span, false),
         vec!["Fix the parser".to_owned()],
         "whitespace collapsed, the nudge and the empty message skipped"
+    );
+    assert_eq!(
+        span_user_texts(&span, true),
+        vec![
+            "Fix the parser".to_owned(),
+            "Your previous reply hit the output-token limit…".to_owned()
+        ],
+        "the legacy rules (upstream main) keep the nudge"
     );
 }
 
@@ -179,7 +187,7 @@ fn an_image_is_written_image_in_the_preserved_user_messages() {
         ],
     );
     assert_eq!(
-        span_user_texts([&only, &mixed]),
+        span_user_texts([&only, &mixed], false),
         ["[image]", "look at this [image]"],
         "an image-only message is `[image]`, not dropped; text and image join by a space"
     );

@@ -239,7 +239,7 @@ fn coworker_once(
         .map(|st| st.user_messages)
         .unwrap_or_default();
     let mut users = prior_users;
-    users.extend(cw::span_user_texts(span.iter().copied()));
+    users.extend(cw::span_user_texts(span.iter().copied(), settings.legacy));
     let (kept_users, dropped) = cw::fit_user_messages(&users, &settings);
     let cut_source = prep.entries[b].source as usize;
     let state = CompactionState {

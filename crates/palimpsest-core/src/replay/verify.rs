@@ -166,7 +166,7 @@ fn derive<'a>(
     rules: &cw::Settings,
 ) -> CompactionState {
     let mut users = prior.map(|p| p.user_messages.clone()).unwrap_or_default();
-    users.extend(cw::span_user_texts(span.clone()));
+    users.extend(cw::span_user_texts(span.clone(), rules.legacy));
     let (kept, newly) = cw::fit_user_messages(&users, rules);
     let summary_text = if rec.trimmed {
         match prior.map(|p| p.summary_text.as_str()) {

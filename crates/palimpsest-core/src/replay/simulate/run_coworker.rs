@@ -64,7 +64,7 @@ pub(super) fn run(
                     .as_ref()
                     .map(|st| st.user_messages.clone())
                     .unwrap_or_default();
-                users.extend(cw::span_user_texts(span.clone()));
+                users.extend(cw::span_user_texts(span.clone(), s.legacy));
                 let (kept, dropped) = cw::fit_user_messages(&users, s);
                 let recorded = prep.recorded.get(&b);
                 let (summary_text, summary_tokens) = match recorded {
