@@ -220,6 +220,18 @@ fn verify_says_which_window_it_assumed_and_refuses_legacy() {
         (Some(200_000), Some("given"), Some(12_800)),
         "a given window is used and said so (200k → budget 12 800)"
     );
+    assert!(
+        v["index_space"].as_str().unwrap().starts_with(
+            "cut_index: stored message index; boundary_index, span_start: coworker's canonical list"
+        ),
+        "the JSON says which numbering each index uses"
+    );
+    let args = ["--context-window", "10000", "--json"];
+    let one = json_of(replay(&state(), &args), &args);
+    assert_eq!(
+        one["index_space"], "message: every index is the stored message index `show` prints",
+        "so does the one-shot replay"
+    );
     let text = String::from_utf8_lossy(
         &replay(&state(), &["--verify", "--context-window", "128000"]).stdout,
     )

@@ -25,6 +25,12 @@ window: number,
  */
 window_from: string, 
 /**
+ * Which numbering each index uses: `cut_index` is the session's stored message index (as
+ * `show` prints it), `boundary_index` and `span_start` are positions in coworker's own
+ * canonical list (its stored messages without the rebuilt blocks), as the record has them.
+ */
+index_space: string, 
+/**
  * One check per record, in boundary order.
  */
 compactions: Array<CompactionCheck>, 

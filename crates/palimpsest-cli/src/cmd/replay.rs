@@ -19,7 +19,13 @@ struct Explained<'a> {
     #[serde(flatten)]
     view: &'a palimpsest_core::replay::options::ReplayView,
     note: &'a palimpsest_core::replay::explain::PolicyNote,
+    /// Which numbering the indices use, said once.
+    index_space: &'static str,
 }
+
+/// Every index of `replay --json` (`cut_index`, `requested_cut_index`, `kept_tail`, each
+/// visible row's `index`) is a stored message index, as `show` numbers messages.
+const INDEX_SPACE: &str = "message: every index is the stored message index `show` prints";
 
 /// Arguments of `replay`.
 #[derive(clap::Args)]
@@ -207,6 +213,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crate::output::json(&Explained {
             view: &view,
             note: &note,
+            index_space: INDEX_SPACE,
         })?;
         return Ok(ExitCode::SUCCESS);
     }

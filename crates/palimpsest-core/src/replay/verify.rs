@@ -41,6 +41,10 @@ pub struct VerifyReport {
     /// `default` (128 000). Only a given one is sure to be what the harness ran with, so a
     /// `user_messages` difference under another may come from the window, not the rules.
     pub window_from: String,
+    /// Which numbering each index uses: `cut_index` is the session's stored message index (as
+    /// `show` prints it), `boundary_index` and `span_start` are positions in coworker's own
+    /// canonical list (its stored messages without the rebuilt blocks), as the record has them.
+    pub index_space: String,
     /// One check per record, in boundary order.
     pub compactions: Vec<CompactionCheck>,
     /// True when no record differs from what the rules give (also when there is no record).
@@ -152,6 +156,9 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
         user_budget: settings.user_budget(),
         window: settings.window,
         window_from: window_from.into(),
+        index_space: "cut_index: stored message index; boundary_index, span_start: coworker's \
+                      canonical list (its messages without rebuilt blocks)"
+            .into(),
         all_equal: compactions.iter().all(CompactionCheck::equal),
         compactions,
     }
