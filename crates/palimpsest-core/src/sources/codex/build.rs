@@ -31,6 +31,8 @@ const LOCAL_KEEP_TOKENS: usize = 20_000;
 pub struct Builder {
     /// Messages in stored order.
     pub messages: Vec<Message>,
+    /// The name the user last gave the thread (`thread_name_updated`), the session's title.
+    pub thread_name: Option<String>,
     /// For each message, the 1-based line it came from.
     pub lines: Vec<usize>,
     /// Compactions recorded.
@@ -127,7 +129,12 @@ impl Builder {
                     self.cwd = Some(c.to_owned());
                 }
             }
-            "event_msg" => self.event(&payload),
+            "event_msg" => {
+                if let Some(n) = super::thread_name_of(&v) {
+                    self.thread_name = Some(n);
+                }
+                self.event(&payload);
+            }
             "response_item" => {
                 self.know(&payload);
                 if let Some(mut m) = item(&payload) {

@@ -164,9 +164,20 @@ impl SessionSource for CodexSource {
         let mut messages = 0;
         let mut compactions = 0;
         let mut last_ts = None;
+        let mut thread_name: Option<String> = None;
         scan::for_each_sketch(&self.path, |s| {
             if s.len == 0 || !s.complete {
                 return;
+            }
+            // A name the user gave the thread: short lines, read whole from the sketch.
+            if scan::find(s.head, b"\"thread_name_updated\"").is_some()
+                && s.tail.is_empty()
+                && let Some(n) = serde_json::from_slice::<Value>(s.head)
+                    .ok()
+                    .as_ref()
+                    .and_then(thread_name_of)
+            {
+                thread_name = Some(n);
             }
             // The envelope opens every line: `{"timestamp":…,"type":…,"payload":`.
             if let Some(ts) = scan::first_string_field(s.head, "timestamp") {
@@ -181,7 +192,9 @@ impl SessionSource for CodexSource {
         let (usage, window) = tail_usage(&self.path)?;
         let id = self.id()?;
         Ok(vec![SessionMeta {
-            name: h.prompt.clone().unwrap_or_else(|| id.clone()),
+            name: thread_name
+                .or_else(|| h.prompt.clone())
+                .unwrap_or_else(|| id.clone()),
             id,
             format: SourceFormat::Codex,
             path: self.path.display().to_string(),
@@ -242,6 +255,20 @@ impl SessionSource for CodexSource {
     }
 }
 
+/// The name a `thread_name_updated` event gives the thread (the last one wins).
+pub fn thread_name_of(line: &Value) -> Option<String> {
+    let p = line.get("payload")?;
+    (p.get("type")?.as_str()? == "thread_name_updated")
+        .then(|| {
+            p.get("thread_name")?
+                .as_str()
+                .map(str::trim)
+                .map(str::to_owned)
+        })
+        .flatten()
+        .filter(|n| !n.is_empty())
+}
+
 /// Read one rollout into a session.
 pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
     let mut b = build::Builder::default();
@@ -256,15 +283,19 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
         format: SourceFormat::Codex,
         path: path.display().to_string(),
         name: b
-            .messages
-            .iter()
-            .find(|m| {
-                m.role == crate::model::Role::User
-                    && m.user_visible
-                    && m.kind == crate::model::MessageKind::Ordinary
+            .thread_name
+            .clone()
+            .or_else(|| {
+                b.messages
+                    .iter()
+                    .find(|m| {
+                        m.role == crate::model::Role::User
+                            && m.user_visible
+                            && m.kind == crate::model::MessageKind::Ordinary
+                    })
+                    .map(|m| title(&m.text()))
+                    .filter(|t| !t.is_empty())
             })
-            .map(|m| title(&m.text()))
-            .filter(|t| !t.is_empty())
             .unwrap_or_else(|| id.to_owned()),
         working_dir: b.cwd.clone(),
         created: b
