@@ -34,6 +34,12 @@ pub const NON_MESSAGE_TYPES: &[&str] = &[
     "pr-link",
     "mode",
     "worktree-state",
+    // Harness state of newer Claude Code releases: counted, never messages.
+    "file-history-delta",
+    "cost-state",
+    "bridge-session",
+    "fork-context-ref",
+    "continued-in",
 ];
 
 /// Record types that carry a conversation message.
