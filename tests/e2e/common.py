@@ -97,3 +97,14 @@ STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
 
 
 SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
+
+
+def click_row(c, index):
+    """Clicks stored row `index` of the timeline as a user would: the list is virtualised, so it
+    is first scrolled to where that row is drawn (the selection may have left it far away)."""
+    css = f'[data-testid=row][data-index="{index}"]'
+    c.d.run("const t = document.querySelector('[data-testid=timeline]');"
+            "if (t && !document.querySelector(arguments[1])) t.scrollTop = Math.max(0, arguments[0] * 28 - 200);",
+            index, css)
+    c.d.wait("return !!document.querySelector(arguments[0]);", css, timeout=10, what=f"row {index} drawn")
+    click_in_view(c, css)

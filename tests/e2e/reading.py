@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from common import SIX_CUTS, check, cli_binary, click_in_view, open_tab
+from common import SIX_CUTS, check, cli_binary, click_in_view, click_row, open_tab
 
 
 def clipboard():
@@ -41,7 +41,7 @@ def test_an_edit_shows_as_a_diff_and_copies_as_markdown(c):
     session_file = os.path.join(c.fixtures, "claude", "projects", "-home-dev-shop", SIX_CUTS + ".jsonl")
     c.open_session(SIX_CUTS)
     c.set_view("all")
-    click_in_view(c, '[data-testid=row][data-index="9"]')
+    click_row(c, 9)
     c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#9';",
              timeout=30, what="message 9 in the inspector")
     lines = c.d.wait("const l = Array.from(document.querySelectorAll('[data-testid=inspector] [data-testid=diff] .diff-line'));"

@@ -25,8 +25,8 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Driver  # noqa: E402
 from common import (  # noqa: E402
-    HERE, ROWS, SESSIONS, SIX_CUTS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, js_click,
-    open_tab, root_shot,
+    HERE, ROWS, SESSIONS, SIX_CUTS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, click_row,
+    js_click, open_tab, root_shot,
 )
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
@@ -731,7 +731,7 @@ def test_an_inspector_link_opens_the_subagent_run(c):
     the inspector's link opens that run, listed under its parent."""
     c.open_session(SIX_CUTS)
     c.set_view("all")
-    click_in_view(c, '[data-testid=row][data-index="23"]')
+    click_row(c, 23)
     c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#23';",
              timeout=30, what="message 23 in the inspector")
     kind = c.d.wait("return document.querySelector('[data-testid=inspector-link]')?.dataset.kind;", what="its link")
