@@ -12,7 +12,7 @@ use serde_json::{Number, Value};
 /// `json.dumps(value)` as Python writes it.
 pub fn dumps(value: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, value);
+    write_value(&mut out, value, Style::Json);
     out
 }
 
@@ -21,31 +21,47 @@ pub fn dumps_len(value: &Value) -> usize {
     dumps(value).len()
 }
 
-fn write_value(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_number(out, n),
-        Value::String(s) => write_str(out, s),
-        Value::Array(a) => {
+/// How [`write_value`] spells what JSON and Python's `repr` spell differently.
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    /// `json.dumps`: `null`, `true`, `"…"` with `ensure_ascii`.
+    Json,
+    /// `repr` of what `json.loads` gives: `None`, `True`, `'…'`.
+    Repr,
+}
+
+/// One value as `json.dumps` or `repr` writes it; both use `", "` and `": "` and keep key order.
+fn write_value(out: &mut String, v: &Value, style: Style) {
+    let text = |out: &mut String, s: &str| match style {
+        Style::Json => write_str(out, s),
+        Style::Repr => write_str_repr(out, s),
+    };
+    match (v, style) {
+        (Value::Null, Style::Json) => out.push_str("null"),
+        (Value::Null, Style::Repr) => out.push_str("None"),
+        (Value::Bool(b), Style::Json) => out.push_str(if *b { "true" } else { "false" }),
+        (Value::Bool(b), Style::Repr) => out.push_str(if *b { "True" } else { "False" }),
+        (Value::Number(n), _) => write_number(out, n),
+        (Value::String(s), _) => text(out, s),
+        (Value::Array(a), _) => {
             out.push('[');
             for (i, x) in a.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_value(out, x);
+                write_value(out, x, style);
             }
             out.push(']');
         }
-        Value::Object(o) => {
+        (Value::Object(o), _) => {
             out.push('{');
             for (i, (k, x)) in o.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_str(out, k);
+                text(out, k);
                 out.push_str(": ");
-                write_value(out, x);
+                write_value(out, x, style);
             }
             out.push('}');
         }
@@ -137,39 +153,8 @@ pub fn py_str(value: &Value) -> String {
         Value::String(s) => s.clone(),
         v => {
             let mut out = String::new();
-            write_repr(&mut out, v);
+            write_value(&mut out, v, Style::Repr);
             out
-        }
-    }
-}
-
-fn write_repr(out: &mut String, v: &Value) {
-    match v {
-        Value::Null => out.push_str("None"),
-        Value::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
-        Value::Number(n) => write_number(out, n),
-        Value::String(s) => write_str_repr(out, s),
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_repr(out, x);
-            }
-            out.push(']');
-        }
-        Value::Object(o) => {
-            out.push('{');
-            for (i, (k, x)) in o.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_str_repr(out, k);
-                out.push_str(": ");
-                write_repr(out, x);
-            }
-            out.push('}');
         }
     }
 }
