@@ -106,30 +106,9 @@ pub fn read_from(
             continue;
         }
         let value = match serde_json::from_slice::<Value>(text) {
-            Ok(v) if v.is_object() => Ok(v),
-            // Every line of every JSONL format is an object: a scalar or an array is a bad line
-            // too, kept as an error row rather than dropped by a reader that looks for keys.
-            Ok(v) => Err(BadLine {
-                error: Error::Line {
-                    path: path.to_owned(),
-                    line: number,
-                    message: format!("not a JSON object (a {})", kind_of(&v)),
-                },
-                raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
-            }),
             // A file being written ends mid-line: wait for the rest rather than report it.
             Err(_) if !complete => return Ok(done),
-            Err(e) => {
-                let cut = text.len().min(64 * 1024);
-                Err(BadLine {
-                    error: Error::Line {
-                        path: path.to_owned(),
-                        line: number,
-                        message: format!("not valid JSON: {e}"),
-                    },
-                    raw: String::from_utf8_lossy(&text[..cut]).into_owned(),
-                })
-            }
+            parsed => judge(path, number, text, parsed),
         };
         if !f(Line {
             number,
@@ -138,6 +117,40 @@ pub fn read_from(
         }) {
             return Ok(done);
         }
+    }
+}
+
+/// The value of one line's text (`number` is 1-based), or the bad line naming file and line:
+/// what every reader of a stored line applies, whether it streams the file or seeks to the line.
+pub fn parse(path: &Path, number: usize, text: &[u8]) -> std::result::Result<Value, BadLine> {
+    // A byte-order mark some editors write before the first line is not part of the JSON.
+    let text = match text.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) if number == 1 => rest.trim_ascii(),
+        _ => text.trim_ascii(),
+    };
+    judge(path, number, text, serde_json::from_slice::<Value>(text))
+}
+
+fn judge(
+    path: &Path,
+    number: usize,
+    text: &[u8],
+    parsed: serde_json::Result<Value>,
+) -> std::result::Result<Value, BadLine> {
+    let bad = |message: String| BadLine {
+        error: Error::Line {
+            path: path.to_owned(),
+            line: number,
+            message,
+        },
+        raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
+    };
+    match parsed {
+        Ok(v) if v.is_object() => Ok(v),
+        // Every line of every JSONL format is an object: a scalar or an array is a bad line
+        // too, kept as an error row rather than dropped by a reader that looks for keys.
+        Ok(v) => Err(bad(format!("not a JSON object (a {})", kind_of(&v)))),
+        Err(e) => Err(bad(format!("not valid JSON: {e}"))),
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::model::Message;
-use crate::sources::jsonl::{BadLine, Line};
+use crate::sources::jsonl::{self, Line};
 
 /// The stored lines at `records` (`[line, offset]`), each without its line end.
 pub fn read_records(path: &Path, records: &[[u64; 2]]) -> Result<Vec<(u64, u64, Vec<u8>)>> {
@@ -35,20 +35,10 @@ pub fn message_from(path: &Path, records: &[[u64; 2]]) -> Result<Option<Message>
     let mut b = super::build::Builder::default();
     for (line, offset, text) in read_records(path, records)? {
         let number = usize::try_from(line).unwrap_or(usize::MAX);
-        // The byte-order mark some editors write before the first line is not JSON.
-        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&text);
-        let value = serde_json::from_slice(text).map_err(|e| BadLine {
-            error: Error::Line {
-                path: path.to_owned(),
-                line: number,
-                message: format!("not valid JSON: {e}"),
-            },
-            raw: String::from_utf8_lossy(&text[..text.len().min(64 * 1024)]).into_owned(),
-        });
         b.push(Line {
             number,
             offset,
-            value,
+            value: jsonl::parse(path, number, &text),
         });
     }
     Ok(b.messages.into_iter().next())
