@@ -36,6 +36,26 @@ pub struct Target {
 }
 
 impl Target {
+    /// What `ask` answers from the fleet index (`index`: `Some(file)`, `Some(None)` the
+    /// default one; `None`: not asked). When asked and it cannot answer, says so on stderr: the
+    /// caller then reads the file.
+    pub fn ask_index<T>(
+        &self,
+        index: Option<Option<&std::path::Path>>,
+        ask: impl FnOnce(&palimpsest_core::index::Index) -> palimpsest_core::error::Result<Option<T>>,
+    ) -> anyhow::Result<Option<T>> {
+        let Some(at) = index else { return Ok(None) };
+        let ix = api::open_index(at).context("cannot open the index")?;
+        let found = ask(&ix).context("cannot read the index")?;
+        if found.is_none() {
+            eprintln!(
+                "not in the index as it is on disk now: read from {}",
+                self.path.display()
+            );
+        }
+        Ok(found)
+    }
+
     /// Load the session; an error reads "cannot `doing` PATH" over the cause.
     pub fn load(&self, doing: &str) -> anyhow::Result<Session> {
         api::load_session(&self.path, self.session.as_deref())

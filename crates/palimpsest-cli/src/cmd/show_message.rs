@@ -7,7 +7,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::api;
 use palimpsest_core::rpc::{MarkdownOf, MessageDetail};
 
@@ -18,21 +17,9 @@ pub fn run(
     json: bool,
     index: Option<Option<&Path>>,
 ) -> anyhow::Result<ExitCode> {
-    let detail: Option<MessageDetail> = match index {
-        Some(at) => {
-            let ix = api::open_index(at).context("cannot open the index")?;
-            let d = api::message_indexed(&ix, &target.path, target.session.as_deref(), n)
-                .context("cannot read the index")?;
-            if d.is_none() {
-                eprintln!(
-                    "not in the index as it is on disk now: read from {}",
-                    target.path.display()
-                );
-            }
-            d
-        }
-        None => None,
-    };
+    let detail: Option<MessageDetail> = target.ask_index(index, |ix| {
+        api::message_indexed(ix, &target.path, target.session.as_deref(), n)
+    })?;
     let mut out = crate::output::stdout();
     match (detail, json) {
         (Some(d), true) => crate::output::json(&d)?,

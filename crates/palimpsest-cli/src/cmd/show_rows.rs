@@ -7,7 +7,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use palimpsest_core::api;
 use palimpsest_core::model::View;
 use palimpsest_core::timeline::{Timeline, TimelineRow};
@@ -20,25 +19,12 @@ pub fn run(
     json: bool,
     index: Option<Option<&Path>>,
 ) -> anyhow::Result<ExitCode> {
-    let from_index = match index {
-        Some(at) => {
-            let ix = api::open_index(at).context("cannot open the index")?;
-            api::timeline_indexed(&ix, &target.path, target.session.as_deref())
-                .context("cannot read the index")?
-        }
-        None => None,
-    };
-    let mut t = match from_index {
+    let found = target.ask_index(index, |ix| {
+        api::timeline_indexed(ix, &target.path, target.session.as_deref())
+    })?;
+    let mut t = match found {
         Some(t) => t,
-        None => {
-            if index.is_some() {
-                eprintln!(
-                    "not in the index as it is on disk now: read from {}",
-                    target.path.display()
-                );
-            }
-            api::timeline(&target.load("show")?)
-        }
+        None => api::timeline(&target.load("show")?),
     };
     t.rows.retain(|r| in_view(r, view));
     if json {
