@@ -19,6 +19,9 @@ return Array.from(document.querySelectorAll('[data-testid=row]')).map(r => ({
 """
 SESSIONS = "return Array.from(document.querySelectorAll('[data-testid=session]')).map(b => b.dataset.sessionId);"
 VIEW = "const b = document.querySelector('[role=radio][aria-checked=true]'); return b && b.dataset.view;"
+# The spill list as `[status, file]` per row, or null while it is empty.
+SPILL_ROWS = ("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => "
+              "[tr.dataset.status, tr.cells[1].textContent]); return r.length ? r : null;")
 STATUS = "const s = document.querySelector('[data-testid=status]'); return s && s.textContent;"
 
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from common import SIX_CUTS, check, cli_binary, click_in_view, click_row, open_tab
+from common import SIX_CUTS, SPILL_ROWS, check, cli_binary, click_in_view, click_row, open_tab
 
 
 def clipboard():
@@ -86,8 +86,7 @@ def test_a_claude_overflow_spill_is_listed_and_opens(c):
     c.open_session(SIX_CUTS)
     open_tab(c, "spills")
     try:
-        got = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => "
-                       "[tr.dataset.status, tr.cells[1].textContent]); return r.length ? r : null;", timeout=30,
+        got = c.d.wait(SPILL_ROWS, timeout=30,
                        what="the spill list")
         check(len(got) == 1 and got[0][0] == "present" and got[0][1].endswith("mcp-linear-list_issues-1772442000.txt"),
               f"one spill, the overflowing listing, present in the session's folder; got {got}")

@@ -25,7 +25,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Driver  # noqa: E402
 from common import (  # noqa: E402
-    HERE, ROWS, SESSIONS, SIX_CUTS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, click_row,
+    HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, click_row,
     js_click, open_tab, root_shot,
 )
 from reading import (  # noqa: E402
@@ -593,8 +593,7 @@ def test_spills_coworker_lists_files_and_flags_the_missing_one(c):
     c.open_session(sid)
     open_tab(c, "spills")
     try:
-        got = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => "
-                       "[tr.dataset.status, tr.cells[1].textContent]); return r.length ? r : null;", timeout=30,
+        got = c.d.wait(SPILL_ROWS, timeout=30,
                        what="the spill files")
         cli = [[s["status"], s["resolved"] or s["path"] or "(full text not saved)"] for s in want["spills"]]
         check(got == cli, f"the spill files, in order, with the CLI's statuses;\n app: {got}\n cli: {cli}")
