@@ -140,3 +140,42 @@ fn show_codex_rollout_by_folder_and_id() {
         "replacement copies, the opaque summary, then the next turn"
     );
 }
+
+#[test]
+fn compactions_json_names_replacements_and_collapses() {
+    let file = repo()
+        .join("fixtures/claude/projects/-home-dev-docs/c0117a95-0000-4000-8000-00000000c011.jsonl");
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+            .arg("compactions")
+            .arg(&file)
+            .arg("--json"),
+    );
+    let cuts: Vec<(u64, &str, Value)> = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cut_index"].as_u64().unwrap(),
+                c["trigger"].as_str().unwrap(),
+                c["dropped"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cuts,
+        vec![
+            (5, "replacement", Value::Null),
+            (12, "collapse", json!([7, 11])),
+            (17, "replacement", Value::Null),
+            (26, "collapse", json!([20, 25])),
+            (28, "auto", json!([0, 27])),
+            (36, "collapse", json!([32, 35])),
+        ],
+        "fixtures/README.md (views): each replacement drops nothing, each collapse its span, the \
+         compaction everything before it"
+    );
+}

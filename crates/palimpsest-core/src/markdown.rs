@@ -99,7 +99,9 @@ pub fn cut(session: &Session, c: &CutDetail) -> String {
 
 fn cut_title(c: &CutDetail) -> String {
     let a = &c.anatomy;
-    let kind = if c.cleared.is_empty() {
+    let kind = if a.trigger == Some(crate::model::Trigger::Replacement) {
+        "content replacement".into()
+    } else if c.cleared.is_empty() {
         a.trigger
             .and_then(|t| serde_json::to_value(t).ok())
             .and_then(|v| v.as_str().map(str::to_owned))

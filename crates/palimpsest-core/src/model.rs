@@ -279,6 +279,12 @@ pub enum Trigger {
     Recovery,
     /// Old tool results were cleared (Claude microcompact) or a trim without summary.
     Micro,
+    /// Tool results were swapped for stubs in place (Claude Code `content-replacement`): no
+    /// boundary, no summary, nothing dropped.
+    Replacement,
+    /// One span of the conversation was replaced by a summary (Claude Code context collapse,
+    /// `marble-origami-commit`); what lies outside the span stays.
+    Collapse,
 }
 
 /// A compaction as the source recorded it (boundary lines, notices, `compacted` items).
@@ -312,9 +318,26 @@ pub struct CompactionRecord {
     /// notice: requests answered in between still saw the pre-compaction context).
     #[serde(default)]
     pub applied_index: Option<usize>,
+    /// For a [`Trigger::Collapse`]: the first and last message of the span it archived. Such a
+    /// cut drops only that span (none when the span was not found).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "[number, number] | null"))]
+    pub archived: Option<(usize, usize)>,
 }
 
 impl CompactionRecord {
+    /// True when this compaction may have taken message `index` (before its cut) out of the
+    /// model's view: not kept, and inside the archived span of a collapse.
+    pub fn may_drop(&self, index: usize) -> bool {
+        if self.kept.contains(&index) {
+            return false;
+        }
+        match self.trigger {
+            Some(Trigger::Collapse) => self.archived.is_some_and(|(a, b)| a <= index && index <= b),
+            _ => true,
+        }
+    }
+
     /// The position from which the compaction is in force: requests answered at or before it
     /// saw the context before the compaction, later ones the compacted context. That is
     /// `applied_index` when the record has one (never before the cut), else `cut_index`.

@@ -110,6 +110,7 @@ fn naive_tail() -> Session {
         kept: Vec::new(),
         raw: None,
         applied_index: None,
+        archived: None,
     };
     session(SourceFormat::Goose, msgs, vec![record])
 }
@@ -437,6 +438,7 @@ fn chained_compactions_fold_the_earlier_summary() {
         kept: Vec::new(),
         raw: None,
         applied_index: None,
+        archived: None,
     };
     let s = session(SourceFormat::Goose, msgs, vec![rec(5), rec(9)]);
     let v = api::compactions(&s);

@@ -223,6 +223,7 @@ fn goose_compacted_tool_loop_auto_compaction() {
                 kept: vec![7],
                 raw: None,
                 applied_index: None,
+                archived: None,
             }],
             "{shape}: one auto compaction cut at the summary, keeping the preserved copy"
         );

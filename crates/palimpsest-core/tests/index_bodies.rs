@@ -89,13 +89,14 @@ fn every_message_reads_back_by_offset_as_the_file_gives_it() {
         }
     }
     assert_eq!(
-        sessions, 11,
-        "the real main, subagent and compactor transcripts and the fixture's two"
+        sessions, 12,
+        "the real main, subagent and compactor transcripts and the fixture's three (six-cuts, \
+         its subagent, views)"
     );
     assert_eq!(
         (messages, stored_whole),
-        (992, 5),
-        "every message compared, the five linked ones (Task calls, a compaction's compactor run) among them"
+        (1030, 5),
+        "every message compared (views' 38 with its replaced results and collapse summaries), the five linked ones (Task calls, a compaction's compactor run) among them"
     );
 }
 

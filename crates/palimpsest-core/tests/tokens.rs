@@ -360,6 +360,7 @@ fn compacted() -> Session {
         kept: vec![],
         raw: None,
         applied_index: None,
+        archived: None,
     });
     s
 }

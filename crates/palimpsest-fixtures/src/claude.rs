@@ -161,6 +161,21 @@ impl Transcript {
             "usage": {"input_tokens": 0, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0, "output_tokens": 0}}}));
     }
 
+    /// The uuid the next chained line will get.
+    pub fn next_uuid(&self) -> String {
+        format!("00000000-0000-4000-8000-{:012}", self.n + 1)
+    }
+
+    /// The uuid of the last line chained so far.
+    pub fn last_uuid(&self) -> String {
+        self.parent.clone().unwrap_or_default()
+    }
+
+    /// A line outside the chain (a state record: no uuid, no parent), as written.
+    pub fn record(&mut self, line: Value) {
+        self.lines.push(line);
+    }
+
     /// Write the transcript as JSONL.
     pub fn write(&self, path: &Path) -> Result<()> {
         write_lines(path, &self.lines)
@@ -326,7 +341,7 @@ fn subagent() -> Vec<Value> {
     ]
 }
 
-fn write_lines(path: &Path, lines: &[Value]) -> Result<()> {
+pub(crate) fn write_lines(path: &Path, lines: &[Value]) -> Result<()> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).with_context(|| format!("create {}", p.display()))?;
     }
@@ -355,7 +370,7 @@ pub fn generate(out: &Path) -> Result<()> {
     std::fs::create_dir_all(project.join(SIX_CUTS_ID).join("tool-results"))?;
     std::fs::write(&spill, overflow_listing())
         .with_context(|| format!("write {}", spill.display()))?;
-    Ok(())
+    crate::claude_views::generate(&root)
 }
 
 /// The file segment 6's overflowing `list_issues` was saved to (Claude Code's naming).

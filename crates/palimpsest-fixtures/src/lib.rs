@@ -4,6 +4,7 @@
 
 pub mod big;
 pub mod claude;
+pub mod claude_views;
 pub mod codex;
 pub mod coworker;
 pub mod goose;

@@ -45,4 +45,9 @@ raw: JsonValue | null,
  * (coworker writes its block at the boundary but compacts at its later `compacted`
  * notice: requests answered in between still saw the pre-compaction context).
  */
-applied_index: number | null, };
+applied_index: number | null, 
+/**
+ * For a [`Trigger::Collapse`]: the first and last message of the span it archived. Such a
+ * cut drops only that span (none when the span was not found).
+ */
+archived: [number, number] | null, };

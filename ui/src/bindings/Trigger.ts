@@ -3,4 +3,4 @@
 /**
  * How a compaction was started, when the source says.
  */
-export type Trigger = "auto" | "manual" | "recovery" | "micro";
+export type Trigger = "auto" | "manual" | "recovery" | "micro" | "replacement" | "collapse";

@@ -37,7 +37,11 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
   const carried = useMemo(() => carriedFiles(cut), [cut]);
   const names = useMemo(() => cut.files.flatMap((f) => [f.path, baseName(f.path)]), [cut]);
   const range = a.dropped ? `#${a.dropped[0]}–#${a.dropped[1]}` : "nothing";
-  const micro = a.trigger === "micro";
+  // A microcompact clears results in place; a content replacement swaps them for stubs: the
+  // same anatomy (nothing dropped, no summary, the results it rewrote).
+  const replacement = a.trigger === "replacement";
+  const micro = a.trigger === "micro" || replacement;
+  const verb = replacement ? "replaced" : "cleared";
   return (
     <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} aria-label={`Compaction cut ${ordinal + 1}`}>
       <header className="cut-head">
@@ -71,12 +75,14 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
       </header>
       {micro ? (
         <p className="cut-sub muted small" data-testid="micro-sub">
-          Microcompact: {plural(cut.cleared.length, "tool result")} cleared, no message dropped, no summary · tokens saved:{" "}
-          {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : "none recorded · "}≈
-          {cut.tokens_saved_counted.toLocaleString()} counted in the cleared results
+          {replacement ? "Content replacement" : "Microcompact"}: {plural(cut.cleared.length, "tool result")} {replacement ? "swapped for stubs" : "cleared"}, no message
+          dropped, no summary · {replacement ? "tokens the stored results held" : "tokens saved"}:{" "}
+          {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : replacement ? "" : "none recorded · "}≈
+          {cut.tokens_saved_counted.toLocaleString()} counted in the {verb} results
         </p>
       ) : (
       <p className="cut-sub muted small">
+        {a.trigger === "collapse" && "Context collapse: one span replaced by its summary, the rest stays · "}
         Context {a.context_before} → {plural(a.context_after, "message")} · dropped {a.dropped_count} ({range}) · kept verbatim {cut.kept.length}
         {a.preserved_duplicate && " · the preserved ask is also in the kept tail: the model sees it twice"}
         {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
@@ -87,7 +93,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
         {micro ? (
           <section className="cut-col" data-testid="cut-cleared" aria-label="Cleared">
             <h4>
-              Cleared <span className="muted">({cut.cleared.length})</span>
+              {replacement ? "Replaced" : "Cleared"} <span className="muted">({cut.cleared.length})</span>
             </h4>
             {cut.cleared.length === 0 && <p className="muted small">The record names no result this session holds.</p>}
             {cut.cleared.map((c) => (
@@ -96,7 +102,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
                 index={c.index}
                 row={rowsByIndex.get(c.index)}
                 files={c.paths.length ? c.paths : undefined}
-                note={`cleared ${c.tool ?? "result"}${c.call_index !== null ? ` of #${c.call_index}` : ""} · ≈${c.tokens_counted.toLocaleString()} tokens`}
+                note={`${verb} ${c.tool ?? "result"}${c.call_index !== null ? ` of #${c.call_index}` : ""} · ≈${c.tokens_counted.toLocaleString()} tokens`}
                 onShow={onShow}
               />
             ))}

@@ -63,4 +63,19 @@ describe("Inspector", () => {
     expect(container.querySelector("[data-part=text] pre")?.textContent, "user text is not Markdown").toBe("**Fixed** the total:");
     expect(screen.queryByTestId("copy-message"), "no copy button without onCopy").toBeNull();
   });
+
+  it("folds the stored result under the stub of a replaced or cleared result, and only there", () => {
+    const stub = "<persisted-output>\nOutput too large (89.4KB).\n</persisted-output>";
+    const result = (call_id: string) => ({ type: "tool_result" as const, call_id, text: stub, is_error: false, raw: { type: "tool_result", content: "the whole log" } });
+    const d: MessageDetail = {
+      ...detail("user"),
+      message: { ...detail("user").message, parts: [result("toolu_3"), result("toolu_4")], details: { replaced: ["toolu_3"] } },
+      edits: [],
+    };
+    const { container } = render(<Inspector detail={d} loading={false} error={null} showRaw={false} onToggleRaw={noop} />);
+    const folds = container.querySelectorAll("[data-testid=stored-original]");
+    expect(folds.length, "one fold: only the result the reader says it replaced").toBe(1);
+    expect(folds[0]?.querySelector("pre")?.textContent, "the fold holds the stored content").toBe("the whole log");
+    expect(container.querySelector("[data-part=tool_result] > pre")?.textContent, "the stub stays what the result reads as").toBe(stub);
+  });
 });

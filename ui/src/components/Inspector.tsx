@@ -46,6 +46,7 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
     );
   }
   const m = detail.message;
+  const rewritten = rewrittenCalls(m.details);
   return (
     <aside className="inspector" data-testid="inspector" aria-busy={loading}>
       <header className="inspector-head">
@@ -89,7 +90,7 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
       ) : (
         <div className="parts">
           {m.parts.map((p, i) => (
-            <PartBlock key={i} part={p} markdown={!plain && (m.role === "assistant" || m.kind === "summary")} edits={plain ? [] : detail.edits.filter((e) => e.part === i)} />
+            <PartBlock key={i} part={p} markdown={!plain && (m.role === "assistant" || m.kind === "summary")} edits={plain ? [] : detail.edits.filter((e) => e.part === i)} rewritten={rewritten} />
           ))}
           {m.links && m.links.length > 0 && (
             <section className="part-block">
@@ -114,7 +115,7 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
   );
 }
 
-function PartBlock({ part, markdown, edits }: { part: Part; markdown: boolean; edits: EditDiff[] }) {
+function PartBlock({ part, markdown, edits, rewritten }: { part: Part; markdown: boolean; edits: EditDiff[]; rewritten: Set<string> }) {
   switch (part.type) {
     case "text":
       return (
@@ -157,6 +158,7 @@ function PartBlock({ part, markdown, edits }: { part: Part; markdown: boolean; e
             {part.is_error ? "✖ Tool error" : "Tool result"} <span className="muted">{part.call_id} · {formatSize(part.text.length)}</span>
           </h4>
           <pre>{part.text}</pre>
+          {rewritten.has(part.call_id) && <StoredOriginal raw={part.raw} text={part.text} />}
         </section>
       );
     case "image":
@@ -176,4 +178,44 @@ function PartBlock({ part, markdown, edits }: { part: Part; markdown: boolean; e
         </section>
       );
   }
+}
+
+/** Call ids whose results the reader rewrote for the model (`details.microcompacted`,
+ * `details.replaced`): only these show what was stored beside what the model receives. */
+export function rewrittenCalls(details: unknown): Set<string> {
+  const out = new Set<string>();
+  if (details === null || typeof details !== "object") return out;
+  for (const key of ["microcompacted", "replaced"]) {
+    const ids = (details as Record<string, unknown>)[key];
+    if (Array.isArray(ids)) ids.forEach((id) => typeof id === "string" && out.add(id));
+  }
+  return out;
+}
+
+/** The result as stored, when the model receives other text in its place (a microcompact's
+ * placeholder, a content replacement's stub). */
+export function storedResult(raw: unknown): string | null {
+  if (raw === null || typeof raw !== "object" || !("content" in raw)) return null;
+  const c = (raw as { content: unknown }).content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    return c
+      .map((b) => (b && typeof b === "object" && typeof (b as { text?: unknown }).text === "string" ? (b as { text: string }).text : ""))
+      .filter((t) => t !== "")
+      .join("\n");
+  }
+  return null;
+}
+
+function StoredOriginal({ raw, text }: { raw: unknown; text: string }) {
+  const stored = storedResult(raw);
+  if (stored === null || stored === text) return null;
+  return (
+    <details className="stored-original" data-testid="stored-original">
+      <summary className="muted small">
+        stored result, {formatSize(stored.length)}: the model receives the text above instead
+      </summary>
+      <pre>{stored}</pre>
+    </details>
+  );
 }

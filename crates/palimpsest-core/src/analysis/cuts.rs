@@ -34,6 +34,17 @@ pub struct Cut {
     pub micro: bool,
     /// For a microcompact, the messages whose tool results it cleared.
     pub cleared: Vec<usize>,
+    /// For a context collapse: the span it archived (first, last). It drops that span only,
+    /// and the next full cut still drops from the previous full cut.
+    pub archived: Option<(usize, usize)>,
+}
+
+impl Cut {
+    /// True for a cut that takes only part of the context: a microcompact or content
+    /// replacement (results rewritten in place) or a context collapse (one span).
+    pub fn partial(&self) -> bool {
+        self.micro || self.archived.is_some()
+    }
 }
 
 /// The session's compactions, in cut order.
@@ -53,6 +64,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 trimmed: false,
                 micro: false,
                 cleared: Vec::new(),
+                archived: None,
             })
             .collect()
     } else {
@@ -80,6 +92,8 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 } else {
                     Vec::new()
                 },
+                archived: (c.trigger == Some(crate::model::Trigger::Collapse))
+                    .then_some(c.archived.unwrap_or((c.cut_index, c.cut_index))),
                 summary_text: raw_summary(c.raw.as_ref()),
                 trimmed: c
                     .raw
@@ -97,6 +111,12 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
             .filter(|i| !c.cleared.contains(i))
             .collect();
         c.summary_index = None;
+    }
+    for c in out.iter_mut() {
+        // What a collapse left in view: everything before it outside the span it archived.
+        if let Some((a, b)) = c.archived {
+            c.kept = (0..c.cut_index).filter(|&i| i < a || i > b).collect();
+        }
     }
     for (i, c) in out.iter_mut().enumerate() {
         c.number = i + 1;
@@ -128,9 +148,10 @@ fn is_microcompact(session: &Session, c: &crate::model::CompactionRecord) -> boo
         .flatten()
         .take(3)
         .any(|m| m.kind == MessageKind::Summary);
-    c.trigger == Some(crate::model::Trigger::Micro)
-        && (!crate::compaction::micro::compacted_ids(c).is_empty()
-            || c.summary_index.is_none() && !summary_follows)
+    c.trigger == Some(crate::model::Trigger::Replacement)
+        || c.trigger == Some(crate::model::Trigger::Micro)
+            && (!crate::compaction::micro::compacted_ids(c).is_empty()
+                || c.summary_index.is_none() && !summary_follows)
 }
 
 /// The messages holding the tool results a microcompact record names.
@@ -150,7 +171,8 @@ fn cleared_messages(session: &Session, record: &crate::model::CompactionRecord) 
 }
 
 /// Indices of the ordinary messages cut `k` (0-based position in `cuts`) dropped: those after
-/// the previous full cut and before this one, minus the kept ones. A microcompact drops none.
+/// the previous full cut and before this one, minus the kept ones. A microcompact drops none;
+/// a collapse drops the span it archived.
 pub fn dropped_span(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
     if cuts[k].micro {
         return Vec::new();
@@ -158,7 +180,7 @@ pub fn dropped_span(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
     let start = cuts[..k]
         .iter()
         .rev()
-        .find(|c| !c.micro)
+        .find(|c| !c.partial())
         .map_or(0, |c| c.cut_index);
     let end = cuts[k].cut_index.min(session.messages.len());
     (start..end)
@@ -239,6 +261,7 @@ mod tests {
             trimmed: false,
             micro: false,
             cleared: Vec::new(),
+            archived: None,
         };
         let cuts = [cut];
         assert_eq!(

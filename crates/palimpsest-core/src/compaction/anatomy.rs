@@ -187,7 +187,12 @@ fn one(
         .and_then(|v| v.as_str())
         .map(str::to_owned)
         .or_else(|| summary.map(|s| msgs[s].text()));
-    let mut summary_health = summary_text.as_ref().map(|t| health::check(t, profile));
+    // A collapse summarises one span in a line or two (Claude Code context collapse): the
+    // sections and size a whole-conversation summary needs do not apply to it.
+    let mut summary_health = summary_text
+        .as_ref()
+        .filter(|_| rec.trigger != Some(Trigger::Collapse))
+        .map(|t| health::check(t, profile));
     let opaque = summary.is_some_and(|s| {
         msgs[s].text().trim().is_empty()
             && msgs[s]
@@ -202,9 +207,15 @@ fn one(
     }
     let health_issues = match &summary_health {
         Some(h) => h.issues.clone(),
-        None if rec.trigger != Some(Trigger::Micro) => vec![HealthIssue::Missing {
-            message: "no summary message: the dropped span is gone without one".into(),
-        }],
+        None if !matches!(
+            rec.trigger,
+            Some(Trigger::Micro | Trigger::Replacement | Trigger::Collapse)
+        ) =>
+        {
+            vec![HealthIssue::Missing {
+                message: "no summary message: the dropped span is gone without one".into(),
+            }]
+        }
         None => Vec::new(),
     };
 
@@ -220,7 +231,10 @@ fn one(
         post_tokens_counted: count(&after),
         token_method: counter.method().to_owned(),
         summary_index: summary.map(idx),
-        summary_chars: summary_health.as_ref().map(|h| h.chars),
+        summary_chars: summary_health
+            .as_ref()
+            .map(|h| h.chars)
+            .or_else(|| summary_text.as_ref().map(|t| t.chars().count())),
         health: health_issues,
         summary_health,
         continuation_index: continuation.map(idx),

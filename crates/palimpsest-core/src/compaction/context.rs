@@ -111,7 +111,7 @@ impl Eras {
                 }
                 let (_, ci) = *cuts.iter().find(|(cut, ci)| {
                     let c = &session.compactions[*ci];
-                    *cut > pos && !clears_in_place(session, c) && !c.kept.contains(&m.index)
+                    *cut > pos && !clears_in_place(session, c) && c.may_drop(m.index)
                 })?;
                 Some(Span {
                     from: pos,

@@ -23,16 +23,18 @@ pub struct CutBlock {
     pub end: usize,
 }
 
-/// True for a microcompaction that clears tool results in place (Claude Code): it hides no
-/// message and writes no block. A trim that rebuilt the compacted block (coworker's fallback,
-/// also `Micro`) leaves a summary-kind message at its cut and does drop what it trimmed.
+/// True for a microcompaction or content replacement that rewrites tool results in place
+/// (Claude Code): it hides no message and writes no block. A trim that rebuilt the compacted
+/// block (coworker's fallback, also `Micro`) leaves a summary-kind message at its cut and does
+/// drop what it trimmed.
 pub(super) fn clears_in_place(session: &Session, c: &crate::model::CompactionRecord) -> bool {
-    c.trigger == Some(Trigger::Micro)
-        && c.summary_index.is_none()
-        && session
-            .messages
-            .get(c.cut_index)
-            .is_none_or(|m| m.kind != MessageKind::Summary)
+    c.trigger == Some(Trigger::Replacement)
+        || c.trigger == Some(Trigger::Micro)
+            && c.summary_index.is_none()
+            && session
+                .messages
+                .get(c.cut_index)
+                .is_none_or(|m| m.kind != MessageKind::Summary)
 }
 
 /// Walk the messages a compaction wrote at its cut: boundary, summary, continuation, verbatim

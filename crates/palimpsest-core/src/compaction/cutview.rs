@@ -206,7 +206,7 @@ fn detail(
     let block = eras.block(a.ordinal);
     let dropped: Vec<usize> = block.dropped.iter().map(|&p| msgs[p].index).collect();
     let record = &session.compactions[a.ordinal];
-    let micro = a.trigger == Some(Trigger::Micro);
+    let micro = matches!(a.trigger, Some(Trigger::Micro | Trigger::Replacement));
     let cleared = if micro {
         super::micro::cleared(session, record, carriers, counter)
     } else {

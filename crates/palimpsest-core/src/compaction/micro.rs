@@ -31,16 +31,25 @@ pub struct ClearedResult {
     pub tokens_counted: u64,
 }
 
-/// The call ids a microcompact record names.
+/// The call ids a microcompact record names (`compactedToolIds`), or a content replacement
+/// (`replacements[].toolUseId`).
 pub(crate) fn compacted_ids(record: &CompactionRecord) -> Vec<String> {
-    record
-        .raw
-        .as_ref()
+    let raw = record.raw.as_ref();
+    if let Some(a) = raw
         .and_then(|m| m.get("compactedToolIds"))
+        .and_then(Value::as_array)
+    {
+        return a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
+    }
+    raw.and_then(|m| m.get("replacements"))
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
-                .filter_map(Value::as_str)
+                .filter_map(|r| r.get("toolUseId").and_then(Value::as_str))
                 .map(str::to_owned)
                 .collect()
         })

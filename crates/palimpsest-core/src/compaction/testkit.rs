@@ -72,6 +72,7 @@ pub fn record(cut: usize, summary: Option<usize>, trigger: Trigger) -> Compactio
         kept: Vec::new(),
         raw: None,
         applied_index: None,
+        archived: None,
     }
 }
 

@@ -269,7 +269,15 @@ fn records_of(m: &crate::model::Message) -> Vec<[u64; 2]> {
 }
 
 /// Detail keys only reading the whole file sets (`sources::claude::visibility`).
-const WHOLE_FILE_KEYS: [&str; 4] = ["branch", "sidechain", "logical_parent", "microcompacted"];
+const WHOLE_FILE_KEYS: [&str; 7] = [
+    "branch",
+    "sidechain",
+    "logical_parent",
+    "microcompacted",
+    "replaced",
+    "collapsed",
+    "collapse_reset",
+];
 
 /// True when reading its records again would not give the message back as the whole file does.
 fn needs_body(m: &crate::model::Message) -> bool {

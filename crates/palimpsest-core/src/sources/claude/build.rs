@@ -2,7 +2,8 @@
 //!
 //! Assistant lines that share `message.id` are one API response and become one message (usage
 //! counted once); user lines become user messages (tool results included); `system` lines become
-//! notifications. Everything else (`progress`, `file-history-snapshot`, `queue-operation`, titles,
+//! notifications; content replacements and context-collapse commits and resets become rows
+//! (`replace`). Everything else (`progress`, `file-history-snapshot`, `queue-operation`, titles,
 //! unknown types) is counted, not turned into messages. Visibility (branches, compaction) is
 //! decided afterwards by `visibility`, from the per-message [`Node`]s kept here.
 
@@ -134,6 +135,10 @@ impl Builder {
             "custom-title" => self.title("custom", &v, "customTitle"),
             "ai-title" => self.title("ai", &v, "aiTitle"),
             "summary" => self.title("summary", &v, "summary"),
+            t if super::replace::TYPES.contains(&t) => {
+                let (m, node) = super::replace::row(&v, t, line.number);
+                self.add(m, node, line.number);
+            }
             t if KNOWN_OTHER.contains(&t) || NON_MESSAGE_TYPES.contains(&t) => {}
             // A record type this reader does not know: kept, seen by neither, so nothing the
             // file holds vanishes.

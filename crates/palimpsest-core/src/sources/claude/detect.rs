@@ -40,6 +40,8 @@ pub const NON_MESSAGE_TYPES: &[&str] = &[
     "bridge-session",
     "fork-context-ref",
     "continued-in",
+    // Context collapses staged, not committed: they change nothing the model sees.
+    "marble-origami-snapshot",
 ];
 
 /// Record types that carry a conversation message.

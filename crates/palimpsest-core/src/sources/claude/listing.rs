@@ -115,6 +115,16 @@ impl Tally {
                 }
             }
         }
+        // Rows that edit the model's view without a boundary (`replace`): each is a cut.
+        if has("type", "content-replacement") || has("type", "marble-origami-commit") {
+            self.messages += 1;
+            self.compactions += 1;
+            return;
+        }
+        if has("type", "marble-origami-reset") {
+            self.messages += 1;
+            return;
+        }
         if has("type", "system") {
             self.messages += 1;
             if has("subtype", "compact_boundary") || has("subtype", "microcompact_boundary") {

@@ -24,6 +24,7 @@ pub mod detect;
 pub mod listing;
 pub mod orphans;
 pub mod records;
+pub mod replace;
 pub mod resume;
 pub mod visibility;
 
@@ -407,7 +408,16 @@ fn link_subagents(
     // full compaction at or after the run's last line.
     let full: Vec<usize> = compactions
         .iter()
-        .filter(|c| c.trigger != Some(crate::model::Trigger::Micro))
+        .filter(|c| {
+            !matches!(
+                c.trigger,
+                Some(
+                    crate::model::Trigger::Micro
+                        | crate::model::Trigger::Replacement
+                        | crate::model::Trigger::Collapse
+                )
+            )
+        })
         .map(|c| c.cut_index)
         .collect();
     for f in subagent_files(path) {

@@ -14,6 +14,7 @@
 //! - **Microcompaction.** The message stays; each listed tool result keeps its stored value in
 //!   `raw` while its `text` becomes [`CLEARED`], which is what the model receives, and
 //!   `details.microcompacted` lists the cleared call ids.
+//! - **Content replacement, context collapse.** `replace`'s rules, applied before the above.
 //! - Inline sidechain lines (old CLIs) in a main file are a subagent's, not the model's.
 
 use std::collections::HashSet;
@@ -31,7 +32,9 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
     if main {
         mark_branches(b);
     }
-    let mut records = Vec::new();
+    // Replacements and collapses first: a compaction's preserved segment keeps only what was
+    // still in view.
+    let mut records = super::replace::apply(b);
     let boundaries: Vec<usize> = b
         .nodes
         .iter()
@@ -67,7 +70,7 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
     records
 }
 
-fn set_detail(m: &mut Message, key: &str, value: Value) {
+pub(super) fn set_detail(m: &mut Message, key: &str, value: Value) {
     match &mut m.details {
         Some(Value::Object(o)) => {
             o.insert(key.into(), value);
@@ -76,7 +79,7 @@ fn set_detail(m: &mut Message, key: &str, value: Value) {
     }
 }
 
-fn is_conversation(m: &Message) -> bool {
+pub(super) fn is_conversation(m: &Message) -> bool {
     matches!(
         m.role,
         crate::model::Role::User | crate::model::Role::Assistant
@@ -109,7 +112,12 @@ fn mark_branches(b: &mut Builder) {
         let leaf = logical.filter(|l| b.parents.contains_key(l)).or_else(|| {
             (start..end)
                 .rev()
-                .find(|&i| is_conversation(&b.messages[i]) && !b.nodes[i].sidechain)
+                // Rows without a uuid (a collapse's summary) are not in the chain.
+                .find(|&i| {
+                    is_conversation(&b.messages[i])
+                        && !b.nodes[i].sidechain
+                        && !b.nodes[i].uuids.is_empty()
+                })
                 .and_then(|i| b.nodes[i].uuids.last().cloned())
         });
         if let Some(leaf) = leaf {
@@ -212,6 +220,7 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
         kept,
         raw: meta,
         applied_index: None,
+        archived: None,
     }
 }
 
@@ -261,6 +270,7 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
         kept: Vec::new(),
         raw: meta,
         applied_index: None,
+        archived: None,
     }
 }
 /// A compaction whose record has no `postTokens` gets the context of the first request after
@@ -276,7 +286,17 @@ pub(super) fn post_from_usage(
         .chain(std::iter::once(usize::MAX))
         .collect();
     for (c, end) in compactions.iter_mut().zip(next_cut) {
-        if c.post_tokens.is_some() || c.trigger == Some(crate::model::Trigger::Micro) {
+        if c.post_tokens.is_some()
+            || matches!(
+                c.trigger,
+                Some(
+                    crate::model::Trigger::Micro
+                        | crate::model::Trigger::Replacement
+                        // No recorded size before it either: one estimate beside another.
+                        | crate::model::Trigger::Collapse
+                )
+            )
+        {
             continue;
         }
         let start = c.effective_index();

@@ -368,6 +368,7 @@ impl Builder {
                 kept,
                 raw: Some(raw),
                 applied_index: None,
+                archived: None,
             });
             return;
         }
@@ -394,6 +395,7 @@ impl Builder {
             kept,
             raw: Some(raw),
             applied_index: None,
+            archived: None,
         });
     }
 

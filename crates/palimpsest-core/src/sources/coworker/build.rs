@@ -181,6 +181,7 @@ fn record(idx: usize, f: &Found) -> CompactionRecord {
         kept: Vec::new(),
         raw: Some(f.raw.clone()),
         applied_index: None,
+        archived: None,
     }
 }
 

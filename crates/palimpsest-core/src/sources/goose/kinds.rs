@@ -135,6 +135,7 @@ pub fn classify(messages: &mut [Message]) -> Vec<CompactionRecord> {
             kept,
             raw: None,
             applied_index: None,
+            archived: None,
         });
         previous_end = c + 1;
     }

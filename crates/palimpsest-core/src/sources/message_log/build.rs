@@ -257,6 +257,7 @@ pub fn build(path: &Path, items: &[Item]) -> Built {
                 kept: Vec::new(),
                 raw: None,
                 applied_index: None,
+                archived: None,
             });
         }
     }
@@ -317,6 +318,7 @@ fn record(pos: usize, r: &Value, msgs: &[Message]) -> CompactionRecord {
             .unwrap_or_default(),
         raw: Some(r.clone()),
         applied_index: None,
+        archived: None,
     }
 }
 

@@ -1,0 +1,71 @@
+"""Claude Code's view edits without a boundary, in the window: a content replacement's cut lists
+the result it swapped for a stub and the inspector folds the stored result under the stub; a
+context collapse's cut shows the span it archived, its one-line summary and what stayed."""
+
+import os
+import time
+
+from common import check, click_row, root_shot
+
+VIEWS = "c0117a95-0000-4000-8000-00000000c011"
+
+
+def open_cut(c, index):
+    """Steps the open cut view to the cut at `index`."""
+    for _ in range(8):
+        now = c.d.run("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex;")
+        if now == str(index):
+            return
+        c.d.click('.cut-nav button[title^="Next cut"]' if now is None or int(now) < index
+                  else '.cut-nav button[title^="Previous cut"]')
+        time.sleep(0.2)
+    check(False, f"cut {index} opens; the view shows {now}")
+
+
+def test_replacements_and_collapses_are_cuts_with_their_own_views(c):
+    # fixtures/README.md, views: replacement at 5 (the build log at 4), collapse 1 at 12
+    # archiving 7-11, the auto compaction at 28, collapse 3 at 36 archiving 32-35.
+    c.open_session(VIEWS)
+    c.set_view("all")
+    try:
+        click_row(c, 4)
+        c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#4';",
+                 timeout=30, what="message 4 in the inspector")
+        shown = c.d.text("[data-testid=inspector] [data-part=tool_result] pre")
+        check(shown.startswith("<persisted-output>"), f"the result reads as the stub the model receives; got {shown[:40]!r}")
+        summary = c.d.text("[data-testid=stored-original] summary")
+        check("the model receives the text above instead" in summary,
+              f"the stored result is folded underneath, said to be what the model does not get; got {summary!r}")
+        stored = c.d.run("return document.querySelector('[data-testid=stored-original] pre').textContent;")
+        check(stored.count("\n") == 1500, f"the fold holds the whole 1 500-line log; got {stored.count(chr(10))} lines")
+        c.d.run("document.querySelector('[data-testid=stored-original]').open = true;")
+        time.sleep(0.3)
+        c.d.screenshot(os.path.join(c.out, "views-stub.png"))
+
+        # The replacement's row (5) carries its cut's rule: open the cut from there.
+        c.d.wait("const b = document.querySelector('[data-testid=row][data-index=\"5\"] [data-testid=cut-open]');"
+                 "if (b) b.click(); return !!b;", timeout=30, what="the rule of the cut at row 5")
+        c.d.wait("return !!document.querySelector('[data-testid=cut-view]');", timeout=30, what="a cut view to open")
+        open_cut(c, 5)
+        replaced = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut-cleared] [data-testid=cut-card]')).map(e => e.dataset.index);")
+        check(replaced == ["4"], f"the replacement lists the result it swapped; got {replaced}")
+        sub = c.d.text("[data-testid=micro-sub]")
+        check(sub.startswith("Content replacement: 1 tool result swapped for stubs"), f"and says what it is; got {sub!r}")
+        time.sleep(0.3)
+        c.d.screenshot(os.path.join(c.out, "views-replacement.png"))
+
+        open_cut(c, 12)
+        dropped = c.d.run("return Array.from(document.querySelectorAll('[data-testid=cut-dropped] [data-testid=cut-card]')).map(e => e.dataset.index);")
+        check(dropped == ["7", "8", "9", "10", "11"], f"collapse 1 dropped the span it archived, 7-11; got {dropped}")
+        head = c.d.text("[data-testid=cut-view] .cut-sub")
+        check(head.startswith("Context collapse: one span replaced by its summary"), f"the cut says it is a collapse; got {head!r}")
+        text = c.d.text("[data-testid=cut-summary]")
+        check("Surveyed the Sphinx toctree" in text, f"its summary is the commit's summaryContent; got {text[:80]!r}")
+        widths = c.d.run("return [document.documentElement.scrollWidth, window.innerWidth];")
+        check(widths[0] <= widths[1], f"the collapse's cut view fits the window; got {widths}")
+        time.sleep(0.3)
+        c.d.screenshot(os.path.join(c.out, "views-collapse.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-collapse.png"))
+    finally:
+        c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
