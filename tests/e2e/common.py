@@ -1,6 +1,7 @@
 """What the end-to-end test files share: the page queries, the test context, `check`, and the
 helpers that click, open tabs, find the CLI and take screenshots. `run.py` is the runner."""
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -111,3 +112,35 @@ def click_row(c, index):
             index, css)
     c.d.wait("return !!document.querySelector(arguments[0]);", css, timeout=10, what=f"row {index} drawn")
     click_in_view(c, css)
+
+
+def app_processes(app):
+    """Pids of running processes whose executable is `app`."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.path.realpath(f"/proc/{pid}/exe") == os.path.realpath(app):
+                    pids.append(int(pid))
+            except OSError:
+                pass
+    return pids
+
+
+def wait_app_gone(app, timeout=15):
+    deadline = time.time() + timeout
+    while app_processes(app) and time.time() < deadline:
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def main_app_closed(c):
+    """Close the main session's app and wait until its process is gone, then reopen it on the
+    fixtures afterwards, so a test that needs a fresh launch has the machine to itself."""
+    c.d.quit()
+    wait_app_gone(c.app)
+    try:
+        yield
+    finally:
+        c.d.start(c.app, [c.fixtures])
+        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")

@@ -25,13 +25,15 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Driver  # noqa: E402
 from common import (  # noqa: E402
-    HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary, click_in_view, click_row,
-    js_click, open_tab, root_shot,
+    HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary,
+    click_in_view, click_row, js_click, main_app_closed, open_tab, root_shot, wait_app_gone,
 )
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
-from views import test_replacements_and_collapses_are_cuts_with_their_own_views  # noqa: E402
+from views import (  # noqa: E402
+    test_a_goose_delegation_links_its_child_session, test_replacements_and_collapses_are_cuts_with_their_own_views,
+)
 
 # --- tests -------------------------------------------------------------------------------------
 
@@ -184,38 +186,6 @@ def home_with_three_families(fixtures):
         os.makedirs(os.path.dirname(os.path.join(home, dst)), exist_ok=True)
         shutil.copy(src, os.path.join(home, dst))
     return home
-
-
-def app_processes(app):
-    """Pids of running processes whose executable is `app`."""
-    pids = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if os.path.realpath(f"/proc/{pid}/exe") == os.path.realpath(app):
-                    pids.append(int(pid))
-            except OSError:
-                pass
-    return pids
-
-
-def wait_app_gone(app, timeout=15):
-    deadline = time.time() + timeout
-    while app_processes(app) and time.time() < deadline:
-        time.sleep(0.1)
-
-
-@contextlib.contextmanager
-def main_app_closed(c):
-    """Close the main session's app and wait until its process is gone, then reopen it on the
-    fixtures afterwards, so a test that needs a fresh launch has the machine to itself."""
-    c.d.quit()
-    wait_app_gone(c.app)
-    try:
-        yield
-    finally:
-        c.d.start(c.app, [c.fixtures])
-        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
 
 
 @contextlib.contextmanager
@@ -1036,6 +1006,7 @@ TESTS = [
     test_an_edit_shows_as_a_diff_and_copies_as_markdown,
     test_a_claude_overflow_spill_is_listed_and_opens,
     test_replacements_and_collapses_are_cuts_with_their_own_views,
+    test_a_goose_delegation_links_its_child_session,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,

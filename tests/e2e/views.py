@@ -5,7 +5,7 @@ context collapse's cut shows the span it archived, its one-line summary and what
 import os
 import time
 
-from common import check, click_row, root_shot
+from common import check, click_row, main_app_closed, root_shot, wait_app_gone
 
 VIEWS = "c0117a95-0000-4000-8000-00000000c011"
 
@@ -69,3 +69,33 @@ def test_replacements_and_collapses_are_cuts_with_their_own_views(c):
             root_shot(os.path.join(c.screenshot_dir, "screenshot-collapse.png"))
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
+
+
+def test_a_goose_delegation_links_its_child_session(c):
+    # fixtures/README.md, goose/v17: message 21 of worker 20261120_1 delegated 20261120_2. The
+    # database sits beside the fixtures' own goose folder, so the window opens it alone.
+    worker, child = "20261120_1", "20261120_2"
+    db = os.path.join(c.fixtures, "goose", "v17", "sessions.db")
+    with main_app_closed(c):
+        c.d.start(c.app, [db])
+        try:
+            c.d.wait("return document.querySelectorAll('[data-testid=session]').length === 3;", timeout=30,
+                     what="the schema-17 database's three sessions")
+            order = c.d.run("return Array.from(document.querySelectorAll('[data-testid=session]'))"
+                            ".map(x => [x.dataset.sessionId, x.dataset.depth]);")
+            check(order[0] == [worker, "0"] and sorted(order[1:]) == [[child, "1"], ["20261120_3", "1"]],
+                  f"both delegated sessions sit under the worker, one level in; got {order}")
+            c.open_session(worker)
+            c.set_view("all")
+            click_row(c, 21)
+            c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#21';",
+                     timeout=30, what="message 21 in the inspector")
+            kind = c.d.wait("return document.querySelector('[data-testid=inspector-link]')?.dataset.kind;", what="its link")
+            check(kind == "subagent", f"the delegate call links its child session; got {kind!r}")
+            c.d.screenshot(os.path.join(c.out, "goose-delegation.png"))
+            c.d.click("[data-testid=inspector-link]")
+            c.d.wait("return document.querySelector('main.main')?.dataset.sessionId === arguments[0];", child,
+                     timeout=30, what="the delegated session to open")
+        finally:
+            c.d.quit()
+            wait_app_gone(c.app)

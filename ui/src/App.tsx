@@ -281,7 +281,8 @@ export function App() {
     (l: Link) => {
       if (l.kind === "spill_file") return setTab("spills");
       for (const g of sources ?? []) {
-        const s = g.sessions.find((x) => x.path === l.path);
+        // One goose database holds many sessions: the link names which.
+        const s = g.sessions.find((x) => x.path === l.path && (l.session === undefined || x.id === l.session));
         if (s) return setSelected({ path: g.path, id: s.id });
       }
       void openPaths([l.path]);

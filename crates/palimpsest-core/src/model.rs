@@ -122,6 +122,10 @@ pub struct Link {
     pub kind: LinkKind,
     /// The path exactly as the source wrote it (untrusted text).
     pub path: String,
+    /// The linked session's id, when `path` holds many sessions (a goose database).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub session: Option<String>,
 }
 
 /// The kinds of [`Link`].

@@ -4,8 +4,9 @@
 //! net) into "something under these paths changed", debounced. [`Tracker`] answers "what
 //! changed?": it re-lists the sources (cheap), reloads only sessions whose listing moved, and
 //! diffs them against what it last saw by content fingerprint, so a goose compaction, which
-//! deletes and re-inserts every row with new row ids, yields the new rows and the cut exactly
-//! once instead of a duplicate history. A JSONL line still being written is left out by the
+//! deletes and re-inserts every row with new row ids (or, from schema 17, updates the rows'
+//! visibility in place and inserts the new ones), yields a visibility change, the new rows and
+//! the cut exactly once instead of a duplicate history. A JSONL line still being written is left out by the
 //! readers and arrives on the next change. A Claude Code transcript that grows is read only from
 //! where the last read stopped (`sources::claude::resume`), for the last few that changed.
 //! Nothing here writes to the watched files.

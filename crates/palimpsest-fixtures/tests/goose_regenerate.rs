@@ -1,5 +1,5 @@
 //! Regenerating the goose fixtures into a temp dir gives the same content as the committed
-//! ones: every row of every table of both databases, and every legacy file. Rows are compared,
+//! ones: every row of every table of the three databases, and every legacy file. Rows are compared,
 //! not bytes (SQLite page layout may differ between library versions).
 
 use std::path::{Path, PathBuf};
@@ -57,6 +57,16 @@ fn regenerated_goose_fixtures_match_the_committed_ones() {
             "{db}: committed rows differ from the generator's; rerun `cargo run -p palimpsest-fixtures -- fixtures/`"
         );
     }
+    let db = "goose/v17/sessions.db";
+    let fresh = rows(&out.path().join(db));
+    assert!(
+        fresh.iter().any(|(t, r)| t == "messages" && r.len() == 35),
+        "{db}: the schema-17 worker's 32 rows and its children's 3 regenerated"
+    );
+    assert!(
+        fresh == rows(&committed().join(db)),
+        "{db}: committed rows differ from the generator's; rerun `cargo run -p palimpsest-fixtures -- fixtures/`"
+    );
     let legacy = committed().join("goose/legacy");
     let mut names: Vec<_> = std::fs::read_dir(out.path().join("goose/legacy"))
         .unwrap()

@@ -12,4 +12,8 @@ kind: LinkKind,
 /**
  * The path exactly as the source wrote it (untrusted text).
  */
-path: string, };
+path: string, 
+/**
+ * The linked session's id, when `path` holds many sessions (a goose database).
+ */
+session?: string, };

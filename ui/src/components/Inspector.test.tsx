@@ -78,4 +78,18 @@ describe("Inspector", () => {
     expect(folds[0]?.querySelector("pre")?.textContent, "the fold holds the stored content").toBe("the whole log");
     expect(container.querySelector("[data-part=tool_result] > pre")?.textContent, "the stub stays what the result reads as").toBe(stub);
   });
+
+  it("names the delegated goose session and how it was delegated", () => {
+    const d: MessageDetail = {
+      ...detail("assistant"),
+      message: {
+        ...detail("assistant").message,
+        links: [{ kind: "subagent", path: "/g/sessions.db", session: "20261120_2" }],
+        details: { delegations: [{ session: "20261120_2", delegation: { execution_mode: "sync", result_delivered_to_parent: true } }] },
+      },
+    };
+    const { container } = render(<Inspector detail={d} loading={false} error={null} showRaw={false} onToggleRaw={noop} onLink={noop} />);
+    const li = container.querySelector(".part-block li")?.textContent ?? "";
+    expect(li, "the child by id in its database, with the stored mode").toContain("20261120_2 in /g/sessions.db (sync, result delivered)");
+  });
 });

@@ -98,7 +98,8 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
               <ul>
                 {m.links.map((l, i) => (
                   <li key={i}>
-                    {LINK_LABEL[l.kind]}: <code>{l.path}</code>{" "}
+                    {LINK_LABEL[l.kind]}: <code className="link-path">{l.session !== undefined ? `${l.session} in ${l.path}` : l.path}</code>
+                    {delegationNote(m.details, l.session)}{" "}
                     {onLink && (
                       <button type="button" className="link" data-testid="inspector-link" data-kind={l.kind} onClick={() => onLink(l)}>
                         {l.kind === "spill_file" ? "review in Spills" : "open"}
@@ -218,4 +219,19 @@ function StoredOriginal({ raw, text }: { raw: unknown; text: string }) {
       <pre>{stored}</pre>
     </details>
   );
+}
+
+/** How a goose session delegated the linked child (`details.delegations`, schema 17). */
+export function delegationNote(details: unknown, session: string | undefined): string {
+  if (session === undefined || details === null || typeof details !== "object") return "";
+  const list = (details as { delegations?: unknown }).delegations;
+  if (!Array.isArray(list)) return "";
+  const d = list.find((x) => x && typeof x === "object" && (x as { session?: unknown }).session === session) as
+    | { delegation?: { execution_mode?: unknown; result_delivered_to_parent?: unknown } }
+    | undefined;
+  const mode = d?.delegation?.execution_mode;
+  const delivered = d?.delegation?.result_delivered_to_parent;
+  const parts = [typeof mode === "string" ? mode : null, typeof delivered === "boolean" ? (delivered ? "result delivered" : "result not delivered") : null];
+  const said = parts.filter((p) => p !== null);
+  return said.length ? ` (${said.join(", ")})` : "";
 }

@@ -7,12 +7,14 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 pub mod sessions;
+pub mod v17;
 pub mod write;
 
 use sessions::Era;
 
-/// Write `<out>/goose/sessions.db` (schema 16), `<out>/goose/v6/sessions.db` (schema 6) and
-/// `<out>/goose/legacy/<id>.jsonl`, replacing what is there.
+/// Write `<out>/goose/sessions.db` (schema 16), `<out>/goose/v6/sessions.db` (schema 6),
+/// `<out>/goose/v17/sessions.db` (schema 17, [`v17`]) and `<out>/goose/legacy/<id>.jsonl`,
+/// replacing what is there.
 pub fn generate(out: &Path) -> Result<()> {
     let root = out.join("goose");
     for (dir, era) in [(root.clone(), Era::Head), (root.join("v6"), Era::V116)] {
@@ -28,6 +30,16 @@ pub fn generate(out: &Path) -> Result<()> {
         write::write_db(&tmp, era, &sessions::all(era))?;
         std::fs::rename(&tmp, &db).with_context(|| format!("rename to {}", db.display()))?;
     }
+    let dir = root.join("v17");
+    std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+    let (db, tmp) = (dir.join("sessions.db"), dir.join("sessions.db.tmp"));
+    for p in [&tmp, &db] {
+        if p.exists() {
+            std::fs::remove_file(p).with_context(|| format!("remove {}", p.display()))?;
+        }
+    }
+    v17::write(&tmp, v17::Compaction::InPlace)?;
+    std::fs::rename(&tmp, &db).with_context(|| format!("rename to {}", db.display()))?;
     let legacy = root.join("legacy");
     std::fs::create_dir_all(&legacy).with_context(|| format!("create {}", legacy.display()))?;
     for s in sessions::all(Era::Legacy) {

@@ -398,6 +398,7 @@ fn link_subagents(
                     links.push(Link {
                         kind: LinkKind::Subagent,
                         path: f.display().to_string(),
+                        session: None,
                     });
                 }
             }
@@ -441,6 +442,7 @@ fn link_subagents(
             b.messages[i].links.push(Link {
                 kind: LinkKind::Subagent,
                 path: f.display().to_string(),
+                session: None,
             });
         }
     }

@@ -1,7 +1,7 @@
 //! goose `sessions.db`: open it read-only, find which columns this schema version has, list
 //! sessions cheaply and load one session's rows in goose's order.
 //!
-//! Every schema from 0 to 16 (and later ones that only add columns) is read by detecting
+//! Every schema from 0 to 17 (and later ones that only add columns) is read by detecting
 //! columns, never by trusting `schema_version`. The file is never created, migrated or written:
 //! it is opened through [`crate::sources::sqlite`], which reads goose's WAL without creating or
 //! changing a file in goose's folder. Listing is `listing`'s, loading rows `rows`', turning rows into messages `content`'s

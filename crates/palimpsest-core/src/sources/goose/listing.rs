@@ -48,7 +48,7 @@ fn text(v: &Sql) -> Option<String> {
 }
 
 /// The session columns a listing reads, in this order.
-const META_COLUMNS: [&str; 13] = [
+const META_COLUMNS: [&str; 14] = [
     "name",
     "description",
     "working_dir",
@@ -62,6 +62,7 @@ const META_COLUMNS: [&str; 13] = [
     "cache_write_tokens",
     "accumulated_total_tokens",
     "parent_session_id",
+    "parent_delegation",
 ];
 
 fn meta_from_row(path: &Path, id: String, v: &[Sql]) -> SessionMeta {
@@ -102,7 +103,10 @@ fn meta_from_row(path: &Path, id: String, v: &[Sql]) -> SessionMeta {
         usage: (usage != RecordedUsage::default()).then_some(usage),
         message_count: 0,
         compaction_count: 0,
-        parent_id: text(&v[12]).filter(|s| !s.is_empty()),
+        // Schema 17 may name the parent only through the delegating message's id.
+        parent_id: text(&v[12])
+            .filter(|s| !s.is_empty())
+            .or_else(|| text(&v[13]).and_then(|d| super::delegation::parent_of(&d))),
     }
 }
 

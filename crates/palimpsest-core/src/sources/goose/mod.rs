@@ -4,8 +4,8 @@
 //! What goose stores is described in goose-format.md. This module decides what is goose's
 //! ([`claim`]), where goose keeps it ([`default_locations`]) and dispatches to the pieces:
 //! `db` (read-only open, schema detection), `listing` and `rows` (SQLite queries), `legacy`
-//! (jsonl files), `content` (items → parts, visibility) and `kinds` (compaction rows → kinds and
-//! records). Detecting compactions in other formats and
+//! (jsonl files), `content` (items → parts, visibility), `kinds` (compaction rows → kinds and
+//! records) and `delegation` (schema 17: delegated children, the ledger's compaction calls). Detecting compactions in other formats and
 //! replaying them are left to `compaction` and `replay`.
 
 use std::collections::HashSet;
@@ -17,6 +17,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod content;
 pub mod db;
+pub mod delegation;
 pub mod kinds;
 pub mod legacy;
 pub mod listing;

@@ -324,6 +324,7 @@ pub fn push_link(m: &mut Message, kind: LinkKind, path: &str) {
         m.links.push(Link {
             kind,
             path: path.to_owned(),
+            session: None,
         });
     }
 }
