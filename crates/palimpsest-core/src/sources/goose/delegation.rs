@@ -87,10 +87,13 @@ pub fn link_children(
             let entry = json!({"session": child, "delegation": d});
             match &mut m.details {
                 Some(Value::Object(o)) => {
-                    o.entry("delegations")
+                    if let Some(a) = o
+                        .entry("delegations")
                         .or_insert_with(|| Value::Array(Vec::new()))
                         .as_array_mut()
-                        .map(|a| a.push(entry));
+                    {
+                        a.push(entry);
+                    }
                 }
                 _ => m.details = Some(json!({ "delegations": [entry] })),
             }
