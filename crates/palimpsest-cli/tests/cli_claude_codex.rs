@@ -179,3 +179,47 @@ fn compactions_json_names_replacements_and_collapses() {
          compaction everything before it"
     );
 }
+
+#[test]
+fn context_recorded_lists_and_compares_the_requests_goose_logged() {
+    let db = repo().join("fixtures/goose/v17/sessions.db");
+    let run = |extra: &[&str]| {
+        let mut c = Command::cargo_bin("palimpsest").unwrap();
+        c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+            .arg("context")
+            .arg(&db)
+            .args(["--session", "20261120_1", "--recorded", "--json"])
+            .args(extra);
+        c
+    };
+    let set = run_json(&mut run(&[]));
+    let requests: Vec<u64> = set["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["request"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        requests,
+        vec![15, 13, 7],
+        "fixtures/README.md (goose/v17): the three logs, newest first, placed at their requests"
+    );
+    let one = run_json(&mut run(&["--request", "15"]));
+    assert_eq!(
+        (one["differences"].as_u64(), one["system_items"].as_u64()),
+        (Some(1), Some(1)),
+        "request 15 differs by the one item goose added; its system prompt is counted apart"
+    );
+    let out = run(&["--request", "3"])
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(
+        err.contains("no recorded request is request 3")
+            && err.contains("recorded here: 15, 13, 7"),
+        "a request with no log says which ones have one; got {err}"
+    );
+}

@@ -118,7 +118,9 @@ pub fn timeline(session: &Session) -> crate::timeline::Timeline {
 
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;
+mod recorded;
 pub use message::{get_message, markdown, message_detail, message_indexed, raw_message};
+pub use recorded::{RecordedSet, recorded, recorded_dirs};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
 

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod meta;
+mod recorded;
 pub use meta::{RecordedUsage, SessionMeta, SourceFormat};
+pub use recorded::{Item, RecordedRequest};
 
 /// Who wrote a message, as the provider API would see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -189,3 +189,59 @@ fn a_live_in_place_compaction_is_a_visibility_change_not_a_rewrite() {
         );
     }
 }
+
+#[test]
+fn recorded_requests_are_placed_and_every_difference_is_marked() {
+    use palimpsest_core::compaction::recorded::ItemOp;
+    let s = load(&fixture(), WORKER);
+    let dirs = api::recorded_dirs(&s, None);
+    assert_eq!(
+        dirs[0],
+        fixture().parent().unwrap().join("logs"),
+        "a logs folder beside the database is looked at first"
+    );
+    let set = api::recorded(&s, &dirs);
+    assert!(set.problems.is_empty(), "the three logs read cleanly");
+    let placed: Vec<(Option<usize>, usize, Option<usize>, usize)> = set
+        .matched
+        .iter()
+        .map(|c| (c.log.slot, c.request, c.answer_index, c.differences))
+        .collect();
+    assert_eq!(
+        placed,
+        vec![
+            (Some(0), 15, Some(31), 1),
+            (Some(1), 13, Some(27), 0),
+            (Some(2), 7, Some(13), 0),
+        ],
+        "newest first: the request answered by 31 (one item goose added), the first after the \
+         compaction, and the one answered by 13, both exactly as rebuilt"
+    );
+    let last = &set.matched[0];
+    let marked: Vec<(ItemOp, String)> = last
+        .diff
+        .iter()
+        .filter(|d| d.op != ItemOp::Same)
+        .map(|d| (d.op, last.log.items[d.recorded.unwrap()].role.clone()))
+        .collect();
+    assert_eq!(
+        marked,
+        vec![
+            (ItemOp::RecordedOnly, "system".to_owned()),
+            (ItemOp::RecordedOnly, "user".to_owned()),
+        ],
+        "the system prompt (counted apart, never stored) and the turn hint sent after the last \
+         result, which the session does not hold"
+    );
+    assert_eq!(last.system_items, 1, "one system-prompt item");
+    assert_eq!(
+        last.rebuilt_from,
+        vec![25, 26, 27, 28, 29, 30],
+        "the rebuilt request is the summary, the continuation and what followed"
+    );
+    let child = load(&fixture(), SYNC_CHILD);
+    assert!(
+        api::recorded(&child, &dirs).matched.is_empty(),
+        "no log is the child session's: its call ids and texts are not in them"
+    );
+}

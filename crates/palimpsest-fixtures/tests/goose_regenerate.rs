@@ -67,6 +67,14 @@ fn regenerated_goose_fixtures_match_the_committed_ones() {
         fresh == rows(&committed().join(db)),
         "{db}: committed rows differ from the generator's; rerun `cargo run -p palimpsest-fixtures -- fixtures/`"
     );
+    for n in 0..3 {
+        let log = format!("goose/v17/logs/llm_request.{n}.jsonl");
+        assert_eq!(
+            std::fs::read(out.path().join(&log)).unwrap(),
+            std::fs::read(committed().join(&log)).unwrap_or_default(),
+            "{log}: committed request log differs from the generator's"
+        );
+    }
     let legacy = committed().join("goose/legacy");
     let mut names: Vec<_> = std::fs::read_dir(out.path().join("goose/legacy"))
         .unwrap()

@@ -1,7 +1,8 @@
 //! `palimpsest context PATH [--session ID] --request N [--json]`: what the model saw at request
 //! N — the stored indices and the messages of its context, rebuilt across compactions. Requests
 //! are numbered from 1; one past the last answered request is the request the agent would send
-//! next (`--request next` says the same).
+//! next (`--request next` says the same). `--recorded [--logs DIR]` sets what the agent recorded
+//! it sent beside it (`recorded.rs`).
 //! Which messages were visible when is `palimpsest_core::compaction::Eras`'; this only prints.
 
 use std::io::Write;
@@ -16,10 +17,20 @@ use palimpsest_core::compaction::Eras;
 pub struct Args {
     #[command(flatten)]
     target: super::Target,
-    /// The request number (1-based), or `next`.
+    /// The request number (1-based), or `next`. With --recorded and no --request: every
+    /// recorded request of the session.
+    #[arg(long, required_unless_present = "recorded")]
+    request: Option<String>,
+    /// Compare with the request the agent recorded it sent (goose: logs/llm_request.*.jsonl),
+    /// marking every item in which they differ.
     #[arg(long)]
-    request: String,
-    /// Print JSON: {"request", "answer_index", "indices", "messages", ...}.
+    recorded: bool,
+    /// Where the request logs are (default: a `logs` folder beside the database, then goose's
+    /// state folder).
+    #[arg(long, requires = "recorded")]
+    logs: Option<std::path::PathBuf>,
+    /// Print JSON: {"request", "answer_index", "indices", "messages", ...}; with --recorded the
+    /// comparison {"request", "log", "rebuilt", "diff", "differences", ...}.
     #[arg(long)]
     json: bool,
 }
@@ -27,13 +38,18 @@ pub struct Args {
 /// Run `context`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let session = a.target.load("read")?;
-    let number = if a.request == "next" {
-        Eras::new(&session).request_count()
-    } else {
-        a.request
-            .parse::<usize>()
-            .with_context(|| format!("--request must be a number or `next`, not `{}`", a.request))?
+    let number = match a.request.as_deref() {
+        None => None,
+        Some("next") => Some(Eras::new(&session).request_count()),
+        Some(r) => Some(
+            r.parse::<usize>()
+                .with_context(|| format!("--request must be a number or `next`, not `{r}`"))?,
+        ),
     };
+    if a.recorded {
+        return super::recorded::run(&session, number, a.logs, a.json);
+    }
+    let number = number.expect("clap requires --request without --recorded");
     let ctx = api::request_context(&session, number)?;
     if a.json {
         crate::output::json(&ctx)?;

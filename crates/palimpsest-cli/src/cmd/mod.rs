@@ -7,6 +7,7 @@ pub mod context;
 pub mod diagnose;
 pub mod index;
 pub mod lint;
+pub mod recorded;
 pub mod replay;
 pub mod search;
 pub mod sessions;

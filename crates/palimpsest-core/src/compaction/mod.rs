@@ -12,6 +12,7 @@
 //! - [`request`]: how messages map onto the OpenAI / Anthropic request arrays (error indices).
 //! - [`health`]: is a summary a summary.
 //! - [`cutview`]: the app's cut and request views (three columns, file fates, findings).
+//! - [`recorded`]: a request a provider log recorded beside the one rebuilt here.
 
 pub mod anatomy;
 pub mod context;
@@ -20,6 +21,7 @@ pub mod cutview;
 pub mod health;
 pub mod lint;
 pub mod micro;
+pub mod recorded;
 pub mod request;
 #[cfg(test)]
 pub(crate) mod testkit;

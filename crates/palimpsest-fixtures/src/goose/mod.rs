@@ -40,6 +40,7 @@ pub fn generate(out: &Path) -> Result<()> {
     }
     v17::write(&tmp, v17::Compaction::InPlace)?;
     std::fs::rename(&tmp, &db).with_context(|| format!("rename to {}", db.display()))?;
+    v17::write_logs(&dir.join("logs"))?;
     let legacy = root.join("legacy");
     std::fs::create_dir_all(&legacy).with_context(|| format!("create {}", legacy.display()))?;
     for s in sessions::all(Era::Legacy) {

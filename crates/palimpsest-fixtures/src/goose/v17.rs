@@ -8,7 +8,10 @@
 //! - in-place compaction (`save_compacted_conversation`): the worker `20261120_1` compacts in a
 //!   tool loop by updating `agentVisible` on its existing rows and inserting summary and
 //!   continuation with `created_timestamp` raised to the latest, deleting nothing;
-//! - `usage_ledger`: one row per call, the compaction call marked `is_compaction = 1`.
+//! - `usage_ledger`: one row per call, the compaction call marked `is_compaction = 1`;
+//! - `logs/llm_request.{0,1,2}.jsonl` beside the database ([`logs`]): the worker's last three
+//!   requests as goose's request log writes them (`model_config`, OpenAI `input`, then the
+//!   response with its usage).
 //!
 //! [`Compaction::Replace`] writes the same worker the older way (delete every row, insert the
 //! compacted conversation again), for the tests that compare the two.
@@ -379,5 +382,80 @@ pub fn write(path: &Path, how: Compaction) -> Result<()> {
     let mut conn = begin(path)?;
     compact(&mut conn, how)?;
     finish(&mut conn)?;
+    Ok(())
+}
+
+/// The system prompt the recorded requests open with (goose never stores it).
+pub const SYSTEM: &str = "You are a general-purpose AI agent called goose, created by Block.";
+
+/// One stored row as the OpenAI chat messages goose's provider sends for it.
+fn openai(role: &str, content: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut calls = Vec::new();
+    let mut texts = Vec::new();
+    for item in content.as_array().into_iter().flatten() {
+        match item["type"].as_str() {
+            Some("text") => texts.push(item["text"].as_str().unwrap_or("").to_owned()),
+            Some("toolRequest") => {
+                let v = &item["toolCall"]["value"];
+                calls.push(json!({"id": item["id"], "type": "function",
+                    "function": {"name": v["name"], "arguments": v["arguments"].to_string()}}));
+            }
+            Some("toolResponse") => {
+                let text = item["toolResult"]["value"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or("");
+                out.push(json!({"role": "tool", "tool_call_id": item["id"], "content": text}));
+            }
+            _ => {}
+        }
+    }
+    if !texts.is_empty() || !calls.is_empty() {
+        let mut m = json!({"role": role, "content": if texts.is_empty() { Value::Null } else { json!(texts.join("\n")) }});
+        if !calls.is_empty() {
+            m["tool_calls"] = Value::Array(calls);
+        }
+        out.insert(0, m);
+    }
+    out
+}
+
+/// A request log as goose writes it: the payload, then the response with its usage.
+fn request_log(rows: &[(String, &'static str, Value)], extra: &[Value], input: i64) -> String {
+    let mut messages = vec![json!({"role": "system", "content": SYSTEM})];
+    for (_, role, content) in rows {
+        messages.extend(openai(role, content));
+    }
+    messages.extend(extra.iter().cloned());
+    let model: Value = serde_json::from_str(MODEL_CONFIG).unwrap_or(Value::Null);
+    let head = json!({"model_config": model, "input": {"model": "qwen3.6-27b", "messages": messages, "stream": false}});
+    let tail = json!({"data": {"choices": [{"message": {"role": "assistant", "content": "…"}}]},
+        "usage": {"input_tokens": input, "output_tokens": 150, "total_tokens": input + 150}});
+    format!("{head}\n{tail}\n")
+}
+
+/// The logs of the worker's last three requests, newest first (`llm_request.0.jsonl` first):
+/// the request answered by 31 (with a turn hint goose sends after the last result and never
+/// stores), the first after the compaction (answered by 27), and the request answered by 13.
+pub fn logs() -> Vec<String> {
+    let before = worker_before();
+    let (summary, after) = (compaction_rows(), worker_after());
+    let mut last: Vec<(String, &'static str, Value)> = summary.clone();
+    last.extend(after[..4].iter().cloned());
+    let hint = json!({"role": "user", "content": "<info-msg>\nIt is 2026-11-20 08:06. Working directory: /w\n</info-msg>"});
+    vec![
+        request_log(&last, &[hint], 11_400),
+        request_log(&summary, &[], 9_000),
+        request_log(&before[..13], &[], 25_000),
+    ]
+}
+
+/// Write [`logs`] as `dir/llm_request.<n>.jsonl`.
+pub fn write_logs(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
+    for (n, text) in logs().into_iter().enumerate() {
+        let p = dir.join(format!("llm_request.{n}.jsonl"));
+        std::fs::write(&p, text).with_context(|| format!("write {}", p.display()))?;
+    }
     Ok(())
 }

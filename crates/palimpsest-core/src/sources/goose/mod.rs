@@ -21,6 +21,7 @@ pub mod delegation;
 pub mod kinds;
 pub mod legacy;
 pub mod listing;
+pub mod requests;
 pub mod rows;
 
 /// goose's database file name.
