@@ -267,6 +267,17 @@ pub fn get_markdown(
     Ok(api::markdown(&session, req.of)?)
 }
 
+/// The requests the agent recorded it sent for one session, each beside the rebuilt one.
+#[tauri::command(async)]
+pub fn get_recorded(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::GetRecordedReq,
+) -> Result<palimpsest_core::api::RecordedSet, IpcError> {
+    let session = state.session(&req.path, &req.id)?;
+    let dirs = api::recorded_dirs(&session, crate::locations::state_home().as_deref());
+    Ok(api::recorded(&session, &dirs))
+}
+
 /// What the model saw at one request, as rows, with its pairing findings.
 #[tauri::command(async)]
 pub fn get_request(

@@ -83,6 +83,14 @@ pub fn fixtures_here() -> Option<PathBuf> {
     fixtures_dir(&|k| std::env::var_os(k), exe.as_deref(), cwd.as_deref())
 }
 
+/// The base of goose's state folder here: `$XDG_STATE_HOME`, else `~/.local/state`.
+pub fn state_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::home_dir().map(|h| h.join(".local/state")))
+}
+
 /// The name a family's group has in the sidebar (its own spelling of itself).
 pub fn family_label(family: &str) -> &str {
     match family {

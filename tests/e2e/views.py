@@ -2,10 +2,12 @@
 the result it swapped for a stub and the inspector folds the stored result under the stub; a
 context collapse's cut shows the span it archived, its one-line summary and what stayed."""
 
+import json
 import os
+import subprocess
 import time
 
-from common import check, click_row, main_app_closed, root_shot, wait_app_gone
+from common import check, cli_binary, click_row, main_app_closed, open_tab, root_shot, wait_app_gone
 
 VIEWS = "c0117a95-0000-4000-8000-00000000c011"
 
@@ -72,8 +74,9 @@ def test_replacements_and_collapses_are_cuts_with_their_own_views(c):
 
 
 def test_a_goose_delegation_links_its_child_session(c):
-    # fixtures/README.md, goose/v17: message 21 of worker 20261120_1 delegated 20261120_2. The
-    # database sits beside the fixtures' own goose folder, so the window opens it alone.
+    # fixtures/README.md, goose/v17: message 21 of worker 20261120_1 delegated 20261120_2, and
+    # logs/ beside the database holds the worker's last three requests. The database sits beside
+    # the fixtures' own goose folder, so the window opens it alone.
     worker, child = "20261120_1", "20261120_2"
     db = os.path.join(c.fixtures, "goose", "v17", "sessions.db")
     with main_app_closed(c):
@@ -93,9 +96,41 @@ def test_a_goose_delegation_links_its_child_session(c):
             kind = c.d.wait("return document.querySelector('[data-testid=inspector-link]')?.dataset.kind;", what="its link")
             check(kind == "subagent", f"the delegate call links its child session; got {kind!r}")
             c.d.screenshot(os.path.join(c.out, "goose-delegation.png"))
+            recorded_request_beside_the_rebuilt_one(c)
             c.d.click("[data-testid=inspector-link]")
             c.d.wait("return document.querySelector('main.main')?.dataset.sessionId === arguments[0];", child,
                      timeout=30, what="the delegated session to open")
         finally:
             c.d.quit()
             wait_app_gone(c.app)
+
+
+def recorded_request_beside_the_rebuilt_one(c):
+    """Request 15 of the v17 worker was recorded with one item goose added (a turn hint): the
+    Requests tab's "recorded request" sets it beside the rebuilt one and marks that item, as
+    `palimpsest context --recorded --request 15` does."""
+    db = os.path.join(c.fixtures, "goose", "v17", "sessions.db")
+    cli = json.loads(subprocess.run([cli_binary(c), "context", db, "--session", "20261120_1", "--recorded",
+                                     "--request", "15", "--json"], capture_output=True, text=True, check=True).stdout)
+    open_tab(c, "requests")
+    try:
+        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '16';", timeout=30,
+                 what="the Requests tab on the next request (16)")
+        c.d.run("window.dispatchEvent(new KeyboardEvent('keydown', {key: ','}));")
+        label = c.d.wait("const b = document.querySelector('[data-testid=recorded-toggle]');"
+                         "return document.querySelector('[data-testid=request-number]').value === '15' && b ? b.textContent : null;",
+                         timeout=30, what="request 15 and its recorded-request toggle")
+        check(label == "recorded request · 1 diff.", f"the toggle says how many items differ; got {label!r}")
+        c.d.click("[data-testid=recorded-toggle]")
+        ops = c.d.wait("const s = Array.from(document.querySelectorAll('[data-testid=recorded-step]'));"
+                       "return s.length ? s.map(e => e.dataset.op) : null;", what="the recorded request's diff")
+        want = [d["op"] for d in cli["diff"]]
+        check(ops == want, f"the window's steps are the CLI's; window {ops}, CLI {want}")
+        check(ops.count("recorded_only") == 2 and ops[-1] == "recorded_only",
+              f"the system prompt and the turn hint are sent only; got {ops}")
+        time.sleep(0.3)
+        c.d.screenshot(os.path.join(c.out, "recorded-request.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-recorded-request.png"))
+    finally:
+        open_tab(c, "timeline")

@@ -13,8 +13,10 @@ use crate::api::Problem;
 use crate::model::{Message, SessionMeta};
 
 mod markdown;
+mod recorded;
 mod search;
 pub use markdown::{GetMarkdownReq, MarkdownOf};
+pub use recorded::GetRecordedReq;
 pub use search::SearchReq;
 
 /// Calls `$m! { name(Req) -> Res, ... }` with every app command.
@@ -41,6 +43,7 @@ macro_rules! with_commands {
             get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
             get_markdown($crate::rpc::GetMarkdownReq) -> String,
+            get_recorded($crate::rpc::GetRecordedReq) -> $crate::api::RecordedSet,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }

@@ -9,6 +9,7 @@ import type { Fleet } from "./Fleet";
 import type { GetCutsReq } from "./GetCutsReq";
 import type { GetMarkdownReq } from "./GetMarkdownReq";
 import type { GetMessageReq } from "./GetMessageReq";
+import type { GetRecordedReq } from "./GetRecordedReq";
 import type { GetRequestReq } from "./GetRequestReq";
 import type { GetTimelineReq } from "./GetTimelineReq";
 import type { Hit } from "./Hit";
@@ -17,6 +18,7 @@ import type { LoadSourceReq } from "./LoadSourceReq";
 import type { MessageDetail } from "./MessageDetail";
 import type { OpenPathReq } from "./OpenPathReq";
 import type { OpenSpillAnywayReq } from "./OpenSpillAnywayReq";
+import type { RecordedSet } from "./RecordedSet";
 import type { ReplayPanel } from "./ReplayPanel";
 import type { ReplayReq } from "./ReplayReq";
 import type { ReplaySweepReq } from "./ReplaySweepReq";
@@ -39,4 +41,4 @@ import type { TokenReport } from "./TokenReport";
  * Every app command as `name: (request, response)`; exported to TypeScript as the
  * `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
  */
-export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };
+export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };

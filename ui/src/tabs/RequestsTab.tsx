@@ -2,7 +2,9 @@
 // requests (the last is the request the agent would send next) show the exact agent-visible
 // message list of that request as timeline rows, with its pairing-lint findings and the exact
 // error text OpenAI and Anthropic return for each. Above: every finding of the session, each
-// a link to the first request it broke. Keys while the tab is open: `,` / `.` step back / on.
+// a link to the first request it broke. When the agent recorded the request it sent (goose's
+// request logs), "recorded request" sets it beside the rebuilt one, every difference marked.
+// Keys while the tab is open: `,` / `.` step back / on.
 import { useEffect, useMemo, useState } from "react";
 import type { TabContext } from "./context";
 import type { RequestView } from "../bindings/RequestView";
@@ -12,6 +14,8 @@ import { call, toIpcError } from "../ipc";
 import { TimelineList } from "../components/TimelineList";
 import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
 import { plural } from "../timeline/rows";
+import type { RecordedSet } from "../bindings/RecordedSet";
+import { RecordedDiff } from "../components/RecordedDiff";
 
 export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext) {
   const id = timeline?.meta.id ?? null;
@@ -22,6 +26,21 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
   const [error, setError] = useState<IpcError | null>(null);
   const [loading, setLoading] = useState(false);
   const [cursor, setLocalCursor] = useState(-1);
+  const [recorded, setRecorded] = useState<RecordedSet | null>(null);
+  const [showRecorded, setShowRecorded] = useState(false);
+
+  // The requests the agent recorded, once per session (goose keeps the last ten).
+  useEffect(() => {
+    setRecorded(null);
+    if (!path || !id) return;
+    let live = true;
+    call("get_recorded", { path, id })
+      .then((r) => live && setRecorded(r))
+      .catch(() => live && setRecorded(null));
+    return () => {
+      live = false;
+    };
+  }, [path, id]);
 
   // A new session opens on the request it would send next.
   useEffect(() => {
@@ -65,6 +84,8 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
   if (cuts?.error) return <div className="empty-pane error-text">Could not rebuild the requests: {cuts.error.message}</div>;
   if (!data) return <div className="empty-pane">Rebuilding the session's requests…</div>;
   const info = data.requests[request - 1];
+  const sent = recorded?.matched.find((c) => c.request === request) ?? null;
+  const recordedAt = recorded?.matched.map((c) => c.request).sort((a, b) => a - b) ?? [];
   // The inspector shows the message whole (the timeline switches to All when its view hides it:
   // a request's context holds messages later compactions dropped).
   const show = (index: number) => selectMessage(index);
@@ -107,6 +128,32 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
           {view && view.request === request && ` · ${plural(view.rows.length, "message")} · ≈${plural(view.tokens_counted, "token")}, ${view.token_method}`}
           {loading && " · loading…"}
         </span>
+        {sent ? (
+          <button
+            type="button"
+            className="recorded-toggle"
+            aria-pressed={showRecorded}
+            onClick={() => setShowRecorded((s) => !s)}
+            data-testid="recorded-toggle"
+            title="Set the request the agent recorded it sent beside the rebuilt one"
+          >
+            recorded request · {sent.differences === 0 ? "same" : `${sent.differences} diff.`}
+          </button>
+        ) : (
+          recordedAt.length > 0 && (
+            <span className="muted small" data-testid="recorded-elsewhere">
+              recorded:{" "}
+              {recordedAt.map((n, k) => (
+                <span key={n}>
+                  {k > 0 && ", "}
+                  <button type="button" className="link" onClick={() => setRequest(n)}>
+                    {n}
+                  </button>
+                </span>
+              ))}
+            </span>
+          )
+        )}
       </div>
       {sessionGroups.length > 0 ? (
         <details className="session-findings" open data-testid="session-findings">
@@ -137,7 +184,9 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
           ))}
         </section>
       )}
-      {view && (
+      {sent && showRecorded ? (
+        <RecordedDiff c={sent} onShow={show} />
+      ) : view && (
         <div className="request-rows">
           <TimelineList
             rows={view.rows}

@@ -237,11 +237,16 @@ pub fn compare(
         .iter()
         .filter(|d| d.op != ItemOp::Same && !is_system(d))
         .count();
+    let answer_index = (number <= eras.answers().len())
+        .then(|| session.messages[eras.answers()[number - 1]].index);
     Some(RecordedComparison {
         request: number,
-        answer_index: (number <= eras.answers().len())
-            .then(|| session.messages[eras.answers()[number - 1]].index),
-        log: log.clone(),
+        answer_index,
+        // Shown as compared: arguments with their keys sorted on both sides.
+        log: RecordedRequest {
+            items: recorded,
+            ..log.clone()
+        },
         rebuilt,
         rebuilt_from,
         diff,
