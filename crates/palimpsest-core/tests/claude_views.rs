@@ -241,3 +241,38 @@ fn a_commit_whose_span_is_not_in_the_file_drops_nothing_and_says_so() {
     );
     assert_eq!(s.compactions[0].archived, None, "the cut archives no span");
 }
+
+#[test]
+fn partial_cuts_are_no_compaction_thrash() {
+    let s = views();
+    let d = palimpsest_core::analysis::diagnose(&s, &palimpsest_core::analysis::Options::default());
+    assert!(
+        d.thrash.is_empty(),
+        "a collapse or replacement frees part of the context by design: no thrash; got {:?}",
+        d.thrash
+    );
+    let usable: Vec<(usize, bool)> = d
+        .compactions
+        .iter()
+        .map(|c| (c.cut_index, c.usable))
+        .collect();
+    assert_eq!(
+        usable,
+        vec![
+            (5, false),
+            (12, true),
+            (17, false),
+            (26, true),
+            (28, true),
+            (36, true)
+        ],
+        "replacements write no summary; the collapses' one-line summaries are not judged as \
+         compaction summaries"
+    );
+    assert_ne!(
+        d.severity,
+        palimpsest_core::analysis::Severity::Stuck,
+        "nothing here is stuck; verdict: {}",
+        d.verdict
+    );
+}

@@ -189,7 +189,9 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         .iter()
         .enumerate()
         .map(|(k, c)| {
-            let problem = (!c.micro)
+            // A collapse summarises one span in a line or two: not judged as a compaction
+            // summary (a microcompact writes none).
+            let problem = (!c.partial())
                 .then(|| losses::summary_problem(&c.summary_text, c.trimmed))
                 .flatten();
             CompactionInfo {
