@@ -4,20 +4,17 @@
 //! text is built in one place). The tool-result cap lives in [`super::cap`].
 //!
 //! Sizes follow the harness: estimates are `len(json.dumps(msg)) // 4` ([`super::pyjson`]) over
-//! each message as coworker stores it (the raw line when the caller has it, else the OpenAI
-//! chat shape rebuilt from the model); clips count code points.
-//!
-//! The app and CLI (`api::replay*`) pass no raw lines, on purpose: `SessionSource::raw` answers
-//! one message per call and the coworker reader rebuilds the session to answer it, so fetching
-//! every line costs a session read per message. The rebuilt shape is an approximation of the
-//! outbound JSON: same roles, content, tool calls and ids, but the stored key order and number
-//! formatting are not reproduced, so a size can differ slightly from coworker's own (not
-//! measured here; a caller that holds the lines passes them and gets exact sizes).
+//! each message as coworker's engine holds it, sidecar keys and notices included. The reader
+//! measures every stored dict once (`sources::coworker::stored`, `details.stored_len`), so the
+//! app and CLI size exactly without passing the stored lines; the OpenAI chat shape rebuilt
+//! from the model ([`stored_value`]) sizes only what the reader did not measure (a copy capped
+//! by the replay, a block the reader rebuilt). Clips count code points.
 
 use serde_json::{Map, Value, json};
 
 use crate::model::{Message, MessageKind, Part, Role};
 use crate::sources::coworker::block::{BlockStyle, CompactionState, compacted_block};
+pub use crate::sources::coworker::stored::outbound_value;
 
 /// coworker's knobs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,22 +54,6 @@ impl Settings {
         ((0.08 * self.trigger() as f64) as u64).clamp(2_000, 20_000)
     }
 }
-
-/// The sidecar keys coworker strips before a provider call.
-const SIDECARS: &[&str] = &[
-    "source",
-    "_activity",
-    "timing",
-    "_display",
-    "ts",
-    "reasoning",
-    "usage",
-    "finish_reason",
-    "max_output_tokens",
-    "reasoning_effort",
-    "served_by",
-    "replay",
-];
 
 /// A message as coworker stores it: the raw line when known, else the chat shape rebuilt.
 pub fn stored_value(m: &Message, raw: Option<&Value>) -> Value {
@@ -147,18 +128,6 @@ pub fn canonical_indices(messages: &[Message]) -> Vec<usize> {
             at
         })
         .collect()
-}
-
-/// The same message with the sidecar keys stripped, as sent (`None` for notices: never sent).
-pub fn outbound_value(stored: &Value) -> Option<Value> {
-    let mut o = stored.as_object()?.clone();
-    if o.get("role").and_then(Value::as_str) == Some("notice") {
-        return None;
-    }
-    for k in SIDECARS {
-        o.remove(*k);
-    }
-    Some(Value::Object(o))
 }
 
 /// Which role `pick_boundary` sees at an index.

@@ -24,7 +24,8 @@ pub mod generate;
 pub mod goose;
 pub mod options;
 pub mod pairing;
-pub mod pyjson;
+// Python's json.dumps is coworker's serialisation: the reader's, used here to size messages.
+pub use crate::sources::coworker::pyjson;
 pub mod simulate;
 pub mod sweep;
 pub mod verify;

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use super::{Counter, cap, coworker as cw, files};
 use crate::model::{Message, MessageKind, Part, Role, Session};
+use crate::sources::coworker::stored::recorded_lengths;
 
 mod run_coworker;
 mod run_goose;
@@ -120,11 +121,22 @@ impl<'s> Prepared<'s> {
             if !(super::is_original(m) || notice) {
                 continue;
             }
-            let stored = cw::stored_value(m, p.raw_of(m.index));
+            // What the reader measured of the stored dict, unless the caller passed the lines.
+            let recorded = p
+                .raw_of(m.index)
+                .is_none()
+                .then(|| recorded_lengths(m.details.as_ref()))
+                .flatten();
             if m.role == Role::System {
                 p.system_tokens += counter(m);
-                p.system_len +=
-                    cw::outbound_value(&stored).map_or(0, |v| super::pyjson::dumps_len(&v) as u64);
+                p.system_len += recorded.map_or_else(
+                    || {
+                        let stored = cw::stored_value(m, p.raw_of(m.index));
+                        cw::outbound_value(&stored)
+                            .map_or(0, |v| super::pyjson::dumps_len(&v) as u64)
+                    },
+                    |[_, out]| out,
+                );
                 continue;
             }
             let pos = p.entries.len() as u32;
@@ -169,14 +181,16 @@ impl<'s> Prepared<'s> {
                     _ => {}
                 }
             }
-            let (tokens, canon_len, out_len) = match (notice, json_sizes) {
-                (true, true) => {
+            let (tokens, canon_len, out_len) = match (notice, json_sizes, recorded) {
+                (true, true, Some([canon, _])) => (0, canon, 0),
+                (true, true, None) => {
                     let stored = cw::stored_value(m, p.raw_of(m.index));
                     (0, super::pyjson::dumps_len(&stored) as u64, 0)
                 }
-                (true, false) => (0, 0, 0),
-                (false, true) => sizes(m, &cw::stored_value(m, p.raw_of(m.index)), counter),
-                (false, false) => (counter(m), 0, 0),
+                (true, false, _) => (0, 0, 0),
+                (false, true, Some([canon, out])) => (counter(m), canon, out),
+                (false, true, None) => sizes(m, &cw::stored_value(m, p.raw_of(m.index)), counter),
+                (false, false, _) => (counter(m), 0, 0),
             };
             p.entries.push(Entry {
                 source: m.index as u32,

@@ -229,6 +229,12 @@ fn message(i: usize, e: &Entry, ctx: &Context) -> Message {
         Ok(c) => {
             let mut m = c.message;
             link_spills(&mut m, ctx);
+            // Sized as the engine holds it (sidecars, a notice's record), for the replays.
+            if let Ok(v) = &e.value
+                && let Some(o) = m.details.get_or_insert_with(|| json!({})).as_object_mut()
+            {
+                o.insert("stored_len".into(), json!(super::stored::lengths(v)));
+            }
             m
         }
         Err((why, raw)) => {

@@ -21,6 +21,8 @@ pub mod cap;
 pub mod db;
 mod list;
 mod locate;
+pub mod pyjson;
+pub mod stored;
 
 use build::{Context, Entry};
 use db::SessionRow;
