@@ -88,11 +88,18 @@ impl Eras {
             .iter()
             .map(CompactionRecord::effective_index)
             .collect();
-        // A boundary line that is not itself the summary is bookkeeping, never model input.
+        // A boundary line that is not itself the summary is bookkeeping, never model input. A
+        // block written at the cut is input even without a summary (coworker's trim: its block
+        // was sent until the next compaction).
         let boundaries: Vec<usize> = session
             .compactions
             .iter()
-            .filter(|c| c.summary_index != Some(c.cut_index))
+            .filter(|c| {
+                c.summary_index != Some(c.cut_index)
+                    && msgs
+                        .get(c.cut_index)
+                        .is_none_or(|m| m.kind != MessageKind::Summary)
+            })
             .map(|c| c.cut_index)
             .collect();
         let mut spans: Vec<Option<Span>> = msgs
