@@ -205,3 +205,79 @@ fn tampered_user_message_is_reported_where_it_was_edited_and_where_it_was_carrie
         "the bullet of the edited message, from its first differing character"
     );
 }
+
+#[test]
+fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
+    use palimpsest_core::sources::coworker::block::TRIM_NOTE;
+    // The older harness compacted three times, wrote three record-less notices, and kept only
+    // the last state (a trim, which prepends the earlier summary) in `sessions.compaction`.
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = tmp.path().join("conversations");
+    std::fs::create_dir_all(&conv).unwrap();
+    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
+    let t = 1_788_000_000.0;
+    let notice = |k: f64, text: &str| json!({"role": "notice", "kind": "compacted", "ts": t + k, "text": text});
+    let turn = |k: f64, u: &str, a: &str| {
+        vec![
+            json!({"role": "user", "content": u, "ts": t + k}),
+            json!({"role": "assistant", "content": a, "ts": t + k + 5.0}),
+        ]
+    };
+    let mut lines = vec![json!({"role": "system", "content": "You are coworker."})];
+    lines.extend(turn(
+        0.0,
+        "Migrate the test suite to pytest.",
+        "Starting with conftest.py.",
+    ));
+    lines.push(notice(
+        10.0,
+        "Context compacted — earlier turns were summarized",
+    ));
+    lines.extend(turn(
+        20.0,
+        "Keep the fixtures in one file.",
+        "Fixtures moved.",
+    ));
+    lines.push(notice(
+        30.0,
+        "Context compacted — earlier turns were summarized",
+    ));
+    lines.extend(turn(40.0, "Run the suite.", "41 of 42 pass."));
+    lines.push(notice(
+        50.0,
+        "Context trimmed — oldest turns dropped (summary unavailable)",
+    ));
+    lines.extend(turn(60.0, "Fix the last one.", "All 42 tests pass."));
+    let text: String = lines.iter().map(|l| pyjson::dumps(l) + "\n").collect();
+    std::fs::write(conv.join(format!("{OLD}.jsonl")), text).unwrap();
+    let earlier = "Migrating the test suite to pytest; conftest.py started.";
+    let latest = json!({"boundary_index": 9, "summary_text": format!("{earlier}\n\n{TRIM_NOTE}"),
+        "working_state": "", "user_messages": ["Migrate the test suite to pytest.", "Keep the fixtures in one file.", "Run the suite."],
+        "user_messages_dropped": 0, "created_at": t + 50.0, "model_used": "", "trimmed": true});
+    let db = rusqlite::Connection::open(tmp.path().join("coworker.db")).unwrap();
+    db.execute(
+        "UPDATE sessions SET compaction = ?1 WHERE session_id = ?2",
+        rusqlite::params![pyjson::dumps(&latest), OLD],
+    )
+    .unwrap();
+    drop(db);
+    let r = verify(tmp.path(), OLD);
+    assert_eq!(r.compactions.len(), 1, "one state survives");
+    let c = &r.compactions[0];
+    assert_eq!(
+        c.unverifiable.as_deref(),
+        Some(
+            "earlier states were not recorded: cannot verify (2 earlier compactions left only a \
+             notice, and this state was built on them)"
+        ),
+        "the trim's summary chains an earlier one nobody recorded"
+    );
+    assert!(
+        !c.equal(),
+        "derived as if it were the first compaction, the chained summary would not match"
+    );
+    assert!(
+        r.all_equal,
+        "so it is reported as unverifiable, never as a difference"
+    );
+}

@@ -37,4 +37,9 @@ block_equal: boolean,
 /**
  * The first line where the two blocks part, when they do.
  */
-first_difference: LineDifference | null, };
+first_difference: LineDifference | null, 
+/**
+ * Why this record cannot be checked, when it cannot: earlier compactions left no state
+ * to derive it from. Its fields are then not compared.
+ */
+unverifiable: string | null, };

@@ -12,16 +12,22 @@
 //!
 //! **The span.** A record's span is the canonical list (the stored messages, without the blocks
 //! the reader inserts) from the previous record's boundary to its own; the previous record also
-//! gives the user messages carried over and the omitted count so far. A session whose earlier
-//! compactions left no record (MAIN-0821 notices) is checked as if the first record were the
-//! first compaction, which is what the harness knew too when it had no state to carry.
+//! gives the user messages carried over and the omitted count so far.
+//!
+//! **Unrecorded states.** The older harness (MAIN-0821) writes `compacted` notices without a
+//! record and keeps only the latest state, in `sessions.compaction`. That state was built on
+//! the earlier ones (its span starts at the previous boundary, its user messages and omitted
+//! count carry over, a trim prepends the earlier summary), and those are gone. When a record is
+//! preceded by compactions whose states were not recorded (more record-less notices before it
+//! than its own), it is reported as "earlier states were not recorded: cannot verify", never
+//! as a difference: the harness may well have been right.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::coworker as cw;
 use super::options::ReplayOptions;
-use crate::model::{Message, Session};
+use crate::model::{Message, MessageKind, Session};
 use crate::sources::coworker::block::{BlockStyle, CompactionState, TRIM_NOTE};
 
 /// The check of every recorded coworker compaction of a session.
@@ -71,6 +77,10 @@ pub struct CompactionCheck {
     pub block_equal: bool,
     /// The first line where the two blocks part, when they do.
     pub first_difference: Option<LineDifference>,
+    /// Why this record cannot be checked, when it cannot: earlier compactions left no state
+    /// to derive it from. Its fields are then not compared.
+    #[serde(default)]
+    pub unverifiable: Option<String>,
 }
 
 impl CompactionCheck {
@@ -78,6 +88,61 @@ impl CompactionCheck {
     pub fn equal(&self) -> bool {
         self.block_equal && self.fields.iter().all(|f| f.equal)
     }
+
+    /// True when the check found a difference (an unverifiable record has none).
+    pub fn differs(&self) -> bool {
+        self.unverifiable.is_none() && !self.equal()
+    }
+}
+
+/// Where the session's `compacted` notices without a record sit (MAIN-0821 writes no record).
+fn notices(s: &Session) -> Vec<usize> {
+    s.messages
+        .iter()
+        .filter(|m| {
+            m.kind == MessageKind::Notification
+                && m.details.as_ref().is_some_and(|d| {
+                    d.get("kind").and_then(Value::as_str) == Some("compacted")
+                        && d.get("compaction").is_none()
+                })
+        })
+        .map(|m| m.index)
+        .collect()
+}
+
+/// The reason a record at `cut_index` cannot be checked, when earlier states are missing:
+/// record-less notices between the previous record's notice and its own, beyond its own (a
+/// record read from `sessions.compaction` has its notice among them).
+fn missing_states(
+    s: &Session,
+    unrecorded: &[usize],
+    from: usize,
+    cut_index: usize,
+) -> (Option<String>, usize) {
+    let rec = s.compactions.iter().find(|c| c.cut_index == cut_index);
+    let column = s
+        .messages
+        .get(cut_index)
+        .and_then(|m| m.details.as_ref())
+        .and_then(|d| d.get("rebuilt_from"))
+        .and_then(Value::as_str)
+        == Some("sessions.compaction");
+    let at = if column {
+        s.messages.len()
+    } else {
+        rec.map_or(cut_index, crate::model::CompactionRecord::effective_index)
+    };
+    let between = unrecorded.iter().filter(|&&p| p >= from && p < at).count();
+    let earlier = between.saturating_sub(usize::from(column));
+    let why = (earlier > 0).then(|| {
+        format!(
+            "earlier states were not recorded: cannot verify ({earlier} earlier compaction{} left \
+             only a notice, and this state was built on {})",
+            if earlier == 1 { "" } else { "s" },
+            if earlier == 1 { "it" } else { "them" }
+        )
+    });
+    (why, at)
 }
 
 /// One field of a record next to its re-derivation.
@@ -134,14 +199,20 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
     });
     let mut compactions = Vec::new();
     let mut prior: Option<&CompactionState> = None;
+    let unrecorded = notices(s);
+    let mut from = 0;
     for (cut_index, rec) in &records {
+        let (missing, at) = missing_states(s, &unrecorded, from, *cut_index);
+        from = at;
         let legacy = rec.style() == BlockStyle::Legacy;
         let rules = cw::Settings { legacy, ..settings };
         let end = rec.boundary_index.min(canonical.len());
         let start = prior.map_or(0, |p| p.boundary_index).min(end);
         let span = &canonical[start..end];
         let derived = derive(rec, prior, span.iter().copied(), &rules);
-        compactions.push(compare(*cut_index, start, rec, &derived));
+        let mut check = compare(*cut_index, start, rec, &derived);
+        check.unverifiable = missing;
+        compactions.push(check);
         prior = Some(rec);
     }
     let window_from = if o.context_window.is_some() {
@@ -159,7 +230,7 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
         index_space: "cut_index: stored message index; boundary_index, span_start: coworker's \
                       canonical list (its messages without rebuilt blocks)"
             .into(),
-        all_equal: compactions.iter().all(CompactionCheck::equal),
+        all_equal: !compactions.iter().any(CompactionCheck::differs),
         compactions,
     }
 }
@@ -238,6 +309,7 @@ fn compare(
         fields,
         block_equal: recorded_block == derived_block,
         first_difference: first_difference(&recorded_block, &derived_block),
+        unverifiable: None,
     }
 }
 
