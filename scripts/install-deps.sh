@@ -4,7 +4,7 @@
 #
 #   scripts/install-deps.sh          system packages + Rust + Node checks (build and run)
 #   scripts/install-deps.sh --e2e    also what the end-to-end tests need (Xvfb, WebKitWebDriver,
-#                                    tauri-driver)
+#                                    tauri-driver, headless Chromium for the reports)
 #
 # System packages come from apt (Debian 12+ / Ubuntu 22.04+), as root or through sudo. Other
 # platforms: see README.md.
@@ -19,6 +19,12 @@ BUILD_PKGS=(build-essential pkg-config curl wget file libwebkit2gtk-4.1-dev libs
 # Headless window + WebDriver for the end-to-end tests, `import` for screenshots and `xclip` to
 # read what "Copy as Markdown" put on the clipboard.
 E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip)
+# Headless Chromium renders the HTML reports in the end-to-end tests (Debian's `chromium`;
+# where apt has no such package, install a Chromium that `chromium` starts).
+if [[ $E2E -eq 1 ]] && command -v apt-cache >/dev/null \
+    && apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    E2E_PKGS+=(chromium)
+fi
 # tauri-driver bridges WebDriver to the app; pinned to the 2.x line (3.x is a prerelease).
 TAURI_DRIVER_VERSION=2.1.0
 # Vite 7 needs Node 20.19+ (or 22.12+).

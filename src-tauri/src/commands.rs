@@ -278,6 +278,27 @@ pub fn get_recorded(
     Ok(api::recorded(&session, &dirs))
 }
 
+/// The open session's (or its source's) post-mortem, written where the user chose.
+#[tauri::command(async)]
+pub fn export_report(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::ExportReportReq,
+) -> Result<String, IpcError> {
+    let o = palimpsest_core::report::ReportOptions {
+        bodies: req.bodies,
+        token_cache: palimpsest_core::tokens::TokenCache::default_dir(),
+        ..Default::default()
+    };
+    let html = match &req.id {
+        Some(id) => palimpsest_core::report::session_report(&*state.session(&req.path, id)?, &o)?,
+        None => palimpsest_core::report::fleet_report(std::path::Path::new(&req.path), &o)?,
+    };
+    Ok(palimpsest_core::report::write(
+        std::path::Path::new(&req.to),
+        &html,
+    )?)
+}
+
 /// What the model saw at one request, as rows, with its pairing findings.
 #[tauri::command(async)]
 pub fn get_request(

@@ -31,6 +31,7 @@ from common import (  # noqa: E402
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
+from report import test_a_report_shows_hostile_text_as_text_in_chromium  # noqa: E402
 from views import (  # noqa: E402
     test_a_goose_delegation_links_its_child_session, test_replacements_and_collapses_are_cuts_with_their_own_views,
 )
@@ -1007,6 +1008,7 @@ TESTS = [
     test_a_claude_overflow_spill_is_listed_and_opens,
     test_replacements_and_collapses_are_cuts_with_their_own_views,
     test_a_goose_delegation_links_its_child_session,
+    test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_without_a_path_it_lists_every_agent_folder_in_home,

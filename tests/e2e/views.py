@@ -69,8 +69,30 @@ def test_replacements_and_collapses_are_cuts_with_their_own_views(c):
         c.d.screenshot(os.path.join(c.out, "views-collapse.png"))
         if c.screenshot_dir:
             root_shot(os.path.join(c.screenshot_dir, "screenshot-collapse.png"))
+        export_the_open_session(c)
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
+
+
+def export_the_open_session(c):
+    """File › Export report… writes the open session's report (the save dialog is the system's:
+    the window's own command is called with the path it would return)."""
+    check(c.d.run("return !document.querySelector('[data-testid=export-report]').disabled;"),
+          "Export report… is offered for the open session")
+    to = os.path.join(c.out, "report-views.html")
+    if os.path.exists(to):
+        os.remove(to)
+    # The source the open session is listed in (its group's path, on the heading's hover).
+    path = c.d.run("return document.querySelector('[data-testid=session][aria-current=true]')"
+                   "?.closest('[data-testid=source]')?.querySelector('h3')?.title;")
+    c.d.run("window.__exported = null; window.__TAURI_INTERNALS__.invoke('export_report', {req: {path: arguments[0], "
+            "id: arguments[1], to: arguments[2], bodies: false}}).then(r => window.__exported = r, "
+            "e => window.__exported = 'error: ' + JSON.stringify(e));", path, VIEWS, to)
+    got = c.d.wait("return window.__exported;", timeout=60, what="the report to be written")
+    check(got == to, f"the command writes where it was asked; got {got!r}")
+    html = open(to, encoding="utf-8").read()
+    check("Cut 2 · collapse" in html and "Content-Security-Policy" in html,
+          "the report holds the collapse and its policy")
 
 
 def test_a_goose_delegation_links_its_child_session(c):

@@ -23,6 +23,7 @@ import { mergeRows, sessionKey, useFollow, useLive } from "./live";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { useCopy } from "./clipboard";
+import { useExportReport } from "./exportReport";
 import { hitTarget } from "./search";
 import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
@@ -74,6 +75,7 @@ export function App() {
   // Cuts are fetched once every row is in (not once per page).
   const cutsState = useCuts(selected, rowsIn ? null : timeline);
   const clip = useCopy(selected);
+  const exporter = useExportReport(useMemo(() => (selected && timeline ? { ...selected, name: timeline.meta.name } : null), [selected, timeline]));
   // Where each cut lands in this view (first row at or after it): core's anatomy once it is in,
   // else the recorded cuts.
   const cutAt = useMemo(() => cutRows(cutsState.data?.cuts ?? [], rows), [cutsState.data, rows]);
@@ -347,6 +349,7 @@ export function App() {
 
   const liveNote = [
     clip.note,
+    exporter.note,
     follow.unseen > 0 ? `${follow.unseen} new since you last looked (G: newest)` : null,
     selected && liveView.liveSessions.has(sessionKey(selected.path, selected.id)) ? `● live${follow.follow ? ", following" : ""}` : null,
     liveView.problem ? `⚠ ${liveView.problem}` : null,
@@ -361,6 +364,7 @@ export function App() {
         onView={switchView}
         onOpenFile={openFile}
         onOpenFolder={openFolder}
+        onExport={selected && timeline ? () => void exporter.exportReport() : undefined}
         onHelp={() => setHelp(true)}
         follow={follow.follow}
         onFollow={follow.toggleFollow}

@@ -51,6 +51,8 @@ enum Command {
     Sweep(cmd::sweep::Args),
     /// What coworker's tool-result cap makes of each result it changes.
     Cap(cmd::cap::Args),
+    /// A post-mortem as one self-contained HTML file, for a session or a whole folder.
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Cap(a) => cmd::cap::run(a),
+        Command::Report(a) => cmd::report::run(a),
     };
     match result {
         Ok(code) => code,

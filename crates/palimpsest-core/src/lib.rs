@@ -19,6 +19,7 @@ pub mod markdown;
 pub mod model;
 pub mod panels;
 pub mod replay;
+pub mod report;
 pub mod rpc;
 pub mod sources;
 pub mod timeline;

@@ -14,9 +14,11 @@ use crate::model::{Message, SessionMeta};
 
 mod markdown;
 mod recorded;
+mod report;
 mod search;
 pub use markdown::{GetMarkdownReq, MarkdownOf};
 pub use recorded::GetRecordedReq;
+pub use report::ExportReportReq;
 pub use search::SearchReq;
 
 /// Calls `$m! { name(Req) -> Res, ... }` with every app command.
@@ -44,6 +46,7 @@ macro_rules! with_commands {
             get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
             get_markdown($crate::rpc::GetMarkdownReq) -> String,
             get_recorded($crate::rpc::GetRecordedReq) -> $crate::api::RecordedSet,
+            export_report($crate::rpc::ExportReportReq) -> String,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }

@@ -5,6 +5,7 @@ import type { CountTokensReq } from "./CountTokensReq";
 import type { DiagnoseFleetReq } from "./DiagnoseFleetReq";
 import type { DiagnoseReq } from "./DiagnoseReq";
 import type { Diagnosis } from "./Diagnosis";
+import type { ExportReportReq } from "./ExportReportReq";
 import type { Fleet } from "./Fleet";
 import type { GetCutsReq } from "./GetCutsReq";
 import type { GetMarkdownReq } from "./GetMarkdownReq";
@@ -41,4 +42,4 @@ import type { TokenReport } from "./TokenReport";
  * Every app command as `name: (request, response)`; exported to TypeScript as the
  * `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
  */
-export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };
+export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenReport], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], export_report: [ExportReportReq, string], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };

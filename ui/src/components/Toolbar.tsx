@@ -1,4 +1,5 @@
-// The toolbar: where we are (source ▸ session), the view switch, File › Open and the key list.
+// The toolbar: where we are (source ▸ session), the view switch, File › Open and Export report…,
+// and the key list.
 import type { View } from "../bindings/View";
 import { VIEWS } from "../timeline/rows";
 import { EncodingSelect } from "./EncodingSelect";
@@ -10,13 +11,15 @@ export interface ToolbarProps {
   onView: (v: View) => void;
   onOpenFile: () => void;
   onOpenFolder: () => void;
+  /** File › Export report… for the open session; absent when none is open. */
+  onExport?: () => void;
   onHelp: () => void;
   /** Follow mode: keep the newest message in view. */
   follow?: boolean;
   onFollow?: () => void;
 }
 
-export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onHelp, follow, onFollow }: ToolbarProps) {
+export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onExport, onHelp, follow, onFollow }: ToolbarProps) {
   return (
     <header className="toolbar">
       <div className="menu" role="menubar" aria-label="File">
@@ -25,6 +28,9 @@ export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, on
         </button>
         <button type="button" onClick={onOpenFolder} title="Open a folder of sessions" data-testid="open-folder">
           Open folder…
+        </button>
+        <button type="button" onClick={onExport} disabled={!onExport} title="Export the open session's post-mortem as one HTML file" data-testid="export-report">
+          Export report…
         </button>
       </div>
       <div className="crumbs" data-testid="crumbs">

@@ -9,6 +9,7 @@ pub mod index;
 pub mod lint;
 pub mod recorded;
 pub mod replay;
+pub mod report;
 pub mod search;
 pub mod sessions;
 pub mod show;
