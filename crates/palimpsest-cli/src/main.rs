@@ -53,6 +53,8 @@ enum Command {
     Cap(cmd::cap::Args),
     /// A post-mortem as one self-contained HTML file, for a session or a whole folder.
     Report(cmd::report::Args),
+    /// Two recorded runs of the same task side by side, by user turn and call.
+    Diff(cmd::diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Cap(a) => cmd::cap::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
     };
     match result {
         Ok(code) => code,

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod api;
 pub mod charts;
 pub mod compaction;
+pub mod compare;
 pub mod cost;
 pub mod error;
 pub mod follow;

@@ -5,6 +5,7 @@ pub mod cap;
 pub mod compactions;
 pub mod context;
 pub mod diagnose;
+pub mod diff;
 pub mod index;
 pub mod lint;
 pub mod recorded;
