@@ -424,3 +424,36 @@ fn an_indexed_folder_lists_from_the_index_until_it_changes() {
         "a changed file under the folder sends the listing back to disk"
     );
 }
+
+#[test]
+fn a_database_indexed_on_its_own_is_not_listed_as_its_folders() {
+    // A folder whose goose source lists its own `sessions.db` only; a second database in a
+    // subfolder, opened on its own, is indexed under the folder's path but is not its session.
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("goose");
+    copy_dir(&repo().join("fixtures/goose-stuck"), &root);
+    copy_dir(&repo().join("fixtures/goose/v17"), &root.join("v17"));
+    let root = root.canonicalize().unwrap();
+    let mut ix = Index::open(&t.path().join("index.db")).unwrap();
+    ix.update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
+        .unwrap();
+    let before = ix.listing(&root).unwrap().expect("fresh after its update");
+    ix.update(&[root.join("v17/sessions.db")], &opts(), &mut |_, _| {})
+        .unwrap();
+    let listed = match ix.listing(&root).unwrap() {
+        Some((metas, _)) => metas,
+        None => api::list_sessions(&root).unwrap().sessions,
+    };
+    let ids = |m: &[palimpsest_core::model::SessionMeta]| {
+        m.iter().map(|s| s.id.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(&listed),
+        ids(&before.0),
+        "the folder still lists what its sources hold, not the database indexed on its own"
+    );
+    assert!(
+        !ids(&listed).contains(&"20261120_1".to_owned()),
+        "the schema-17 worker is not the folder's"
+    );
+}

@@ -151,6 +151,7 @@ impl Index {
         let stale_roots: Vec<PathBuf> = stale.iter().map(|(r, _)| r.clone()).collect();
         let mut report = self.update_full(&stale_roots, opts, progress)?;
         for (root, stamp) in &stale {
+            roots::forget_ancestors(&self.conn, root).map_err(|e| self.sql(e))?;
             if let Some(stamp) = stamp {
                 let mine = roots::problems_of(&report.problems, root, &stale_roots);
                 // A locked database or an unreadable file may come right without its folder's

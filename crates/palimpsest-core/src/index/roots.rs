@@ -74,6 +74,23 @@ pub fn forget(conn: &Connection, root: &Path) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Forget every indexed folder that holds `path` (but `path` itself): sessions indexed from
+/// `path` now sit under them without being theirs (a database inside a folder opened on its
+/// own, which the folder's sources do not list), so their listing is made from disk again.
+pub fn forget_ancestors(conn: &Connection, path: &Path) -> rusqlite::Result<()> {
+    let mut q = conn.prepare("SELECT path FROM roots")?;
+    let all: Vec<String> = q
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for r in all {
+        let p = Path::new(&r);
+        if p != path && path.starts_with(p) {
+            forget(conn, p)?;
+        }
+    }
+    Ok(())
+}
+
 /// Sessions the index holds under `root`.
 pub fn sessions_under(conn: &Connection, root: &Path) -> rusqlite::Result<usize> {
     let mut q = conn.prepare_cached("SELECT file FROM sessions")?;
