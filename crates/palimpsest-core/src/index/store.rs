@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
