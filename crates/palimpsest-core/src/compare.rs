@@ -195,42 +195,8 @@ pub fn diff(a: &Session, b: &Session, table: &PriceTable) -> RunDiff {
     let (ka, kb): (Vec<String>, Vec<String>) =
         (ta.iter().map(key).collect(), tb.iter().map(key).collect());
     let mut turns = Vec::new();
-    let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ka, &kb) {
-        match op {
-            similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                pairs.extend((0..len).map(|k| (Some(old_index + k), Some(new_index + k))));
-            }
-            similar::DiffOp::Delete {
-                old_index, old_len, ..
-            } => {
-                pairs.extend((0..old_len).map(|k| (Some(old_index + k), None)));
-            }
-            similar::DiffOp::Insert {
-                new_index, new_len, ..
-            } => {
-                pairs.extend((0..new_len).map(|k| (None, Some(new_index + k))));
-            }
-            // Asked otherwise at the same place: side by side, never the same.
-            similar::DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                pairs.extend((0..old_len.max(new_len)).map(|k| {
-                    (
-                        (k < old_len).then_some(old_index + k),
-                        (k < new_len).then_some(new_index + k),
-                    )
-                }));
-            }
-        }
-    }
+    // Asked otherwise at the same place: side by side, never the same.
+    let pairs = crate::compaction::recorded::align(&ka, &kb);
     for (x, y) in pairs {
         let same = match (x, y) {
             (Some(i), Some(j)) => ka[i] == kb[j] && ta[i].calls == tb[j].calls,

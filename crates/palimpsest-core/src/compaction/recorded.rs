@@ -67,6 +67,43 @@ pub struct RecordedComparison {
     pub system_items: usize,
 }
 
+/// Two sequences aligned in order (a longest common subsequence, Myers): each step is an
+/// element of both, of `a` only or of `b` only; where a run of `a` was replaced by a run of
+/// `b`, their elements are paired by position (a pair whose elements differ).
+pub fn align<T: std::hash::Hash + Eq + Ord>(
+    a: &[T],
+    b: &[T],
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut out = Vec::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, a, b) {
+        match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => out.extend((0..len).map(|k| (Some(old_index + k), Some(new_index + k)))),
+            similar::DiffOp::Delete {
+                old_index, old_len, ..
+            } => out.extend((0..old_len).map(|k| (Some(old_index + k), None))),
+            similar::DiffOp::Insert {
+                new_index, new_len, ..
+            } => out.extend((0..new_len).map(|k| (None, Some(new_index + k)))),
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => out.extend((0..old_len.max(new_len)).map(|k| {
+                (
+                    (k < old_len).then_some(old_index + k),
+                    (k < new_len).then_some(new_index + k),
+                )
+            })),
+        }
+    }
+    out
+}
+
 /// Arguments with their keys sorted, so both sides write one object one way.
 fn sorted(v: &Value) -> Value {
     match v {
@@ -169,67 +206,36 @@ pub fn compare(
     }
     let recorded: Vec<Item> = log.items.iter().cloned().map(canonical).collect();
     let mut diff = Vec::new();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &recorded, &rebuilt) {
-        match op {
-            similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => diff.extend((0..len).map(|k| ItemDiff {
-                op: ItemOp::Same,
-                recorded: Some(old_index + k),
-                rebuilt: Some(new_index + k),
-            })),
-            similar::DiffOp::Delete {
-                old_index, old_len, ..
-            } => diff.extend((0..old_len).map(|k| ItemDiff {
-                op: ItemOp::RecordedOnly,
-                recorded: Some(old_index + k),
-                rebuilt: None,
-            })),
-            similar::DiffOp::Insert {
-                new_index, new_len, ..
-            } => diff.extend((0..new_len).map(|k| ItemDiff {
-                op: ItemOp::RebuiltOnly,
-                recorded: None,
-                rebuilt: Some(new_index + k),
-            })),
-            similar::DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                for k in 0..old_len.max(new_len) {
-                    let (r, b) = (
-                        (k < old_len).then_some(old_index + k),
-                        (k < new_len).then_some(new_index + k),
-                    );
-                    let same_thing = r.zip(b).is_some_and(|(r, b)| {
-                        let (x, y) = (&recorded[r], &rebuilt[b]);
-                        x.role == y.role && x.kind == y.kind && x.call_id == y.call_id
+    for (r, b) in align(&recorded, &rebuilt) {
+        let op = match (r, b) {
+            (Some(x), Some(y)) if recorded[x] == rebuilt[y] => ItemOp::Same,
+            (Some(x), Some(y)) => {
+                let (p, q) = (&recorded[x], &rebuilt[y]);
+                if p.role == q.role && p.kind == q.kind && p.call_id == q.call_id {
+                    ItemOp::Changed
+                } else {
+                    // Two different things at one place: each side on its own.
+                    diff.push(ItemDiff {
+                        op: ItemOp::RecordedOnly,
+                        recorded: r,
+                        rebuilt: None,
                     });
-                    if same_thing {
-                        diff.push(ItemDiff {
-                            op: ItemOp::Changed,
-                            recorded: r,
-                            rebuilt: b,
-                        });
-                    } else {
-                        diff.extend(r.map(|r| ItemDiff {
-                            op: ItemOp::RecordedOnly,
-                            recorded: Some(r),
-                            rebuilt: None,
-                        }));
-                        diff.extend(b.map(|b| ItemDiff {
-                            op: ItemOp::RebuiltOnly,
-                            recorded: None,
-                            rebuilt: Some(b),
-                        }));
-                    }
+                    diff.push(ItemDiff {
+                        op: ItemOp::RebuiltOnly,
+                        recorded: None,
+                        rebuilt: b,
+                    });
+                    continue;
                 }
             }
-        }
+            (Some(_), None) => ItemOp::RecordedOnly,
+            _ => ItemOp::RebuiltOnly,
+        };
+        diff.push(ItemDiff {
+            op,
+            recorded: r,
+            rebuilt: b,
+        });
     }
     let is_system = |d: &ItemDiff| d.recorded.is_some_and(|r| recorded[r].role == "system");
     let system_items = recorded.iter().filter(|i| i.role == "system").count();
