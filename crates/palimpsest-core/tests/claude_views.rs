@@ -33,6 +33,15 @@ fn result_text(s: &Session, index: usize) -> (&str, &Value) {
         .expect("a tool result")
 }
 
+/// The stored indices of what the model sees next.
+fn seen(s: &Session) -> Vec<usize> {
+    s.messages
+        .iter()
+        .filter(|m| m.agent_visible)
+        .map(|m| m.index)
+        .collect()
+}
+
 #[test]
 fn every_view_edit_is_a_cut_of_its_kind() {
     let s = views();
@@ -70,12 +79,7 @@ fn every_view_edit_is_a_cut_of_its_kind() {
 #[test]
 fn the_model_sees_the_last_summary_and_the_collapse_after_it() {
     let s = views();
-    let seen: Vec<usize> = s
-        .messages
-        .iter()
-        .filter(|m| m.agent_visible)
-        .map(|m| m.index)
-        .collect();
+    let seen = seen(&s);
     assert_eq!(
         seen,
         vec![29, 31, 36, 37],
@@ -197,12 +201,7 @@ fn a_reset_brings_the_span_back_and_takes_the_summary_away() {
     t.record(json!({"type": "marble-origami-reset", "sessionId": "s", "reason": "rewind"}));
     t.say("Back to the imports.", 1_300);
     let s = load_lines(&t.lines);
-    let seen: Vec<usize> = s
-        .messages
-        .iter()
-        .filter(|m| m.agent_visible)
-        .map(|m| m.index)
-        .collect();
+    let seen = seen(&s);
     assert_eq!(
         seen,
         vec![0, 1, 2, 4, 6],

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Problem;
 use crate::compaction::Eras;
-use crate::compaction::recorded::{RecordedComparison, compare, locate};
+use crate::compaction::recorded::{Held, RecordedComparison};
 use crate::model::{Session, SourceFormat};
 use crate::sources::goose::requests;
 
@@ -50,6 +50,7 @@ pub fn recorded(session: &Session, dirs: &[PathBuf]) -> RecordedSet {
         };
     };
     let eras = Eras::new(session);
+    let held = Held::new(session);
     let mut set = RecordedSet {
         dir: Some(dir.display().to_string()),
         logs: logs.len(),
@@ -59,8 +60,9 @@ pub fn recorded(session: &Session, dirs: &[PathBuf]) -> RecordedSet {
     for f in &logs {
         match requests::read(f) {
             Ok(log) => {
-                if let Some(c) =
-                    locate(session, &eras, &log).and_then(|n| compare(session, &eras, n, &log))
+                if let Some(c) = held
+                    .locate(&eras, &log)
+                    .and_then(|n| held.compare(&eras, n, &log))
                 {
                     set.matched.push(c);
                 }

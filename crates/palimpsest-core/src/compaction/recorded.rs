@@ -159,104 +159,119 @@ pub fn items_of(m: &Message) -> Vec<Item> {
         .collect()
 }
 
-/// The request `log` is, in `session`, or `None` when it is not this session's.
-pub fn locate(session: &Session, eras: &Eras, log: &RecordedRequest) -> Option<usize> {
-    let per: Vec<Vec<Item>> = session.messages.iter().map(items_of).collect();
-    let ids: HashSet<&str> = per
-        .iter()
-        .flatten()
-        .filter_map(|i| i.call_id.as_deref())
-        .collect();
-    let recorded: Vec<Item> = log.items.iter().cloned().map(canonical).collect();
-    if recorded
-        .iter()
-        .filter_map(|i| i.call_id.as_deref())
-        .any(|id| !ids.contains(id))
-    {
-        return None;
-    }
-    let at = recorded
-        .iter()
-        .rev()
-        .filter(|i| i.role != "system")
-        .find_map(|i| (0..per.len()).rev().find(|&p| per[p].contains(i)))?;
-    let answers = eras.answers();
-    Some(
-        answers
-            .iter()
-            .position(|&a| a > at)
-            .map_or(answers.len() + 1, |k| k + 1),
-    )
+/// What a session's messages hold, item by item, made once for every log compared with it.
+pub struct Held<'s> {
+    session: &'s Session,
+    per: Vec<Vec<Item>>,
+    ids: HashSet<String>,
 }
 
-/// Compare `log` with request `number` rebuilt from `session`.
-pub fn compare(
-    session: &Session,
-    eras: &Eras,
-    number: usize,
-    log: &RecordedRequest,
-) -> Option<RecordedComparison> {
-    let t = eras.request_point(number)?;
-    let (mut rebuilt, mut rebuilt_from) = (Vec::new(), Vec::new());
-    for p in eras.context_at(t) {
-        for i in items_of(&session.messages[p]) {
-            rebuilt.push(i);
-            rebuilt_from.push(session.messages[p].index);
+impl<'s> Held<'s> {
+    /// The items of every message of `session`, and every call id among them.
+    pub fn new(session: &'s Session) -> Self {
+        let per: Vec<Vec<Item>> = session.messages.iter().map(items_of).collect();
+        let ids = per
+            .iter()
+            .flatten()
+            .filter_map(|i| i.call_id.clone())
+            .collect();
+        Held { session, per, ids }
+    }
+
+    /// The request `log` is, or `None` when it is not this session's.
+    pub fn locate(&self, eras: &Eras, log: &RecordedRequest) -> Option<usize> {
+        let recorded: Vec<Item> = log.items.iter().cloned().map(canonical).collect();
+        if recorded
+            .iter()
+            .filter_map(|i| i.call_id.as_deref())
+            .any(|id| !self.ids.contains(id))
+        {
+            return None;
         }
+        let at = recorded
+            .iter()
+            .rev()
+            .filter(|i| i.role != "system")
+            .find_map(|i| (0..self.per.len()).rev().find(|&p| self.per[p].contains(i)))?;
+        let answers = eras.answers();
+        Some(
+            answers
+                .iter()
+                .position(|&a| a > at)
+                .map_or(answers.len() + 1, |k| k + 1),
+        )
     }
-    let recorded: Vec<Item> = log.items.iter().cloned().map(canonical).collect();
-    let mut diff = Vec::new();
-    for (r, b) in align(&recorded, &rebuilt) {
-        let op = match (r, b) {
-            (Some(x), Some(y)) if recorded[x] == rebuilt[y] => ItemOp::Same,
-            (Some(x), Some(y)) => {
-                let (p, q) = (&recorded[x], &rebuilt[y]);
-                if p.role == q.role && p.kind == q.kind && p.call_id == q.call_id {
-                    ItemOp::Changed
-                } else {
-                    // Two different things at one place: each side on its own.
-                    diff.push(ItemDiff {
-                        op: ItemOp::RecordedOnly,
-                        recorded: r,
-                        rebuilt: None,
-                    });
-                    diff.push(ItemDiff {
-                        op: ItemOp::RebuiltOnly,
-                        recorded: None,
-                        rebuilt: b,
-                    });
-                    continue;
-                }
+
+    /// Compare `log` with request `number` rebuilt from the session.
+    pub fn compare(
+        &self,
+        eras: &Eras,
+        number: usize,
+        log: &RecordedRequest,
+    ) -> Option<RecordedComparison> {
+        let session = self.session;
+        let t = eras.request_point(number)?;
+        let (mut rebuilt, mut rebuilt_from) = (Vec::new(), Vec::new());
+        for p in eras.context_at(t) {
+            for i in &self.per[p] {
+                rebuilt.push(i.clone());
+                rebuilt_from.push(session.messages[p].index);
             }
-            (Some(_), None) => ItemOp::RecordedOnly,
-            _ => ItemOp::RebuiltOnly,
-        };
-        diff.push(ItemDiff {
-            op,
-            recorded: r,
-            rebuilt: b,
-        });
+        }
+        let recorded: Vec<Item> = log.items.iter().cloned().map(canonical).collect();
+        let mut diff = Vec::new();
+        for (r, b) in align(&recorded, &rebuilt) {
+            let op = match (r, b) {
+                (Some(x), Some(y)) if recorded[x] == rebuilt[y] => ItemOp::Same,
+                (Some(x), Some(y)) => {
+                    let (p, q) = (&recorded[x], &rebuilt[y]);
+                    if p.role == q.role && p.kind == q.kind && p.call_id == q.call_id {
+                        ItemOp::Changed
+                    } else {
+                        // Two different things at one place: each side on its own.
+                        diff.push(ItemDiff {
+                            op: ItemOp::RecordedOnly,
+                            recorded: r,
+                            rebuilt: None,
+                        });
+                        diff.push(ItemDiff {
+                            op: ItemOp::RebuiltOnly,
+                            recorded: None,
+                            rebuilt: b,
+                        });
+                        continue;
+                    }
+                }
+                (Some(_), None) => ItemOp::RecordedOnly,
+                _ => ItemOp::RebuiltOnly,
+            };
+            diff.push(ItemDiff {
+                op,
+                recorded: r,
+                rebuilt: b,
+            });
+        }
+        let is_system = |d: &ItemDiff| d.recorded.is_some_and(|r| recorded[r].role == "system");
+        let system_items = recorded.iter().filter(|i| i.role == "system").count();
+        let differences = diff
+            .iter()
+            .filter(|d| d.op != ItemOp::Same && !is_system(d))
+            .count();
+        let answer_index = (number <= eras.answers().len())
+            .then(|| session.messages[eras.answers()[number - 1]].index);
+        Some(RecordedComparison {
+            request: number,
+            answer_index,
+            // Shown as compared: arguments with their keys sorted on both sides.
+            log: RecordedRequest {
+                items: recorded,
+                ..log.clone()
+            },
+            rebuilt,
+            rebuilt_from,
+            diff,
+            differences,
+            system_items,
+        })
     }
-    let is_system = |d: &ItemDiff| d.recorded.is_some_and(|r| recorded[r].role == "system");
-    let system_items = recorded.iter().filter(|i| i.role == "system").count();
-    let differences = diff
-        .iter()
-        .filter(|d| d.op != ItemOp::Same && !is_system(d))
-        .count();
-    let answer_index = (number <= eras.answers().len())
-        .then(|| session.messages[eras.answers()[number - 1]].index);
-    Some(RecordedComparison {
-        request: number,
-        answer_index,
-        // Shown as compared: arguments with their keys sorted on both sides.
-        log: RecordedRequest {
-            items: recorded,
-            ..log.clone()
-        },
-        rebuilt,
-        rebuilt_from,
-        diff,
-        differences,
-        system_items,
-    })
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::ReportOptions;
 use super::html::{esc, msg_link, msg_links, preview, session_anchor, svg_img};
 use crate::analysis::{Fleet, Severity};
+use crate::compaction::cutview::SessionCuts;
 use crate::error::Result;
 use crate::model::Session;
 
@@ -78,9 +79,11 @@ pub fn section(s: &Session, o: &ReportOptions, at: &str, whole: bool) -> Result<
         esc(&d.verdict)
     );
     findings(&mut out, at, &d);
-    cuts(&mut out, at, s);
+    // One cut view for the cuts and the pairing sections (anatomy and lint are not cheap).
+    let view = crate::api::session_cuts(s);
+    cuts(&mut out, at, s, &view);
     tokens(&mut out, s, o);
-    pairing(&mut out, at, s);
+    pairing(&mut out, at, &view);
     spills(&mut out, at, s, o);
     timeline(&mut out, at, s, o.bodies);
     out.push_str("</section>");
@@ -177,8 +180,7 @@ fn evidence(out: &mut String, title: &str, rows: &[(String, String)], fold: bool
     }
 }
 
-fn cuts(out: &mut String, at: &str, s: &Session) {
-    let view = crate::api::session_cuts(s);
+fn cuts(out: &mut String, at: &str, s: &Session, view: &SessionCuts) {
     if view.cuts.is_empty() {
         return;
     }
@@ -270,8 +272,7 @@ fn tokens(out: &mut String, s: &Session, o: &ReportOptions) {
     );
 }
 
-fn pairing(out: &mut String, at: &str, s: &Session) {
-    let view = crate::api::session_cuts(s);
+fn pairing(out: &mut String, at: &str, view: &SessionCuts) {
     let findings: Vec<&crate::compaction::Finding> =
         view.lint.iter().flat_map(|l| l.findings.iter()).collect();
     if findings.is_empty() {
