@@ -55,6 +55,8 @@ enum Command {
     Report(cmd::report::Args),
     /// Two recorded runs of the same task side by side, by user turn and call.
     Diff(cmd::diff::Args),
+    /// The fleet as Parquet files (sessions, messages, compactions, requests, findings).
+    Export(cmd::export::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Cap(a) => cmd::cap::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Diff(a) => cmd::diff::run(a),
+        Command::Export(a) => cmd::export::run(a),
     };
     match result {
         Ok(code) => code,

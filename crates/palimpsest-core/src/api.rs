@@ -207,7 +207,10 @@ pub fn token_charts_svg(
 
 mod fleet;
 mod postmortem;
-pub use fleet::{default_paths, fleet_indexed, index_update, open_index, search, timeline_indexed};
+pub use fleet::{
+    default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
+    timeline_indexed,
+};
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.

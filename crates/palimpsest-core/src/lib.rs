@@ -14,6 +14,7 @@ pub mod compaction;
 pub mod compare;
 pub mod cost;
 pub mod error;
+pub mod export;
 pub mod follow;
 pub mod index;
 pub mod markdown;

@@ -6,6 +6,7 @@ pub mod compactions;
 pub mod context;
 pub mod diagnose;
 pub mod diff;
+pub mod export;
 pub mod index;
 pub mod lint;
 pub mod recorded;

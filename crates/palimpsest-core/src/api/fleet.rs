@@ -79,3 +79,23 @@ pub fn timeline_indexed(
 ) -> Result<Option<crate::timeline::Timeline>> {
     index.timeline(path, id)
 }
+
+/// Bring the index up to date for `paths` (the default folders when empty), then write every
+/// session under them as Parquet files in `dir` (`crate::export`), priced at `opts`' table.
+pub fn export_parquet(
+    index: &mut Index,
+    paths: &[PathBuf],
+    dir: &Path,
+    opts: &DiagnoseOptions,
+    export: &crate::export::ExportOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(crate::export::ExportReport, IndexReport)> {
+    let paths = if paths.is_empty() {
+        default_paths()
+    } else {
+        paths.to_vec()
+    };
+    let report = index.update(&paths, opts, progress)?;
+    let tables = crate::export::tables(index, &paths, opts.price_table(), export)?;
+    Ok((crate::export::write(dir, &tables)?, report))
+}

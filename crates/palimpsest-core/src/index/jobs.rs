@@ -105,7 +105,11 @@ fn prepare(
         crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?
             .per_message(&session);
     let cost = crate::cost::session_cost(&session, opts.price_table());
+    let requests = super::facts::requests(&session, cost.as_ref());
     Ok(Prepared {
+        cuts: super::facts::cuts(&session, &d),
+        findings: super::facts::findings(&d),
+        requests,
         row: crate::analysis::fleet::row(
             &session.meta,
             &d,

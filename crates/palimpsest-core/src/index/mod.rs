@@ -10,9 +10,11 @@
 //! Loading and diagnosing run on every core; one thread writes. Deleting the file loses
 //! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
-//! message read back by its records' byte offsets `body`'s.
+//! message read back by its records' byte offsets `body`'s; requests, compactions and findings
+//! as rows (what the Parquet export reads) `facts`'.
 
 mod body;
+pub mod facts;
 pub mod fingerprint;
 mod jobs;
 mod read;

@@ -81,6 +81,12 @@ pub struct Prepared {
     pub buckets: Vec<crate::cost::Bucket>,
     /// The compactions the source recorded (the timeline's cut marks).
     pub compactions: Vec<crate::model::CompactionRecord>,
+    /// Per request with recorded usage (`facts`).
+    pub requests: Vec<super::facts::RequestRow>,
+    /// Per compaction as the diagnosis sees it.
+    pub cuts: Vec<super::facts::CutRow>,
+    /// Per finding, with its messages.
+    pub findings: Vec<super::facts::FindingRow>,
 }
 
 fn role_name(r: Role) -> &'static str {

@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -125,6 +125,7 @@ pub fn open(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")
         .map_err(sql)?;
     conn.execute_batch(SCHEMA).map_err(sql)?;
+    conn.execute_batch(super::facts::SCHEMA).map_err(sql)?;
     conn.pragma_update(None, "user_version", SCHEMA_VERSION)
         .map_err(sql)?;
     Ok(conn)
@@ -151,7 +152,7 @@ pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<
         )?;
     }
     conn.execute("DELETE FROM messages WHERE session = ?1", params![id])?;
-    Ok(())
+    super::facts::delete(conn, id)
 }
 
 /// Write one session (replacing what the index had of it; with `from` > 0 only the parts of
@@ -239,6 +240,7 @@ pub fn write(
     let mut part = conn.prepare_cached(
         "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
+    super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
