@@ -308,3 +308,16 @@ pub fn get_request(
     let session = state.session(&req.path, &req.id)?;
     Ok(api::request_view(&session, req.request)?)
 }
+
+/// The open session beside another recorded run, aligned turn by turn in timeline rows. Run B
+/// is read on its own, so the open session stays the one the other tabs find loaded.
+#[tauri::command(async)]
+pub fn compare_runs(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::CompareRunsReq,
+) -> Result<palimpsest_core::compare::CompareView, IpcError> {
+    let a = state.session(&req.path, &req.id)?;
+    let b = api::load_session(std::path::Path::new(&req.other_path), Some(&req.other_id))?;
+    let table = palimpsest_core::cost::PriceTable::load(None)?;
+    Ok(palimpsest_core::compare::side_by_side(&a, &b, &table))
+}

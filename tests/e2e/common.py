@@ -4,8 +4,11 @@ helpers that click, open tabs, find the CLI and take screenshots. `run.py` is th
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import time
+
+from webdriver import Driver
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -144,3 +147,38 @@ def main_app_closed(c):
     finally:
         c.d.start(c.app, [c.fixtures])
         c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def driver_binary():
+    return shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
+
+
+@contextlib.contextmanager
+def own_driver(c, env, log_name):
+    """A tauri-driver (and so an app process) of its own, with `env` (the app inherits the
+    driver's environment): a fresh launch that shares nothing with the main session's app."""
+    port, native = free_port(), free_port()
+    log = open(os.path.join(c.out, log_name), "w")
+    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
+                          stdout=log, stderr=subprocess.STDOUT, env=env)
+    d = Driver(f"http://127.0.0.1:{port}")
+    try:
+        d.wait_ready()
+        yield d
+    finally:
+        try:
+            d.quit()
+        finally:
+            td.terminate()
+            try:
+                td.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                td.kill()
+            log.close()
+            wait_app_gone(c.app)

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,8 +25,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Driver  # noqa: E402
 from common import (  # noqa: E402
     HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary,
-    click_in_view, click_row, js_click, main_app_closed, open_tab, root_shot, wait_app_gone,
+    click_in_view, click_row, driver_binary, free_port, js_click, main_app_closed, open_tab, own_driver,
+    root_shot, wait_app_gone,
 )
+from compare import test_two_recorded_runs_side_by_side  # noqa: E402
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
@@ -187,31 +188,6 @@ def home_with_three_families(fixtures):
         os.makedirs(os.path.dirname(os.path.join(home, dst)), exist_ok=True)
         shutil.copy(src, os.path.join(home, dst))
     return home
-
-
-@contextlib.contextmanager
-def own_driver(c, env, log_name):
-    """A tauri-driver (and so an app process) of its own, with `env` (the app inherits the
-    driver's environment): a fresh launch that shares nothing with the main session's app."""
-    port, native = free_port(), free_port()
-    log = open(os.path.join(c.out, log_name), "w")
-    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
-                          stdout=log, stderr=subprocess.STDOUT, env=env)
-    d = Driver(f"http://127.0.0.1:{port}")
-    try:
-        d.wait_ready()
-        yield d
-    finally:
-        try:
-            d.quit()
-        finally:
-            td.terminate()
-            try:
-                td.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                td.kill()
-            log.close()
-            wait_app_gone(c.app)
 
 
 def test_without_a_path_it_lists_every_agent_folder_in_home(c):
@@ -1011,19 +987,10 @@ TESTS = [
     test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
+    test_two_recorded_runs_side_by_side,
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,
 ]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def driver_binary():
-    return shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver")
 
 
 def main():

@@ -333,6 +333,7 @@ export function App() {
 
   const group = sources?.find((g) => g.path === selected?.path) ?? null;
   const searchPaths = useMemo(() => (sources ?? []).map((g) => g.path), [sources]);
+  const runs = useMemo(() => (sources ?? []).flatMap((g) => g.sessions.map((s) => ({ path: g.path, id: s.id, label: `${s.name} · ${g.label}` }))), [sources]);
   const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
   const status = loading
     ? "Loading session…"
@@ -365,6 +366,7 @@ export function App() {
         onOpenFile={openFile}
         onOpenFolder={openFolder}
         onExport={selected && timeline ? () => void exporter.exportReport() : undefined}
+        onCompare={timeline ? () => setTab("compare") : undefined}
         onHelp={() => setHelp(true)}
         follow={follow.follow}
         onFollow={follow.toggleFollow}
@@ -425,6 +427,7 @@ export function App() {
             newFrom={follow.newFrom}
             selectMessage={selectMessage}
             setWide={setWide}
+            runs={runs}
           />
         </main>
         {shownCut !== null && openCutData ? (

@@ -1,70 +1,15 @@
 //! `palimpsest diff A B`: two runs of one task, one that compacts and reads its file again, one
-//! that does not, aligned by user turn; the first place they part is the call after the cut.
-
-use std::path::Path;
+//! that does not (`palimpsest_fixtures::runs`), aligned by user turn; the first place they part
+//! is the call after the cut, and `--rows` lines them up message by message.
 
 use assert_cmd::Command;
-use palimpsest_fixtures::claude::Transcript;
-use serde_json::{Value, json};
-
-const ASK: &str = "Fix the double discount in shop/cart.py.";
-
-fn first_turn(t: &mut Transcript) {
-    t.user(ASK);
-    t.tool(
-        "Read",
-        json!({"file_path": "/w/shop/cart.py"}),
-        "def total(cart):\n    return sum(cart)\n",
-        20_000,
-    );
-    t.tool(
-        "Bash",
-        json!({"command": "pytest -q"}),
-        "1 failed: test_coupon",
-        22_000,
-    );
-    t.say("The coupon is applied twice; fixing.", 23_000);
-}
-
-fn second_turn_tail(t: &mut Transcript) {
-    t.tool("Edit", json!({"file_path": "/w/shop/cart.py", "old_string": "sum(cart)", "new_string": "sum(cart) - coupon"}), "The file has been updated.", 15_000);
-    t.tool("Bash", json!({"command": "pytest -q"}), "3 passed", 16_000);
-    t.say("Fixed.", 16_500);
-}
-
-fn write(dir: &Path, id: &str, t: &Transcript) -> String {
-    let p = dir.join(format!("{id}.jsonl"));
-    t.write(&p).unwrap();
-    p.display().to_string()
-}
+use serde_json::Value;
 
 #[test]
 fn two_runs_part_at_the_call_after_the_compaction() {
     let dir = tempfile::tempdir().unwrap();
-    let (ida, idb) = (
-        "aaaa0000-0000-4000-8000-00000000000a",
-        "bbbb0000-0000-4000-8000-00000000000b",
-    );
-    let mut a = Transcript::new(ida);
-    first_turn(&mut a);
-    a.compact(
-        "auto",
-        160_000,
-        "1. Primary Request and Intent: fix the double discount.",
-    );
-    a.user("Continue with the fix.");
-    a.tool(
-        "Read",
-        json!({"file_path": "/w/shop/cart.py"}),
-        "def total(cart):\n    return sum(cart)\n",
-        14_000,
-    );
-    second_turn_tail(&mut a);
-    let mut b = Transcript::new(idb);
-    first_turn(&mut b);
-    b.user("Continue with the fix.");
-    second_turn_tail(&mut b);
-    let (fa, fb) = (write(dir.path(), ida, &a), write(dir.path(), idb, &b));
+    let (pa, pb) = palimpsest_fixtures::runs::write(dir.path()).unwrap();
+    let (fa, fb) = (pa.display().to_string(), pb.display().to_string());
     let out = Command::cargo_bin("palimpsest")
         .unwrap()
         .env("XDG_CACHE_HOME", dir.path().join("cache"))
@@ -139,5 +84,49 @@ fn two_runs_part_at_the_call_after_the_compaction() {
         text.contains("≠ turn   2 «Continue with the fix.»")
             && text.contains("first divergence: turn 2, call 1 of the turn"),
         "the text output marks the differing turn and names the divergence:\n{text}"
+    );
+    let rows = Command::cargo_bin("palimpsest")
+        .unwrap()
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["diff", &fa, &fb, "--rows", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&rows).unwrap();
+    let lines = v["lines"].as_array().unwrap();
+    let side = |l: &Value, s: &str| l[s]["index"].as_u64();
+    let second: Vec<(Option<u64>, Option<u64>, bool)> = lines
+        .iter()
+        .filter(|l| l["turn"] == 1)
+        .map(|l| (side(l, "a"), side(l, "b"), l["same"].as_bool().unwrap()))
+        .collect();
+    // A's turn 2: ask, Read call, its result, Edit call, result, Bash call, result, answer;
+    // B has no Read, so its side has a gap of two rows there and the rest lines up.
+    let (ra, rb) = (second[0].0.unwrap(), second[0].1.unwrap());
+    assert_eq!(
+        second,
+        vec![
+            (Some(ra), Some(rb), true),
+            (Some(ra + 1), None, false),
+            (Some(ra + 2), None, false),
+            (Some(ra + 3), Some(rb + 1), true),
+            (Some(ra + 4), Some(rb + 2), true),
+            (Some(ra + 5), Some(rb + 3), true),
+            (Some(ra + 6), Some(rb + 4), true),
+            (Some(ra + 7), Some(rb + 5), true),
+        ],
+        "the second turn row by row: A's re-read of cart.py faces a gap, the rest pairs up"
+    );
+    let first = v["first_line"].as_u64().unwrap() as usize;
+    assert_eq!(
+        (lines[first]["turn"].as_u64(), side(&lines[first], "a")),
+        (Some(1), Some(ra + 1)),
+        "the first line where they part is A's Read after the compaction"
+    );
+    assert!(
+        lines.iter().filter(|l| l["head"] == true).count() == 2,
+        "one head line per turn"
     );
 }

@@ -12,10 +12,12 @@ use serde::{Deserialize, Serialize};
 use crate::api::Problem;
 use crate::model::{Message, SessionMeta};
 
+mod compare;
 mod markdown;
 mod recorded;
 mod report;
 mod search;
+pub use compare::CompareRunsReq;
 pub use markdown::{GetMarkdownReq, MarkdownOf};
 pub use recorded::GetRecordedReq;
 pub use report::ExportReportReq;
@@ -47,6 +49,7 @@ macro_rules! with_commands {
             get_markdown($crate::rpc::GetMarkdownReq) -> String,
             get_recorded($crate::rpc::GetRecordedReq) -> $crate::api::RecordedSet,
             export_report($crate::rpc::ExportReportReq) -> String,
+            compare_runs($crate::rpc::CompareRunsReq) -> $crate::compare::CompareView,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }

@@ -11,6 +11,7 @@ pub mod goose;
 pub mod live;
 pub mod malformed;
 pub mod message_log;
+pub mod runs;
 pub mod stuck;
 
 /// Copy the tree at `from` into `to`, every copy writable (the shared real sessions are

@@ -1,9 +1,22 @@
 //! `palimpsest-fixtures OUT_DIR`: (re)write every fixture under OUT_DIR (normally `fixtures/`).
-//! What each fixture holds is the modules' (and fixtures/README.md's); this only dispatches.
+//! `palimpsest-fixtures --runs DIR`: write the two recorded runs of one task (`runs`), which
+//! are made on demand, not committed. What each fixture holds is the modules' (and
+//! fixtures/README.md's); this only dispatches.
 
 use std::path::PathBuf;
 
 fn main() -> anyhow::Result<()> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "--runs") {
+        let dir = args
+            .get(2)
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow::anyhow!("usage: palimpsest-fixtures --runs DIR"))?;
+        std::fs::create_dir_all(&dir)?;
+        let (a, b) = palimpsest_fixtures::runs::write(&dir)?;
+        println!("{}\n{}", a.display(), b.display());
+        return Ok(());
+    }
     let out = std::env::args_os()
         .nth(1)
         .map(PathBuf::from)

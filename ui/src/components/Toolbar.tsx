@@ -13,13 +13,15 @@ export interface ToolbarProps {
   onOpenFolder: () => void;
   /** File › Export report… for the open session; absent when none is open. */
   onExport?: () => void;
+  /** Compare with…: the open session beside another run (the Compare tab). */
+  onCompare?: () => void;
   onHelp: () => void;
   /** Follow mode: keep the newest message in view. */
   follow?: boolean;
   onFollow?: () => void;
 }
 
-export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onExport, onHelp, follow, onFollow }: ToolbarProps) {
+export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, onOpenFolder, onExport, onCompare, onHelp, follow, onFollow }: ToolbarProps) {
   return (
     <header className="toolbar">
       <div className="menu" role="menubar" aria-label="File">
@@ -31,6 +33,9 @@ export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, on
         </button>
         <button type="button" onClick={onExport} disabled={!onExport} title="Export the open session's post-mortem as one HTML file" data-testid="export-report">
           Export report…
+        </button>
+        <button type="button" onClick={onCompare} disabled={!onCompare} title="Set the open session beside another recorded run of the same task" data-testid="compare-open">
+          Compare with…
         </button>
       </div>
       <div className="crumbs" data-testid="crumbs">

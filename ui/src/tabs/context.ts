@@ -4,6 +4,7 @@ import type { Timeline } from "../bindings/Timeline";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { View } from "../bindings/View";
 import type { CutsContext } from "../cuts/useCuts";
+import type { RunChoice } from "./CompareTab";
 
 export interface TabContext {
   /** Source path of the open session (the `path` every command takes). */
@@ -32,4 +33,6 @@ export interface TabContext {
   /** Ask for the inspector's width while the tab shows two columns of its own (Replay's
    * A | B); absent in tests that do not need it. */
   setWide?: (wide: boolean) => void;
+  /** Every session the sidebar lists, for Compare with…; absent in tests that do not need it. */
+  runs?: RunChoice[];
 }

@@ -8,6 +8,7 @@ import { PostmortemTab } from "./PostmortemTab";
 import { SpillsTab } from "./SpillsTab";
 import { TokensTab } from "./TokensTab";
 import { ReplayTab } from "./ReplayTab";
+import { CompareTab } from "./CompareTab";
 
 export type { TabContext } from "./context";
 
@@ -24,4 +25,5 @@ export const TABS: TabDef[] = [
   { id: "replay", label: "Replay", component: ReplayTab },
   { id: "postmortem", label: "Post-mortem", component: PostmortemTab },
   { id: "spills", label: "Spills", component: SpillsTab },
+  { id: "compare", label: "Compare", component: CompareTab },
 ];

@@ -1,7 +1,8 @@
 //! `palimpsest diff A B [--session-a ID] [--session-b ID] [--json]`: two recorded runs of the
 //! same task aligned by user turn and by call — per turn what each did, where each compacted
 //! and what it kept, tokens and cost, re-reads — and the first place they part. The alignment
-//! is `palimpsest_core::compare`'s; this prints it side by side.
+//! is `palimpsest_core::compare`'s; this prints it side by side. `--rows` gives what the
+//! window's Compare tab draws: both runs in timeline rows, message by message.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,6 +29,10 @@ pub struct Args {
     /// Print JSON: {"a", "b", "turns": [{a, b, same}], "first_divergence"}.
     #[arg(long)]
     json: bool,
+    /// Message by message in timeline rows, as the window's Compare tab shows them; with
+    /// --json: {"diff", "lines": [{turn, head, a, b, same}], "first_line"}.
+    #[arg(long)]
+    rows: bool,
 }
 
 fn side(t: Option<&TurnSide>) -> String {
@@ -69,6 +74,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let (sa, sb) = (load(&a.a, &a.session_a)?, load(&a.b, &a.session_b)?);
     let table = palimpsest_core::cost::PriceTable::load(a.prices.as_deref())?;
+    if a.rows {
+        return rows(&compare::side_by_side(&sa, &sb, &table), a.json);
+    }
     let d = compare::diff(&sa, &sb, &table);
     if a.json {
         crate::output::json(&d)?;
@@ -115,6 +123,51 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     match &d.first_divergence {
         Some(v) => writeln!(out, "first divergence: turn {}, {}", v.turn + 1, v.what)?,
         None => writeln!(out, "the runs did the same throughout")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One row as a cell: index, role and its first part, cut to `w` characters.
+fn cell(r: Option<&palimpsest_core::timeline::TimelineRow>, w: usize) -> String {
+    let text = r.map_or_else(String::new, |r| {
+        let part = r.parts.first().map_or(String::new(), |p| {
+            let label = p.label.as_deref().unwrap_or("");
+            format!("{label} {}", p.preview)
+        });
+        format!("#{} {:?} {}", r.index, r.role, part.trim())
+    });
+    let mut out: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(w)
+        .collect();
+    let n = out.chars().count();
+    out.extend(std::iter::repeat_n(' ', w - n));
+    out
+}
+
+/// `--rows`: the two runs line by line.
+fn rows(v: &compare::CompareView, json: bool) -> anyhow::Result<ExitCode> {
+    if json {
+        crate::output::json(v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = crate::output::stdout();
+    for (i, l) in v.lines.iter().enumerate() {
+        if l.head {
+            writeln!(out, "— turn {}", l.turn + 1)?;
+        }
+        let mark = match (Some(i) == v.first_line, l.same) {
+            (true, _) => "»",
+            (false, true) => " ",
+            (false, false) => "≠",
+        };
+        writeln!(
+            out,
+            "{mark} {} │ {}",
+            cell(l.a.as_ref(), 58),
+            cell(l.b.as_ref(), 58)
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,11 @@
 //! copy a compaction wrote) and everything until the next one. Turns are aligned by their text
 //! (a longest-common-subsequence over both lists), and two aligned turns are the same when
 //! their calls (tool and arguments, in order) are. Cuts, re-reads and cost come from
-//! `analysis` and `cost`; this only aligns and sums.
+//! `analysis` and `cost`; this only aligns and sums. The window's side-by-side rows are
+//! `view`'s.
+
+mod view;
+pub use view::{CompareLine, CompareView, side_by_side};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
