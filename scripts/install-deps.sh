@@ -20,9 +20,11 @@ BUILD_PKGS=(build-essential pkg-config curl wget file libwebkit2gtk-4.1-dev libs
 # read what "Copy as Markdown" put on the clipboard.
 E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip)
 # Headless Chromium renders the HTML reports in the end-to-end tests (Debian's `chromium`;
-# where apt has no such package, install a Chromium that `chromium` starts).
+# where apt has no such package, install a Chromium that `chromium` starts). grep reads the
+# whole policy (no -q): under pipefail, an early exit would fail apt-cache with SIGPIPE and
+# so the test, at random.
 if [[ $E2E -eq 1 ]] && command -v apt-cache >/dev/null \
-    && apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    && apt-cache policy chromium 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then
     E2E_PKGS+=(chromium)
 fi
 # tauri-driver bridges WebDriver to the app; pinned to the 2.x line (3.x is a prerelease).
