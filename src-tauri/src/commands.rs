@@ -185,17 +185,27 @@ pub fn count_tokens(
     req: CountTokensReq,
 ) -> Result<TokenReport, IpcError> {
     let session = state.session(&req.path, &req.id)?;
+    token_report(&state, &session, &req.id, req.encoding)
+}
+
+/// The token report of `session` in `encoding`, counted once per loaded session.
+fn token_report(
+    state: &AppState,
+    session: &std::sync::Arc<palimpsest_core::model::Session>,
+    id: &str,
+    encoding: Option<palimpsest_core::tokens::Encoding>,
+) -> Result<TokenReport, IpcError> {
     let opts = api::TokenOptions {
-        encoding: req.encoding,
+        encoding,
         cache_dir: TokenCache::default_dir(),
         report: ReportOptions::default(),
         prices: None,
     };
-    let key = format!("tokens:{:?}", req.encoding);
-    state.memo.get(&session, &key, || {
+    let key = format!("tokens:{encoding:?}");
+    state.memo.get(session, &key, || {
         let cancel = progress::TOKENS.start();
-        let mut report = progress::reporter("tokens", &req.id);
-        Ok(api::token_report(&session, &opts, &mut report, &cancel)?)
+        let mut report = progress::reporter("tokens", id);
+        Ok(api::token_report(session, &opts, &mut report, &cancel)?)
     })
 }
 
@@ -209,10 +219,15 @@ pub fn cancel_tokens(_state: State<'_, AppState>, req: CancelTokensReq) -> Resul
 /// The Tokens view's charts in the window's theme.
 #[tauri::command(async)]
 pub fn token_charts(
-    _state: State<'_, AppState>,
+    state: State<'_, AppState>,
     req: TokenChartsReq,
 ) -> Result<TokenCharts, IpcError> {
-    Ok(api::token_charts(&req.report, req.theme)?)
+    let session = state.session(&req.path, &req.id)?;
+    let report = token_report(&state, &session, &req.id, req.encoding)?;
+    let key = format!("charts:{:?}:{:?}", req.encoding, req.theme);
+    state.memo.get(&session, &key, || {
+        Ok(api::token_charts(&report, req.theme)?)
+    })
 }
 
 /// The history compacted once under a replay setting, as timeline rows.

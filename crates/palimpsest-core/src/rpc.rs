@@ -222,12 +222,18 @@ pub struct CountTokensReq {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CancelTokensReq {}
 
-/// Request of `token_charts`: draw a Tokens view in a theme.
+/// Request of `token_charts`: draw session `id`'s Tokens view in a theme, from the report
+/// `count_tokens` made for the same encoding (kept in the app: the window never sends a
+/// report of megabytes back).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct TokenChartsReq {
-    /// The report `count_tokens` returned.
-    pub report: crate::tokens::report::TokenReport,
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The vocabulary, as asked of `count_tokens`.
+    pub encoding: Option<crate::tokens::Encoding>,
     /// Light or dark, as the system is.
     pub theme: crate::charts::ThemeName,
 }

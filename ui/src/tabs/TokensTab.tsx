@@ -59,14 +59,16 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   );
 
   useEffect(() => {
-    if (!report) return setCharts(null);
+    if (!report || !path || !id) return setCharts(null);
     let live = true;
-    call("token_charts", { report, theme })
+    // The app keeps the report it sent: only which one to draw goes back.
+    call("token_charts", { path, id, encoding, theme })
       .then((c) => live && setCharts(c))
       .catch((e) => live && setError(toIpcError(e)));
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [report, theme]);
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to count its tokens.</div>;
