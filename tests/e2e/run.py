@@ -28,6 +28,7 @@ from common import (  # noqa: E402
     click_in_view, click_row, driver_binary, free_port, js_click, main_app_closed, open_tab, own_driver,
     root_shot, wait_app_gone,
 )
+from big import test_a_200_mb_session_never_blocks_the_window  # noqa: E402
 from compare import test_two_recorded_runs_side_by_side  # noqa: E402
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
@@ -988,6 +989,7 @@ TESTS = [
     test_replay_shows_what_the_setting_would_cost,
     test_unanswered_call_finding_badge_and_request_context,
     test_two_recorded_runs_side_by_side,
+    test_a_200_mb_session_never_blocks_the_window,
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,
 ]

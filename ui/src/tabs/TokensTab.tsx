@@ -4,7 +4,7 @@
 // usage the source recorded beside our estimate. Charts are core's SVGs; a table under each
 // gives the exact numbers. Counting reports progress in the status bar and can be cancelled.
 import { CostTable } from "./CostTable";
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 import type { TabContext } from "./context";
 import type { TokenReport } from "../bindings/TokenReport";
 import type { TokenCharts } from "../bindings/TokenCharts";
@@ -36,7 +36,8 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
     setReport(null);
     setRunning({ task: "tokens", label: "Counting tokens", fraction: null });
     call("count_tokens", { path, id, encoding })
-      .then((r) => live && setReport(r))
+      // A transition: the tables and charts of a big session render in slices between frames.
+      .then((r) => live && startTransition(() => setReport(r)))
       .catch((e) => live && setError(toIpcError(e)))
       .finally(() => {
         if (!live) return;
@@ -63,7 +64,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
     let live = true;
     // The app keeps the report it sent: only which one to draw goes back.
     call("token_charts", { path, id, encoding, theme })
-      .then((c) => live && setCharts(c))
+      .then((c) => live && startTransition(() => setCharts(c)))
       .catch((e) => live && setError(toIpcError(e)));
     return () => {
       live = false;
