@@ -333,7 +333,7 @@ export function App() {
 
   const group = sources?.find((g) => g.path === selected?.path) ?? null;
   const searchPaths = useMemo(() => (sources ?? []).map((g) => g.path), [sources]);
-  const runs = useMemo(() => (sources ?? []).flatMap((g) => g.sessions.map((s) => ({ path: g.path, id: s.id, label: `${s.name} · ${g.label}` }))), [sources]);
+  const runs = useMemo(() => (sources ?? []).flatMap((g) => g.sessions.map((s) => ({ path: g.path, id: s.id, name: s.name, label: `${s.name} · ${g.label}` }))), [sources]);
   const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
   const status = loading
     ? "Loading session…"

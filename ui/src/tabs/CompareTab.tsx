@@ -16,11 +16,21 @@ import { Row, ROW_HEIGHT } from "../components/TimelineList";
 
 const HEAD_HEIGHT = 24;
 
-/** A run another session could be compared with: where it is, and what the picker says. */
+/** A run another session could be compared with: where it is, its name (the first ask, for
+ * most agents) and what the picker says. */
 export interface RunChoice {
   path: string;
   id: string;
+  name: string;
   label: string;
+}
+
+/** The runs the open one (`path`, `id`, named `name`) can be compared with: itself left out,
+ * runs of the same name (most often the same task) first, each group in the sidebar's order. */
+export function compareChoices(runs: RunChoice[], path: string | null, id: string | null, name: string | null): RunChoice[] {
+  const others = runs.filter((r) => !(r.path === path && r.id === id));
+  const same = others.filter((r) => name !== null && r.name === name);
+  return [...same, ...others.filter((r) => !same.includes(r))];
 }
 
 const usd = (c: number | null) => (c === null ? "unpriced" : `$${c.toFixed(2)}`);
@@ -31,7 +41,8 @@ export function CompareTab({ path, timeline, runs, setWide, selectMessage }: Tab
   const [view, setView] = useState<CompareView | null>(null);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<IpcError | null>(null);
-  const choices = useMemo(() => (runs ?? []).filter((r) => !(r.path === path && r.id === id)), [runs, path, id]);
+  const name = timeline?.meta.name ?? null;
+  const choices = useMemo(() => compareChoices(runs ?? [], path, id, name), [runs, path, id, name]);
   const picked = choices.find((r) => `${r.path}\n${r.id}` === other) ?? null;
 
   // Another open session is compared afresh.
@@ -67,7 +78,7 @@ export function CompareTab({ path, timeline, runs, setWide, selectMessage }: Tab
             <option value="">another run of the same task</option>
             {choices.map((r) => (
               <option key={`${r.path}\n${r.id}`} value={`${r.path}\n${r.id}`}>
-                {r.label}
+                {r.name === name ? `same task: ${r.label}` : r.label}
               </option>
             ))}
           </select>
