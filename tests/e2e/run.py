@@ -505,6 +505,9 @@ def test_postmortem_verdict_equals_cli(c):
         got = c.d.wait("return document.querySelector('[data-testid=verdict]')?.textContent;", timeout=60,
                        what="the post-mortem verdict")
         check(got == want["verdict"], f"the verdict is exactly the CLI's;\n app: {got!r}\n cli: {want['verdict']!r}")
+        # The findings are drawn in steps after the verdict; the last one is the compactions.
+        c.d.wait("return !!document.querySelector('[data-testid=compactions]');", timeout=10,
+                 what="every section of the post-mortem")
         # Every re-read file of the CLI is in the table, and its links point at the re-reads.
         table = c.d.run("return Array.from(document.querySelectorAll('[data-testid=rereads] tbody tr')).map(tr => "
                         "[tr.cells[0].textContent, Number(tr.cells[2].textContent), Number(tr.cells[3].textContent), "
