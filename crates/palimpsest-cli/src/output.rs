@@ -1,5 +1,5 @@
-//! Printing helpers shared by the subcommands: JSON to stdout, and broken-pipe detection so
-//! `palimpsest show … | head` exits quietly.
+//! Printing helpers shared by the subcommands: JSON to stdout, the indexing bar, and
+//! broken-pipe detection so `palimpsest show … | head` exits quietly.
 //! What to print is each subcommand's business.
 
 use std::io::Write;
@@ -10,6 +10,19 @@ use serde::Serialize;
 /// line is hundreds of thousands of `write` calls. Dropping it flushes.
 pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+}
+
+/// The bar `index` and `export` draw on stderr while sessions are indexed (hidden when stderr
+/// is not a terminal); set its length and position from the index's `(done, total)`, and
+/// clear it with `finish_and_clear` before printing.
+pub fn index_bar() -> indicatif::ProgressBar {
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("indexing {wide_bar} {pos}/{len} sessions ({eta})")
+            .expect("static template"),
+    );
+    bar
 }
 
 /// Print `value` as pretty JSON followed by a newline.

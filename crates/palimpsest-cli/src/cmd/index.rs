@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use palimpsest_core::api::{self, DiagnoseOptions};
 
 /// Arguments of `index`.
@@ -28,11 +27,7 @@ pub struct Args {
 /// Run `index`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut ix = api::open_index(a.index.as_deref()).context("cannot open the index")?;
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("indexing {wide_bar} {pos}/{len} sessions ({eta})")
-            .expect("static template"),
-    );
+    let bar = crate::output::index_bar();
     let mut progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
