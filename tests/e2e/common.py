@@ -163,22 +163,34 @@ def driver_binary():
 def own_driver(c, env, log_name):
     """A tauri-driver (and so an app process) of its own, with `env` (the app inherits the
     driver's environment): a fresh launch that shares nothing with the main session's app."""
-    port, native = free_port(), free_port()
-    log = open(os.path.join(c.out, log_name), "w")
-    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
-                          stdout=log, stderr=subprocess.STDOUT, env=env)
-    d = Driver(f"http://127.0.0.1:{port}")
+    d, td, log = start_driver(env, os.path.join(c.out, log_name))
     try:
         d.wait_ready()
         yield d
     finally:
-        try:
-            d.quit()
-        finally:
-            td.terminate()
-            try:
-                td.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                td.kill()
-            log.close()
-            wait_app_gone(c.app)
+        stop_driver(d, td, log)
+        wait_app_gone(c.app)
+
+
+def start_driver(env, log_path):
+    """A tauri-driver on free ports with `env` (the app it launches inherits it), logging to
+    `log_path`: its client, its process and the open log, for `stop_driver`."""
+    port, native = free_port(), free_port()
+    log = open(log_path, "w")
+    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
+                          stdout=log, stderr=subprocess.STDOUT, env=env)
+    return Driver(f"http://127.0.0.1:{port}"), td, log
+
+
+def stop_driver(d, td, log):
+    """Close the app (it may already be gone), then the driver, then its log."""
+    try:
+        d.quit()
+    except Exception:  # noqa: BLE001 - the app may already be gone
+        pass
+    td.terminate()
+    try:
+        td.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        td.kill()
+    log.close()

@@ -22,11 +22,10 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from webdriver import Driver  # noqa: E402
 from common import (  # noqa: E402
     HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary,
-    click_in_view, click_row, driver_binary, free_port, js_click, main_app_closed, open_tab, own_driver,
-    root_shot, wait_app_gone,
+    click_in_view, click_row, js_click, main_app_closed, open_tab, own_driver, root_shot, start_driver,
+    stop_driver, wait_app_gone,
 )
 from big import test_a_200_mb_session_never_blocks_the_window  # noqa: E402
 from compare import test_two_recorded_runs_side_by_side  # noqa: E402
@@ -1015,14 +1014,10 @@ def main():
             print("0 passed, 1 failed")
             return 1
 
-    port, native = free_port(), free_port()
-    log = open(os.path.join(a.out, "tauri-driver.log"), "w")
     # The app's index and token cache go to the run's folder, not the user's ~/.cache.
     env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, XDG_CACHE_HOME=os.path.join(a.out, "cache"),
                COWORKER_SCRATCH_BASE=os.path.join(fixtures, "coworker", "scratch"))
-    td = subprocess.Popen([driver_binary(), "--port", str(port), "--native-port", str(native)],
-                          stdout=log, stderr=subprocess.STDOUT, env=env)
-    d = Driver(f"http://127.0.0.1:{port}")
+    d, td, log = start_driver(env, os.path.join(a.out, "tauri-driver.log"))
     passed = failed = 0
     try:
         d.wait_ready()
@@ -1063,16 +1058,7 @@ def main():
         print(f"FAIL harness: {e}")
         traceback.print_exc()
     finally:
-        try:
-            d.quit()
-        except Exception:  # noqa: BLE001 - the app may already be gone
-            pass
-        td.terminate()
-        try:
-            td.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            td.kill()
-        log.close()
+        stop_driver(d, td, log)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
