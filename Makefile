@@ -57,7 +57,7 @@ fmt:
 	$(CARGO) fmt --all --check
 
 clippy: ui
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 rust-test: ui
 	$(CARGO) test --workspace

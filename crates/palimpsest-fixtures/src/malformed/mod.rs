@@ -7,7 +7,7 @@
 //! Every case lives in a folder of its own under `out/<format>/<case>/`, so a test can hash the
 //! folder before and after each command (nothing may change or appear) and run the commands on
 //! [`Case::target`]. What a case must do is [`Expect`]; checking it is the test's job
-//! (`crates/palimpsest-cli/tests/malformed.rs`). Line mutations are `lines`', database ones
+//! (`crates/palimpsest-cli/tests/it/malformed.rs`). Line mutations are `lines`', database ones
 //! `sqlite`', filesystem oddities `files`', the good sessions `bases`'.
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,228 @@
+//! `palimpsest sources`, `sessions` and `show` on Claude Code transcripts and Codex rollouts.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn claude_data() -> PathBuf {
+    repo().join("../shared/data/claude-code")
+}
+
+fn run_json(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("stdout is JSON")
+}
+
+#[test]
+fn sources_lists_every_family_and_added_folders_with_counts() {
+    require_shared!();
+    let home = tempfile::tempdir().unwrap();
+    let project = home.path().join(".claude/projects/-home-u-proj");
+    std::fs::create_dir_all(&project).unwrap();
+    for f in ["short.jsonl", "tool_heavy.jsonl"] {
+        std::fs::copy(claude_data().join(f), project.join(f)).unwrap();
+    }
+    let codex = repo().join("fixtures/codex");
+    let goose_root = home.path().join("goose-root");
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .env_clear()
+            .env("HOME", home.path())
+            .env("CODEX_HOME", &codex)
+            .env("GOOSE_PATH_ROOT", &goose_root)
+            .args(["sources", "--json", "--add"])
+            .arg(claude_data()),
+    );
+    let p = |x: &Path| x.display().to_string();
+    assert_eq!(
+        v,
+        json!([
+            {"family": "goose", "path": p(&goose_root.join("data/sessions")), "exists": false, "session_count": 0},
+            {"family": "claude-code", "path": p(&home.path().join(".claude/projects")), "exists": true, "session_count": 2},
+            {"family": "codex", "path": p(&codex.join("sessions")), "exists": true, "session_count": 4},
+            {"family": "codex", "path": p(&codex.join("archived_sessions")), "exists": false, "session_count": 0},
+            {"family": "coworker", "path": p(&home.path().join(".config/coworker")), "exists": false, "session_count": 0},
+            {"family": "claude-code", "path": p(&claude_data()), "exists": true, "session_count": 9},
+        ]),
+        "the five default folders (env overrides honoured, missing ones flagged; Codex's archive \
+         beside its sessions) then the added one (5 transcripts + 4 subagent runs)"
+    );
+}
+
+#[test]
+fn sessions_lists_claude_folder_with_children() {
+    require_shared!();
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .arg("sessions")
+            .arg(claude_data())
+            .arg("--json"),
+    );
+    let arr = v.as_array().unwrap();
+    assert_eq!(arr.len(), 9, "5 sessions and 4 subagent runs");
+    let auto = arr
+        .iter()
+        .find(|s| s["id"] == "258c7280-ae70-4798-800f-63464d01a85d")
+        .unwrap();
+    assert_eq!(
+        (
+            &auto["format"],
+            &auto["message_count"],
+            &auto["compaction_count"]
+        ),
+        (&json!("claude-code"), &json!(349), &json!(1)),
+        "the auto-compacted transcript lists with its counts"
+    );
+}
+
+#[test]
+fn show_agent_view_of_compacted_claude_session_starts_at_summary() {
+    require_shared!();
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .arg("show")
+            .arg(claude_data().join("ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"))
+            .args([
+                "--session",
+                "ae4a77f8-aedd-4bc1-888f-c94edc91af04",
+                "--view",
+                "agent",
+                "--json",
+            ]),
+    );
+    let msgs = v["messages"].as_array().unwrap();
+    assert_eq!(
+        msgs[0]["kind"], "summary",
+        "the model's context opens with the summary"
+    );
+    assert_eq!(msgs[0]["index"], 291, "right after the boundary (290)");
+    assert_eq!(
+        msgs.len(),
+        178,
+        "what follows the manual compaction, minus system notices"
+    );
+}
+
+#[test]
+fn show_codex_rollout_by_folder_and_id() {
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .arg("show")
+            .arg(repo().join("fixtures/codex"))
+            .args([
+                "--session",
+                "019c8f0a-0000-7000-8000-00000000a001",
+                "--json",
+            ]),
+    );
+    assert_eq!(v["session"]["format"], "codex", "read as Codex");
+    let kinds: Vec<&str> = v["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds[8..],
+        [
+            "preserved_copy",
+            "preserved_copy",
+            "preserved_copy",
+            "summary",
+            "ordinary"
+        ],
+        "replacement copies, the opaque summary, then the next turn"
+    );
+}
+
+#[test]
+fn compactions_json_names_replacements_and_collapses() {
+    let file = repo()
+        .join("fixtures/claude/projects/-home-dev-docs/c0117a95-0000-4000-8000-00000000c011.jsonl");
+    let v = run_json(
+        Command::cargo_bin("palimpsest")
+            .unwrap()
+            .env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+            .arg("compactions")
+            .arg(&file)
+            .arg("--json"),
+    );
+    let cuts: Vec<(u64, &str, Value)> = v["compactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cut_index"].as_u64().unwrap(),
+                c["trigger"].as_str().unwrap(),
+                c["dropped"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cuts,
+        vec![
+            (5, "replacement", Value::Null),
+            (12, "collapse", json!([7, 11])),
+            (17, "replacement", Value::Null),
+            (26, "collapse", json!([20, 25])),
+            (28, "auto", json!([0, 27])),
+            (36, "collapse", json!([32, 35])),
+        ],
+        "fixtures/README.md (views): each replacement drops nothing, each collapse its span, the \
+         compaction everything before it"
+    );
+}
+
+#[test]
+fn context_recorded_lists_and_compares_the_requests_goose_logged() {
+    let db = repo().join("fixtures/goose/v17/sessions.db");
+    let run = |extra: &[&str]| {
+        let mut c = Command::cargo_bin("palimpsest").unwrap();
+        c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+            .arg("context")
+            .arg(&db)
+            .args(["--session", "20261120_1", "--recorded", "--json"])
+            .args(extra);
+        c
+    };
+    let set = run_json(&mut run(&[]));
+    let requests: Vec<u64> = set["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["request"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        requests,
+        vec![15, 13, 7],
+        "fixtures/README.md (goose/v17): the three logs, newest first, placed at their requests"
+    );
+    let one = run_json(&mut run(&["--request", "15"]));
+    assert_eq!(
+        (one["differences"].as_u64(), one["system_items"].as_u64()),
+        (Some(1), Some(1)),
+        "request 15 differs by the one item goose added; its system prompt is counted apart"
+    );
+    let out = run(&["--request", "3"])
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(
+        err.contains("no recorded request is request 3")
+            && err.contains("recorded here: 15, 13, 7"),
+        "a request with no log says which ones have one; got {err}"
+    );
+}

@@ -1,0 +1,59 @@
+//! Helpers the CLI test files share: run the built `palimpsest` binary and read its JSON.
+//! Each test file uses some of them, so unused ones are not an error here.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Run `palimpsest` with `args`, whatever its exit status.
+pub fn run(args: &[&str]) -> std::process::Output {
+    run_env(args, &[])
+}
+
+/// A cache folder for this test binary: the index and token cache of the runs land there,
+/// not in the user's `~/.cache`.
+pub fn cache_home() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// [`run`] with extra environment variables (`XDG_CACHE_HOME` is [`cache_home`] unless given).
+pub fn run_env(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    Command::cargo_bin("palimpsest")
+        .unwrap()
+        .env("XDG_CACHE_HOME", cache_home())
+        .envs(env.iter().copied())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Run `palimpsest` with `args`, require success and parse stdout as JSON.
+pub fn run_json(args: &[&str]) -> Value {
+    json_of(run(args), args)
+}
+
+/// The JSON stdout of a run that must have succeeded.
+pub fn json_of(out: std::process::Output, args: &[&str]) -> Value {
+    assert!(
+        out.status.success(),
+        "palimpsest {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// `../shared/data/REL` beside the repository, or `None` (with a note on stderr) when that
+/// folder is absent: the real transcripts are not part of the repository, so a checkout
+/// without them skips what needs them instead of failing.
+pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}

@@ -1,0 +1,35 @@
+//! Every integration test of `palimpsest-cli`, linked into one binary: one link of rusqlite, bpe,
+//! plotters and notify instead of one per file. Each module is what a test file was; run
+//! one with `cargo test -p palimpsest-cli --test it MODULE::`.
+
+/// Return from the calling test when `../shared/data` is absent (`common::shared_data`).
+macro_rules! require_shared {
+    () => {
+        if crate::common::shared_data("").is_none() {
+            return;
+        }
+    };
+}
+
+mod common;
+
+mod cli_cap;
+mod cli_claude_codex;
+mod cli_compaction;
+mod cli_coworker_logs;
+mod cli_defaults;
+mod cli_diagnose;
+mod cli_diff;
+mod cli_export;
+mod cli_fleet;
+mod cli_goose;
+mod cli_markdown;
+mod cli_readonly;
+mod cli_real_gaps;
+mod cli_replay;
+mod cli_replay_coworker;
+mod cli_replay_policy;
+mod cli_report;
+mod cli_tokens;
+mod cli_trust;
+mod malformed;

@@ -1,0 +1,178 @@
+//! A Claude Code transcript followed live and read only from where the last read stopped
+//! (`sources::claude::resume`): the real 258c7280 transcript written out in steps — a first
+//! part, one line, a line torn in two, then the rest with its compaction — gives after every
+//! step exactly the session a whole read of the file gives; a file rewritten in place is not
+//! resumed.
+
+use std::io::Write;
+use std::path::Path;
+
+use palimpsest_core::api;
+use palimpsest_core::model::Session;
+use palimpsest_core::sources::claude::resume::Resumable;
+
+const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
+
+fn real() -> Vec<String> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/claude-code")
+        .join(format!("{ID}.jsonl"));
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn append(path: &Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+/// What reading the file whole gives now.
+fn whole(path: &Path) -> Session {
+    api::load_session(path, Some(ID)).unwrap()
+}
+
+#[test]
+fn each_step_of_a_growing_transcript_reads_as_the_whole_file() {
+    require_shared!();
+    let lines = real();
+    let boundary = lines
+        .iter()
+        .position(|l| l.contains("\"compact_boundary\""))
+        .expect("the transcript has a compact boundary");
+    let t = tempfile::tempdir().unwrap();
+    let path = t.path().join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..100].concat()).unwrap();
+    let (mut r, first) = Resumable::open(&path, ID, None).unwrap();
+    assert_eq!(first, whole(&path), "the first read is the whole read");
+    let after_first = r.offset();
+
+    append(&path, &lines[100]);
+    let s = r.extend().unwrap().expect("an appended file is resumed");
+    assert_eq!(s, whole(&path), "one line more: as the whole file reads");
+    assert!(r.offset() > after_first, "the read moved on");
+
+    // A line still being written: its first half now, the rest later.
+    let (a, b) = lines[101].split_at(lines[101].len() / 2);
+    append(&path, a);
+    let s = r.extend().unwrap().expect("resumed");
+    assert_eq!(
+        s,
+        whole(&path),
+        "a torn last line is left out, as the whole read leaves it"
+    );
+    append(&path, b);
+    let s = r.extend().unwrap().expect("resumed");
+    assert_eq!(s, whole(&path), "once whole, it is read");
+
+    append(&path, &lines[102..].concat());
+    let s = r.extend().unwrap().expect("resumed");
+    let full = whole(&path);
+    assert_eq!(
+        s, full,
+        "the rest, compaction included: as the whole file reads"
+    );
+    assert_eq!(
+        (
+            s.messages.len(),
+            s.compactions.len(),
+            s.compactions[0].cut_index
+        ),
+        (349, 1, 229),
+        "all 349 messages and the cut at 229 (line {})",
+        boundary + 1
+    );
+    assert_eq!(
+        s.messages.iter().filter(|m| m.agent_visible).count(),
+        115,
+        "the compaction appended last hid the messages before it from the model"
+    );
+}
+
+#[test]
+fn a_file_rewritten_in_place_is_not_resumed() {
+    require_shared!();
+    let lines = real();
+    let t = tempfile::tempdir().unwrap();
+    let path = t.path().join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..50].concat()).unwrap();
+    let (mut r, _) = Resumable::open(&path, ID, None).unwrap();
+    std::fs::write(&path, lines[..40].concat()).unwrap();
+    assert!(
+        r.extend().unwrap().is_none(),
+        "a shorter file is read again, not resumed"
+    );
+    let mut other = lines[..60].concat();
+    other.replace_range(0..1, " ");
+    std::fs::write(&path, other).unwrap();
+    assert!(
+        r.extend().unwrap().is_none(),
+        "a longer file whose first bytes changed is read again, not resumed"
+    );
+}
+
+#[test]
+fn a_tracker_reports_each_append_once_and_hands_over_the_session_as_it_is() {
+    require_shared!();
+    use palimpsest_core::watch::{Change, Tracker};
+    let lines = real();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("-home-u-proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let mut tracker = Tracker::new(&dir, None).unwrap();
+    // Three appends: one line (a progress record: no message), then to line 301, then the
+    // rest (microcompact, compaction). What the tracker says of each, as reading the whole file
+    // before and after gives it; a message merged into an earlier one shows as a rewrite there.
+    let expected: [(usize, &[&str]); 3] = [
+        (201, &[]),
+        (301, &["rewritten 38"]),
+        (
+            lines.len(),
+            &["visibility 44", "rewritten 44", "compaction 229"],
+        ),
+    ];
+    for (step, want) in expected {
+        let before = std::fs::read_to_string(&path).unwrap().lines().count();
+        append(&path, &lines[before..step].concat());
+        let changes = tracker.refresh();
+        let now = whole(&path);
+        let kinds: Vec<String> = changes
+            .iter()
+            .map(|c| match c {
+                Change::Appended { messages, .. } => format!("appended {}", messages[0].index),
+                Change::Rewritten {
+                    from_index,
+                    messages,
+                    ..
+                } => {
+                    assert_eq!(
+                        messages[..],
+                        now.messages[*from_index..],
+                        "up to line {step}: the rewritten messages are the file's from there"
+                    );
+                    format!("rewritten {from_index}")
+                }
+                Change::VisibilityChanged { messages, .. } => {
+                    format!("visibility {}", messages.len())
+                }
+                Change::Compaction { record, .. } => format!("compaction {}", record.cut_index),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            kinds, want,
+            "up to line {step}: what changed, once, in order"
+        );
+        let handed = tracker.take_loaded();
+        assert_eq!(handed.len(), 1, "the session it read, handed over");
+        assert_eq!(
+            *handed[0], now,
+            "up to line {step}: as reading the whole file gives it"
+        );
+    }
+    assert!(tracker.take_loaded().is_empty(), "taken once");
+}

@@ -1,0 +1,177 @@
+//! A session opened from the fleet index: on real transcripts (`../shared/data`) the rows the
+//! index gives are those loading the file gives, with each message's BPE tokens; a changed file
+//! is not answered from the index until it is indexed again, and a compaction appended to an
+//! indexed transcript changes what the index says the model sees of the earlier messages.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::index::Index;
+use palimpsest_core::timeline::Timeline;
+use palimpsest_core::tokens::{Encoding, count_session};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn claude_data() -> PathBuf {
+    repo().join("../shared/data/claude-code")
+}
+
+/// The timeline with its rows' token counts taken off (a file's rows carry none).
+fn without_tokens(mut t: Timeline) -> Timeline {
+    for r in &mut t.rows {
+        r.tokens = None;
+    }
+    t.from_index = false;
+    t
+}
+
+fn update(ix: &mut Index, root: &Path) -> palimpsest_core::index::IndexReport {
+    ix.update(
+        &[root.to_owned()],
+        &DiagnoseOptions::default(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_transcript_opens_from_the_index_as_its_file_reads() {
+    require_shared!();
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("home");
+    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
+    palimpsest_fixtures::copy_tree(
+        &repo().join("fixtures/goose-stuck"),
+        &root.join("goose"),
+        &[],
+    )
+    .unwrap();
+    let root = root.canonicalize().unwrap();
+    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
+    update(&mut ix, &root);
+    let catalog = palimpsest_core::sources::open(&root).unwrap();
+    let (metas, _) = catalog.list();
+    let (mut from_index, mut from_db) = (0, 0);
+    for m in &metas {
+        let session = catalog.load(&root, Some(&m.id)).unwrap();
+        let Some(indexed) = api::timeline_indexed(&ix, &root, Some(&m.id)).unwrap() else {
+            // A database holds many sessions: its sessions are loaded, never answered here.
+            assert!(
+                palimpsest_core::index::fingerprint::is_sqlite(Path::new(&session.meta.path)),
+                "{}: only database sessions are not answered from the index",
+                m.id
+            );
+            from_db += 1;
+            continue;
+        };
+        from_index += 1;
+        assert!(
+            indexed.from_index,
+            "{}: the answer says where it came from",
+            m.id
+        );
+        let encoding = Encoding::for_model(session.meta.model.as_deref());
+        let counts = count_session(
+            &session,
+            encoding,
+            None,
+            &mut |_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .per_message(&session);
+        let tokens: Vec<u64> = indexed.rows.iter().map(|r| r.tokens.unwrap()).collect();
+        assert_eq!(
+            tokens, counts,
+            "{}: each row carries its message's BPE tokens",
+            m.id
+        );
+        assert_eq!(
+            without_tokens(indexed),
+            api::timeline(&session),
+            "{}: the index's rows, meta and cuts are those the file gives",
+            m.id
+        );
+    }
+    assert_eq!(
+        (from_index, from_db),
+        (10, 1),
+        "the ten Claude Code and Codex sessions open from the index; the goose database one does not"
+    );
+}
+
+#[test]
+fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_earlier_rows() {
+    require_shared!();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+    let whole = std::fs::read_to_string(claude_data().join(name)).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    // The transcript up to its compaction boundary (line 1256), then the rest appended.
+    let before = lines[..1255].join("\n") + "\n";
+    let file = dir.join(name);
+    std::fs::write(&file, &before).unwrap();
+    let root = dir.canonicalize().unwrap();
+    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
+    update(&mut ix, &root);
+    let id = "258c7280-ae70-4798-800f-63464d01a85d";
+    let first = api::timeline_indexed(&ix, &root, Some(id))
+        .unwrap()
+        .unwrap();
+    let seen_before = first.rows.iter().filter(|r| r.agent_visible).count();
+    assert_eq!(
+        (first.rows.len(), first.compactions.len(), seen_before),
+        (229, 0, 229),
+        "before its compaction the model sees every stored message"
+    );
+
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    f.write_all((lines[1255..].join("\n") + "\n").as_bytes())
+        .unwrap();
+    drop(f);
+    assert_eq!(
+        api::timeline_indexed(&ix, &root, Some(id)).unwrap(),
+        None,
+        "an appended file is not answered from the index: its rows there are old"
+    );
+    assert!(
+        ix.listing(&file).unwrap().is_none(),
+        "nor listed from it: its count there is old"
+    );
+
+    let report = update(&mut ix, &root);
+    assert_eq!(
+        (report.updated, report.appended),
+        (1, 1),
+        "the appended transcript is updated as an append"
+    );
+    let after = api::timeline_indexed(&ix, &root, Some(id))
+        .unwrap()
+        .unwrap();
+    let session = api::load_session(&file, Some(id)).unwrap();
+    assert_eq!(
+        without_tokens(after.clone()),
+        api::timeline(&session),
+        "after the update the index gives what the whole file gives"
+    );
+    let hidden = first
+        .rows
+        .iter()
+        .zip(&after.rows)
+        .filter(|(a, b)| a.agent_visible && !b.agent_visible)
+        .count();
+    assert_eq!(
+        (after.compactions.len(), hidden),
+        (1, 229),
+        "the appended cut hides every earlier message from the model, and the index says so"
+    );
+}

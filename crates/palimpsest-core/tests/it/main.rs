@@ -1,0 +1,62 @@
+//! Every integration test of `palimpsest-core`, linked into one binary: one link of rusqlite, bpe,
+//! plotters and notify instead of one per file. Each module is what a test file was; run
+//! one with `cargo test -p palimpsest-core --test it MODULE::`.
+
+/// `../shared/data/REL` beside the repository, or `None` (with a note on stderr) when that
+/// folder is absent: the real transcripts are not part of the repository, so a checkout
+/// without them skips what needs them instead of failing.
+pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}
+
+/// Return from the calling test when `../shared/data` is absent (see [`shared_data`]).
+macro_rules! require_shared {
+    () => {
+        if crate::shared_data("").is_none() {
+            return;
+        }
+    };
+}
+
+mod analysis;
+mod app_api;
+mod claude;
+mod claude_cuts;
+mod claude_newer;
+mod claude_resume;
+mod claude_spills;
+mod claude_views;
+mod codex;
+mod codex_entries;
+mod codex_newer;
+mod codex_zst;
+mod compaction;
+mod cost;
+mod coworker;
+mod coworker_sizes;
+mod coworker_trim;
+mod cutview;
+mod edits;
+mod follow;
+mod goose;
+mod goose_input;
+mod goose_readonly;
+mod goose_v17;
+mod index;
+mod index_bodies;
+mod index_timeline;
+mod known_counts;
+mod message_log;
+mod replay;
+mod replay_verify;
+mod tokens;
+mod verdicts;
+mod watch;
