@@ -25,7 +25,7 @@ pub struct Problem {
 impl From<&Error> for Problem {
     fn from(e: &Error) -> Self {
         Problem {
-            code: e.code().to_owned(),
+            code: e.code().as_str().to_owned(),
             message: e.to_string(),
         }
     }

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 /// Result alias for the core library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -89,21 +91,68 @@ pub enum Error {
     Cancelled,
 }
 
+/// Machine codes of an [`Error`] (and of the app's `IpcError`): the UI and scripts branch on
+/// these, never on message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The file or folder does not exist.
+    NotFound,
+    /// It could not be read.
+    Io,
+    /// SQLite refused it.
+    Sqlite,
+    /// It is readable but malformed.
+    BadInput,
+    /// No reader recognised it.
+    Unrecognised,
+    /// The session id is not there.
+    NoSuchSession,
+    /// Several sessions and none chosen.
+    AmbiguousSession,
+    /// A bad parameter (e.g. a message index past the end).
+    Invalid,
+    /// The work was cancelled.
+    Cancelled,
+    /// Anything else.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as the CLI's JSON and the index's problems spell it (`not_found`, `io`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NotFound => "not_found",
+            Self::Io => "io",
+            Self::Sqlite => "sqlite",
+            Self::BadInput => "bad_input",
+            Self::Unrecognised => "unrecognised",
+            Self::NoSuchSession => "no_such_session",
+            Self::AmbiguousSession => "ambiguous_session",
+            Self::Invalid => "invalid",
+            Self::Cancelled => "cancelled",
+            Self::Internal => "internal",
+        }
+    }
+}
+
 impl Error {
-    /// A short machine code for the UI and CLI (`{code, message}`); never parse the message.
-    pub fn code(&self) -> &'static str {
+    /// The machine code for the UI and CLI (`{code, message}`); never parse the message. A
+    /// match without a wildcard: a new variant does not compile until it has its code.
+    pub fn code(&self) -> ErrorCode {
         match self {
             Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                "not_found"
+                ErrorCode::NotFound
             }
-            Error::Io { .. } => "io",
-            Error::Sqlite { .. } => "sqlite",
-            Error::Format { .. } | Error::Line { .. } | Error::Row { .. } => "bad_input",
-            Error::Unrecognised { .. } => "unrecognised",
-            Error::NoSuchSession { .. } => "no_such_session",
-            Error::AmbiguousSession { .. } => "ambiguous_session",
-            Error::Invalid(_) => "invalid",
-            Error::Cancelled => "cancelled",
+            Error::Io { .. } => ErrorCode::Io,
+            Error::Sqlite { .. } => ErrorCode::Sqlite,
+            Error::Format { .. } | Error::Line { .. } | Error::Row { .. } => ErrorCode::BadInput,
+            Error::Unrecognised { .. } => ErrorCode::Unrecognised,
+            Error::NoSuchSession { .. } => ErrorCode::NoSuchSession,
+            Error::AmbiguousSession { .. } => ErrorCode::AmbiguousSession,
+            Error::Invalid(_) => ErrorCode::Invalid,
+            Error::Cancelled => ErrorCode::Cancelled,
         }
     }
 

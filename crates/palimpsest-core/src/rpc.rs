@@ -360,50 +360,7 @@ pub struct MessageDetail {
     pub from_index: bool,
 }
 
-/// Machine codes of [`IpcError`]; the UI branches on these, never on message text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// The file or folder does not exist.
-    NotFound,
-    /// It could not be read.
-    Io,
-    /// SQLite refused it.
-    Sqlite,
-    /// It is readable but malformed.
-    BadInput,
-    /// No reader recognised it.
-    Unrecognised,
-    /// The session id is not there.
-    NoSuchSession,
-    /// Several sessions and none chosen.
-    AmbiguousSession,
-    /// A bad parameter (e.g. a message index past the end).
-    Invalid,
-    /// The work was cancelled.
-    Cancelled,
-    /// Anything else.
-    Internal,
-}
-
-impl ErrorCode {
-    /// The code for a core error code string ([`crate::Error::code`]).
-    pub fn from_code(code: &str) -> Self {
-        match code {
-            "not_found" => Self::NotFound,
-            "io" => Self::Io,
-            "sqlite" => Self::Sqlite,
-            "bad_input" => Self::BadInput,
-            "unrecognised" => Self::Unrecognised,
-            "no_such_session" => Self::NoSuchSession,
-            "ambiguous_session" => Self::AmbiguousSession,
-            "invalid" => Self::Invalid,
-            "cancelled" => Self::Cancelled,
-            _ => Self::Internal,
-        }
-    }
-}
+pub use crate::error::ErrorCode;
 
 /// Every command's error: `{code, message}`, the message naming the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -418,7 +375,7 @@ pub struct IpcError {
 impl From<crate::Error> for IpcError {
     fn from(e: crate::Error) -> Self {
         IpcError {
-            code: ErrorCode::from_code(e.code()),
+            code: e.code(),
             message: e.to_string(),
         }
     }
@@ -445,21 +402,5 @@ mod tests {
             "the message names the file: {}",
             e.message
         );
-        for code in [
-            "io",
-            "sqlite",
-            "bad_input",
-            "unrecognised",
-            "no_such_session",
-            "ambiguous_session",
-            "invalid",
-            "cancelled",
-        ] {
-            assert_ne!(
-                ErrorCode::from_code(code),
-                ErrorCode::Internal,
-                "core code `{code}` must map to its own IPC code"
-            );
-        }
     }
 }

@@ -163,7 +163,7 @@ mod tests {
         let e = spill_text(&r, "/nowhere/x.txt", Confirmation::None, 10).unwrap_err();
         assert_eq!(
             e.code(),
-            "not_found",
+            crate::error::ErrorCode::NotFound,
             "a missing spill file is reported as missing"
         );
     }

@@ -109,7 +109,7 @@ fn missing_file_is_not_found() {
     let err = GooseSource::open_db(&p).expect_err("a missing DB cannot open");
     assert_eq!(
         err.code(),
-        "not_found",
+        palimpsest_core::error::ErrorCode::NotFound,
         "stable code for a missing file: {err}"
     );
     assert!(
@@ -130,7 +130,7 @@ fn goose_db_without_sessions_lists_nothing() {
         "an empty goose DB is valid and empty"
     );
     let err = catalog.load(&p, Some("nope")).expect_err("no such session");
-    assert_eq!(err.code(), "no_such_session", "{err}");
+    assert_eq!(err.code().as_str(), "no_such_session", "{err}");
 }
 
 #[test]
