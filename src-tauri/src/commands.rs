@@ -254,11 +254,14 @@ pub fn replay_sweep(
     req: ReplaySweepReq,
 ) -> Result<SweepView, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::replay_sweep_view(
+    // goose's digests live in the index; one that cannot be opened only costs speed.
+    let mut index = api::open_index(None).ok();
+    Ok(api::replay_sweep_view_indexed(
         &session,
         &req.options,
         req.metric,
         req.theme,
+        index.as_mut(),
     )?)
 }
 

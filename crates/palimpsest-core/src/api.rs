@@ -214,7 +214,7 @@ pub use fleet::{
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.
-fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
+pub(crate) fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
     let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
     // Texts the Tokens view or the index counted before come from the token cache.
     let cache = crate::tokens::TokenCache::default_dir()
@@ -262,6 +262,9 @@ pub fn replay_sweep(
     crate::replay::options::sweep_session(session, opts, rows, cols, metric, None, &counter)
 }
 
+mod sweep;
+pub use sweep::{SweptFile, replay_sweep_file, replay_sweep_view_indexed};
+
 /// The sweep heatmap as SVG.
 pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> Result<String> {
     crate::charts::heatmap::heatmap_svg(grid, title, crate::charts::ThemeName::Light)
@@ -305,21 +308,6 @@ pub fn replay_summary(
         compactions: sim.compactions,
         cost: sim.cost,
     }
-}
-
-/// The Replay panel's sweep over its default grid ([`crate::panels::default_axes`]), with the
-/// heatmap in the given theme.
-pub fn replay_sweep_view(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    metric: crate::replay::sweep::Metric,
-    theme: crate::charts::ThemeName,
-) -> Result<crate::panels::SweepView> {
-    let (rows, cols) = crate::panels::default_axes(session, opts);
-    let grid = replay_sweep(session, opts, rows, cols, metric);
-    let title = crate::panels::sweep_title(session, metric);
-    let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
-    Ok(crate::panels::SweepView { grid, svg })
 }
 
 // ---- The app's cut view, request stepper and finding badges (`crate::compaction::cutview`). ----

@@ -2,7 +2,10 @@
 //! [--tool-result-cap LIST] [--metric M] [--json] [--svg FILE]`: simulate the session at every
 //! combination and show one metric as a table (and a heatmap). goose sweeps keep-tail (rows)
 //! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap.
-//! The sweep and the heatmap are `palimpsest_core::replay`'s and `charts`'; this prints them.
+//! goose's sweep of a transcript reads its digests from the index when the file is unchanged
+//! since the last sweep (`api::replay_sweep_file`): the second sweep of a 200 MB transcript
+//! reads no transcript. The sweep and the heatmap are `palimpsest_core::replay`'s and
+//! `charts`'; this prints them.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -51,6 +54,12 @@ pub struct Args {
     /// Also write the heatmap as SVG to this file.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// The index that keeps goose sweep digests (default `$XDG_CACHE_HOME/palimpsest/index.db`).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_index")]
+    index_file: Option<PathBuf>,
+    /// Neither read nor keep digests: parse and count the session this time.
+    #[arg(long)]
+    no_index: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -94,7 +103,6 @@ pub fn parse_list(s: &str) -> anyhow::Result<Vec<u64>> {
 
 /// Run `sweep`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = a.target.load("sweep")?;
     let opts = ReplayOptions {
         ..PolicyArgs {
             policy: a.policy,
@@ -129,15 +137,31 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }),
     };
     let metric = Metric::from(a.metric);
-    let grid = api::replay_sweep(&session, &opts, rows, Axis::ToolResultCap(caps), metric);
+    // An index that cannot be opened (a read-only cache folder) only costs speed.
+    let mut index = (!a.no_index)
+        .then(|| api::open_index(a.index_file.as_deref()).ok())
+        .flatten();
+    let swept = api::replay_sweep_file(
+        &a.target.path,
+        a.target.session.as_deref(),
+        &opts,
+        rows,
+        caps,
+        metric,
+        index.as_mut(),
+    )
+    .with_context(|| format!("cannot sweep {}", a.target.path.display()))?;
+    let grid = swept.grid;
     if let Some(svg) = &a.svg {
-        let title =
-            format!("{} — {:?} policy sweep", session.meta.name, opts.policy).to_lowercase();
+        let title = format!("{} — {:?} policy sweep", swept.name, opts.policy).to_lowercase();
         std::fs::write(svg, api::replay_sweep_svg(&grid, &title)?)
             .with_context(|| format!("cannot write {}", svg.display()))?;
     }
     if a.json {
-        crate::output::json(&grid)?;
+        // The grid's keys, and whether it came from the index's digests.
+        let mut v = serde_json::to_value(&grid)?;
+        v["from_index"] = serde_json::Value::Bool(swept.from_index);
+        crate::output::json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = crate::output::stdout();

@@ -11,9 +11,10 @@
 //! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
 //! message read back by its records' byte offsets `body`'s; requests, compactions and findings
-//! as rows (what the Parquet export reads) `facts`'.
+//! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'.
 
 mod body;
+pub mod digests;
 pub mod facts;
 pub mod fingerprint;
 mod jobs;
@@ -306,17 +307,18 @@ impl Index {
         }
         jobs::run(self, &catalog, jobs, opts, &mut report, progress)?;
         // Sessions gone from disk.
-        let gone: Vec<i64> = known
+        let gone: Vec<(i64, &str)> = known
             .iter()
             .filter(|(k, _)| !seen.contains(*k) && !under(&k.0, &unlisted))
-            .map(|(_, v)| v.0)
+            .map(|(k, v)| (v.0, k.0.as_str()))
             .collect();
         if !gone.is_empty() {
             let path = self.path.clone();
             let sql = |e: rusqlite::Error| Error::format(&path, format!("index database: {e}"));
             let tx = self.conn.transaction().map_err(sql)?;
-            for id in &gone {
+            for (id, file) in &gone {
                 store::remove(&tx, *id).map_err(sql)?;
+                digests::forget(&tx, file).map_err(sql)?;
             }
             tx.commit().map_err(sql)?;
         }

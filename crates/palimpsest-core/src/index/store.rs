@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -126,6 +126,7 @@ pub fn open(path: &Path) -> Result<Connection> {
         .map_err(sql)?;
     conn.execute_batch(SCHEMA).map_err(sql)?;
     conn.execute_batch(super::facts::SCHEMA).map_err(sql)?;
+    conn.execute_batch(super::digests::SCHEMA).map_err(sql)?;
     conn.pragma_update(None, "user_version", SCHEMA_VERSION)
         .map_err(sql)?;
     Ok(conn)

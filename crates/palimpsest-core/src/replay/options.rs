@@ -6,8 +6,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::digest::Digest;
 use super::simulate::{Policy, Prepared, SimParams, Simulation, simulate};
-use super::sweep::{Axis, Metric, SweepGrid, sweep};
+use super::sweep::{Axis, Metric, SweepGrid, sweep, sweep_prepared};
 use super::{Counter, ReplayedMessage, SummarySource, coworker as cw, goose, pairing};
 use crate::model::{MessageKind, Role, Session};
 use crate::sources::coworker::block::CompactionState;
@@ -108,18 +109,36 @@ impl ReplayOptions {
     /// The simulation parameters for a session.
     pub fn sim_params(&self, s: &Session, detail: bool) -> SimParams {
         let policy = match self.policy {
-            PolicyName::Goose => Policy::Goose {
-                rule: self.rule(),
-                wording: goose::Wording::for_session(s),
-                threshold: self.threshold.unwrap_or(0.8),
-                context_limit: self.window(s),
-            },
+            PolicyName::Goose => {
+                self.goose_policy(goose::Wording::for_session(s), s.meta.context_limit)
+            }
             PolicyName::Coworker => Policy::Coworker(self.settings(s)),
         };
         SimParams {
             policy,
             summary_tokens: self.summary_tokens(),
             detail,
+        }
+    }
+
+    /// The sweep's parameters for a session known by its digest (goose only).
+    pub fn digest_params(&self, d: &Digest) -> SimParams {
+        SimParams {
+            policy: self.goose_policy(d.wording, d.context_limit),
+            summary_tokens: self.summary_tokens(),
+            detail: false,
+        }
+    }
+
+    fn goose_policy(&self, wording: goose::Wording, session_limit: Option<u64>) -> Policy {
+        Policy::Goose {
+            rule: self.rule(),
+            wording,
+            threshold: self.threshold.unwrap_or(0.8),
+            context_limit: self
+                .context_window
+                .or(session_limit)
+                .unwrap_or(DEFAULT_CONTEXT),
         }
     }
 }
@@ -320,6 +339,59 @@ pub fn sweep_session(
 ) -> SweepGrid {
     let prep = prepare(s, o, raw, counter);
     sweep(&prep, &o.sim_params(s, false), rows, cols, metric, counter)
+}
+
+/// goose's digests of `s` at each tool-result cap of `caps`: what [`sweep_digests`] sweeps and
+/// the index keeps. Each cap's capped results are counted on a thread of their own.
+pub fn goose_digests(
+    s: &Session,
+    caps: &[usize],
+    encoding: &str,
+    counter: Counter<'_>,
+) -> Vec<Digest> {
+    let base = Prepared::tokens_only(s, counter);
+    let wording = goose::Wording::for_session(s);
+    let continuation = super::simulate::continuation_tokens(wording, counter);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = caps
+            .iter()
+            .map(|&cap| {
+                let base = &base;
+                scope.spawn(move || {
+                    let prep = base.with_cap(cap, counter);
+                    Digest::of(&prep, s, wording, encoding, continuation)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a digest thread panicked"))
+            .collect()
+    })
+}
+
+/// Sweep goose's keep-tail `rows` over the tool-result caps the digests were made at (one
+/// digest per column, in `cols`' order): no session, no counting. Equal, cell for cell, to
+/// [`sweep_session`] on the session they were made of.
+pub fn sweep_digests(
+    digests: &[Digest],
+    o: &ReplayOptions,
+    rows: Axis,
+    cols: Axis,
+    metric: Metric,
+) -> Option<SweepGrid> {
+    let first = digests.first()?;
+    let preps: Vec<Prepared<'static>> = digests.iter().map(Digest::prepared).collect();
+    // Nothing is counted: the continuations come with the digest, and no cap is applied again.
+    let never = |_: &crate::model::Message| 0;
+    Some(sweep_prepared(
+        &preps,
+        &o.digest_params(first),
+        rows,
+        cols,
+        metric,
+        &never,
+    ))
 }
 
 fn prepare<'s>(

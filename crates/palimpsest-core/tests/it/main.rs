@@ -57,6 +57,7 @@ mod known_counts;
 mod message_log;
 mod replay;
 mod replay_verify;
+mod sweep_digests;
 mod tokens;
 mod verdicts;
 mod watch;

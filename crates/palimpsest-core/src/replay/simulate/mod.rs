@@ -21,6 +21,7 @@ use crate::sources::coworker::stored::recorded_lengths;
 
 mod run_coworker;
 mod run_goose;
+pub(crate) use run_goose::continuation_tokens;
 mod types;
 
 pub use types::{FileFate, Policy, Request, SimCompaction, SimParams, Simulation, Totals};
@@ -37,7 +38,7 @@ pub(crate) const NOTICE: u8 = 16;
 pub(crate) const SUMMARY: u8 = 32;
 
 /// One replayed message, reduced to what the policies need.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Entry {
     /// Stored index.
     pub source: u32,
@@ -57,7 +58,9 @@ pub(crate) struct Entry {
 /// A session reduced for simulation (one per tool-result cap).
 #[derive(Debug, Clone)]
 pub struct Prepared<'s> {
-    pub(crate) session: &'s Session,
+    /// The session behind the entries; `None` for one read back from a digest (goose only:
+    /// its run reads the entries alone).
+    pub(crate) session: Option<&'s Session>,
     pub(crate) entries: Vec<Entry>,
     pub(crate) reads: Vec<u32>,
     pub(crate) file_names: Vec<String>,
@@ -71,6 +74,8 @@ pub struct Prepared<'s> {
     pub cap_bytes: usize,
     /// Whether the coworker JSON sizes were computed (goose needs only token counts).
     json_sizes: bool,
+    /// goose's continuation texts' tokens, when known without a counter (a digest's).
+    pub(crate) continuation: Option<[u64; 3]>,
 }
 
 impl<'s> Prepared<'s> {
@@ -97,7 +102,7 @@ impl<'s> Prepared<'s> {
         json_sizes: bool,
     ) -> Self {
         let mut p = Prepared {
-            session,
+            session: Some(session),
             entries: Vec::new(),
             reads: Vec::new(),
             file_names: Vec::new(),
@@ -107,6 +112,7 @@ impl<'s> Prepared<'s> {
             raw,
             cap_bytes: 0,
             json_sizes,
+            continuation: None,
         };
         let mut call_at: HashMap<&str, u32> = HashMap::new();
         let mut call_file: HashMap<&str, u32> = HashMap::new();
@@ -205,6 +211,31 @@ impl<'s> Prepared<'s> {
         p
     }
 
+    /// A prepared form read back from a digest (`super::digest`): no session behind it.
+    pub(crate) fn from_parts(
+        entries: Vec<Entry>,
+        reads: Vec<u32>,
+        file_names: Vec<String>,
+        system_tokens: u64,
+        recorded: HashMap<usize, (String, u64)>,
+        cap_bytes: usize,
+        continuation: [u64; 3],
+    ) -> Prepared<'static> {
+        Prepared {
+            session: None,
+            entries,
+            reads,
+            file_names,
+            system_tokens,
+            system_len: 0,
+            recorded,
+            raw: None,
+            cap_bytes,
+            json_sizes: false,
+            continuation: Some(continuation),
+        }
+    }
+
     /// The same session with tool results capped on arrival at `max_bytes` (0 = off): only
     /// results over the cap are recounted.
     pub fn with_cap(&self, max_bytes: usize, counter: Counter<'_>) -> Self {
@@ -214,7 +245,7 @@ impl<'s> Prepared<'s> {
             return p;
         }
         for e in p.entries.iter_mut().filter(|e| e.flags & TOOL_RESULT != 0) {
-            let m = &self.session.messages[e.source as usize];
+            let m = &self.session().messages[e.source as usize];
             if let Some(capped) = capped_message(m, max_bytes) {
                 (e.tokens, e.canon_len, e.out_len) = if p.json_sizes {
                     sizes(&capped, &cw::stored_value(&capped, None), counter)
@@ -232,7 +263,14 @@ impl<'s> Prepared<'s> {
 
     /// The stored message behind a stream position.
     pub(crate) fn message(&self, pos: usize) -> &'s Message {
-        &self.session.messages[self.entries[pos].source as usize]
+        &self.session().messages[self.entries[pos].source as usize]
+    }
+
+    /// The session behind the entries. Only what reads messages calls it (capping, coworker's
+    /// boundary), and a digest is made for goose's sweep alone, whose run reads none.
+    pub(crate) fn session(&self) -> &'s Session {
+        self.session
+            .expect("a digest's prepared form is swept as it is, never capped again")
     }
 
     /// Number of replayed messages.

@@ -42,7 +42,7 @@ pub(super) fn run(
     }
     let (trigger, keep) = (s.trigger(), s.keep_tokens());
     // Transcript names count stored lines, not the timeline (which holds rebuilt blocks).
-    let stored_at = cw::canonical_indices(&prep.session.messages);
+    let stored_at = cw::canonical_indices(&prep.session().messages);
     let mut tally = Tally::new(prep, params.detail);
     let mut boundary = 0usize;
     let mut state: Option<CompactionState> = None;

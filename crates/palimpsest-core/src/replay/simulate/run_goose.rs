@@ -53,7 +53,9 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
         prep,
         params,
         rule,
-        continuation_tokens: continuation_tokens(wording, counter),
+        continuation_tokens: prep
+            .continuation
+            .unwrap_or_else(|| continuation_tokens(wording, counter)),
         tally: Tally::new(prep, params.detail),
         ctx: Vec::new(),
         sum: prep.system_tokens,
@@ -180,7 +182,7 @@ impl Run<'_, '_> {
 }
 
 /// Tokens of each continuation text, indexed by [`Continuation`] as usize.
-fn continuation_tokens(wording: Wording, counter: Counter<'_>) -> [u64; 3] {
+pub(crate) fn continuation_tokens(wording: Wording, counter: Counter<'_>) -> [u64; 3] {
     [
         Continuation::Conversation,
         Continuation::ToolLoop,
