@@ -3,6 +3,7 @@
 // "the default" (the session's window, the policy's caps), as core reads `null`.
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import type { PolicyName } from "../bindings/PolicyName";
+import { DEFAULTS } from "../bindings/defaults";
 
 export interface ReplayControlsProps {
   side: "A" | "B";
@@ -37,17 +38,17 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
           min={0.5}
           max={0.95}
           step={0.05}
-          value={o.threshold ?? 0.8}
+          value={o.threshold ?? DEFAULTS.threshold}
           onChange={(e) => set({ threshold: Number(e.target.value) })}
           data-knob="threshold"
         />
-        <output>{(o.threshold ?? 0.8).toFixed(2)}</output>
+        <output>{(o.threshold ?? DEFAULTS.threshold).toFixed(2)}</output>
       </span>
 
-      <NumberKnob id={id("window")} label="context window" value={o.context_window} placeholder="session's / 128000" onChange={(v) => set({ context_window: v })} knob="context_window" />
-      <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder="250000" disabled={goose} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
-      <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={goose ? "off" : "10000"} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />
-      <NumberKnob id={id("summary")} label="summary tokens" value={o.summary_tokens} placeholder={o.legacy ? "3000" : "2000"} onChange={(v) => set({ summary_tokens: v })} knob="summary_tokens" />
+      <NumberKnob id={id("window")} label="context window" value={o.context_window} placeholder={`session's / ${DEFAULTS.context_window}`} onChange={(v) => set({ context_window: v })} knob="context_window" />
+      <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder={String(DEFAULTS.trigger_cap)} disabled={goose} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
+      <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={goose ? "off" : String(DEFAULTS.coworker_tool_result_cap)} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />
+      <NumberKnob id={id("summary")} label="summary tokens" value={o.summary_tokens} placeholder={String(o.legacy ? DEFAULTS.legacy_summary_tokens : DEFAULTS.summary_tokens)} onChange={(v) => set({ summary_tokens: v })} knob="summary_tokens" />
 
       <span className="switches">
         <Switch label="naive tail" title="goose: slice the last K messages without walking back to a tool call" checked={o.naive} disabled={!goose} onChange={(naive) => set({ naive })} knob="naive" />
@@ -60,7 +61,7 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
           onChange={(skip_summaries) => set({ skip_summaries })}
           knob="skip_summaries"
         />
-        <Switch label="legacy" title="coworker: legacy block layout and 3000-token summary" checked={o.legacy} disabled={goose} onChange={(legacy) => set({ legacy })} knob="legacy" />
+        <Switch label="legacy" title={`coworker: legacy block layout and ${DEFAULTS.legacy_summary_tokens}-token summary`} checked={o.legacy} disabled={goose} onChange={(legacy) => set({ legacy })} knob="legacy" />
       </span>
     </fieldset>
   );

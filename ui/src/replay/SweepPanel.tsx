@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { Metric } from "../bindings/Metric";
 import type { ReplayOptions } from "../bindings/ReplayOptions";
+import { DEFAULTS } from "../bindings/defaults";
 import type { SweepView } from "../bindings/SweepView";
 import { call, toIpcError } from "../ipc";
 import { SvgImage } from "../components/SvgImage";
@@ -39,7 +40,7 @@ export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
       .finally(() => setBusy(false));
   };
   const grid = sweep?.grid;
-  const capInForce = options.tool_result_cap ?? (options.policy === "goose" ? 0 : 10_000);
+  const capInForce = options.tool_result_cap ?? (options.policy === "goose" ? 0 : DEFAULTS.coworker_tool_result_cap);
   return (
     <section className="sweep" data-testid="sweep">
       <div className="sweep-head">

@@ -12,7 +12,7 @@ use palimpsest_core::replay::cap;
 pub struct Args {
     #[command(flatten)]
     target: super::Target,
-    /// The cap in UTF-8 bytes (default coworker's 10000; 0 = off).
+    /// The cap in UTF-8 bytes, 0 = off (the default is coworker's own).
     #[arg(long, default_value_t = cap::DEFAULT_MAX_BYTES)]
     tool_result_cap: usize,
     /// Print JSON: [{index, call_id, bytes_before, bytes_after, text}].

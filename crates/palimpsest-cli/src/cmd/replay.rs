@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use palimpsest_core::api;
 use palimpsest_core::model::Part;
+use palimpsest_core::replay::defaults::DEFAULTS;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 
 /// The replay's JSON: the view's keys, and `note` (which policy, why this preserved ask).
@@ -66,20 +67,27 @@ pub struct PolicyArgs {
     /// Which compaction policy.
     #[arg(long, value_enum)]
     pub policy: PolicyArg,
-    /// Context window / limit in tokens (default: the session's, else 128000).
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "Context window / limit in tokens (default: the session's, else {})",
+        DEFAULTS.context_window
+    ))]
     pub context_window: Option<u64>,
-    /// Compaction threshold as a fraction of the window (default 0.8).
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "Compaction threshold as a fraction of the window (default {})",
+        DEFAULTS.threshold
+    ))]
     pub threshold: Option<f64>,
-    /// coworker: trigger cap in tokens (default 250000).
-    #[arg(long)]
+    #[arg(long, help = format!("coworker: trigger cap in tokens (default {})", DEFAULTS.trigger_cap))]
     pub trigger_cap: Option<u64>,
-    /// Cap tool results on arrival at this many bytes, 0 = off (coworker default 10000).
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "Cap tool results on arrival at this many bytes, 0 = off (coworker default {}; goose off)",
+        DEFAULTS.coworker_tool_result_cap
+    ))]
     pub tool_result_cap: Option<usize>,
-    /// Size of placeholder summaries in tokens (default 2000; legacy 3000).
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "Size of placeholder summaries in tokens (default {}; legacy {})",
+        DEFAULTS.summary_tokens, DEFAULTS.legacy_summary_tokens
+    ))]
     pub summary_tokens: Option<u64>,
     /// coworker: legacy rules (600-char user messages, newest 40, no transcript line).
     #[arg(long)]

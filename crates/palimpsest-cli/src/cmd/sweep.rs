@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use palimpsest_core::api;
 use palimpsest_core::charts::heatmap::label;
+use palimpsest_core::replay::defaults::DEFAULTS;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 use palimpsest_core::replay::sweep::{Axis, Metric};
 
@@ -39,11 +40,12 @@ pub struct Args {
     /// What the cells show.
     #[arg(long, value_enum, default_value = "tokens-after")]
     metric: MetricArg,
-    /// Context window / limit in tokens (default: the session's, else 128000).
-    #[arg(long)]
+    #[arg(long, help = format!(
+        "Context window / limit in tokens (default: the session's, else {})",
+        DEFAULTS.context_window
+    ))]
     context_window: Option<u64>,
-    /// Compaction threshold (default 0.8).
-    #[arg(long)]
+    #[arg(long, help = format!("Compaction threshold (default {})", DEFAULTS.threshold))]
     threshold: Option<f64>,
     /// Size of placeholder summaries in tokens.
     #[arg(long)]

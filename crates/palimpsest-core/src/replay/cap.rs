@@ -15,7 +15,7 @@ pub const MARKER_RESERVE: usize = 400;
 /// The least a bounded text keeps (`_MIN_KEEP`, v2).
 pub const MIN_KEEP: usize = 1_000;
 /// coworker's default cap.
-pub const DEFAULT_MAX_BYTES: usize = 10_000;
+pub const DEFAULT_MAX_BYTES: usize = super::defaults::DEFAULTS.coworker_tool_result_cap;
 
 /// `head_tail(text, keep_bytes)`: the first and last halves of `keep` bytes (at least
 /// [`MIN_KEEP`]) around the marker; characters split by the cut are dropped, as Python's

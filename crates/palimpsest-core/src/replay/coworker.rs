@@ -32,9 +32,9 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            threshold: 0.8,
-            window: 128_000,
-            cap: 250_000,
+            threshold: super::defaults::DEFAULTS.threshold,
+            window: super::defaults::DEFAULTS.context_window,
+            cap: super::defaults::DEFAULTS.trigger_cap,
             legacy: false,
         }
     }

@@ -18,6 +18,7 @@ use crate::model::{Message, MessageKind, Part, Role};
 
 pub mod cap;
 pub mod coworker;
+pub mod defaults;
 pub mod digest;
 pub mod explain;
 pub mod files;

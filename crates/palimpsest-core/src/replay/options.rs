@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::defaults::DEFAULTS;
 use super::digest::Digest;
 use super::simulate::{Policy, Prepared, SimParams, Simulation, simulate};
 use super::sweep::{Axis, Metric, SweepGrid, sweep, sweep_prepared};
@@ -14,11 +15,11 @@ use crate::model::{MessageKind, Role, Session};
 use crate::sources::coworker::block::CompactionState;
 
 /// Context limit when the session does not say (goose's and coworker's default).
-pub const DEFAULT_CONTEXT: u64 = 128_000;
+pub const DEFAULT_CONTEXT: u64 = DEFAULTS.context_window;
 /// Placeholder summary size when none is given.
-pub const DEFAULT_SUMMARY_TOKENS: u64 = 2_000;
+pub const DEFAULT_SUMMARY_TOKENS: u64 = DEFAULTS.summary_tokens;
 /// coworker's legacy summary size.
-pub const LEGACY_SUMMARY_TOKENS: u64 = 3_000;
+pub const LEGACY_SUMMARY_TOKENS: u64 = DEFAULTS.legacy_summary_tokens;
 
 /// Which policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -83,9 +84,9 @@ impl ReplayOptions {
     /// coworker's knobs for a session: these options, else the session's window, else defaults.
     pub fn settings(&self, s: &Session) -> cw::Settings {
         cw::Settings {
-            threshold: self.threshold.unwrap_or(0.8),
+            threshold: self.threshold.unwrap_or(DEFAULTS.threshold),
             window: self.window(s),
-            cap: self.trigger_cap.unwrap_or(250_000),
+            cap: self.trigger_cap.unwrap_or(DEFAULTS.trigger_cap),
             legacy: self.legacy,
         }
     }
@@ -134,7 +135,7 @@ impl ReplayOptions {
         Policy::Goose {
             rule: self.rule(),
             wording,
-            threshold: self.threshold.unwrap_or(0.8),
+            threshold: self.threshold.unwrap_or(DEFAULTS.threshold),
             context_limit: self
                 .context_window
                 .or(session_limit)
