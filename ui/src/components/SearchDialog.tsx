@@ -4,8 +4,7 @@
 // opens the message in the timeline and inspector, Esc closes. Matching is core's.
 import { useEffect, useRef, useState } from "react";
 import type { Hit } from "../bindings/Hit";
-import type { IpcError } from "../bindings/IpcError";
-import { call, toIpcError } from "../ipc";
+import { useCommand } from "../useCommand";
 
 /** The snippet cut at the match: offsets count characters (code points), as core gives them. */
 export function splitSnippet(h: Pick<Hit, "snippet" | "match_start" | "match_end">): [string, string, string] {
@@ -18,36 +17,16 @@ const LIMIT = 200;
 export function SearchDialog({ paths, onOpen, onClose }: { paths: string[]; onOpen: (h: Hit) => void; onClose: () => void }) {
   const [query, setQuery] = useState("");
   const [regex, setRegex] = useState(false);
-  const [hits, setHits] = useState<Hit[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<IpcError | null>(null);
   const [cursor, setCursor] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    if (!query.trim()) {
-      setHits(null);
-      return;
-    }
-    let live = true;
-    const t = setTimeout(() => {
-      setBusy(true);
-      setErr(null);
-      call("search", { query, regex, paths, limit: LIMIT })
-        .then((h) => {
-          if (!live) return;
-          setHits(h);
-          setCursor(0);
-        })
-        .catch((e) => live && setErr(toIpcError(e)))
-        .finally(() => live && setBusy(false));
-    }, 200);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [query, regex, paths]);
+  // Typing settles for 200 ms before a search is asked; the matches shown are the latest ask's.
+  const searched = useCommand("search", query.trim() ? { query, regex, paths, limit: LIMIT } : null, [query, regex, paths], {
+    delayMs: 200,
+  });
+  const { data: hits, error: err, loading: busy } = searched;
+  useEffect(() => setCursor(0), [hits]);
   useEffect(() => {
     list.current?.querySelector(`[data-pos="${cursor}"]`)?.scrollIntoView({ block: "nearest" });
   }, [cursor]);

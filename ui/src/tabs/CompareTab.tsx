@@ -10,8 +10,7 @@ import type { CompareView } from "../bindings/CompareView";
 import type { CompareLine } from "../bindings/CompareLine";
 import type { RunTotals } from "../bindings/RunTotals";
 import type { TurnSide } from "../bindings/TurnSide";
-import type { IpcError } from "../bindings/IpcError";
-import { call, toIpcError } from "../ipc";
+import { useCommand } from "../useCommand";
 import { Row, ROW_HEIGHT } from "../components/TimelineList";
 
 const HEAD_HEIGHT = 24;
@@ -38,29 +37,17 @@ const usd = (c: number | null) => (c === null ? "unpriced" : `$${c.toFixed(2)}`)
 export function CompareTab({ path, timeline, runs, setWide, selectMessage }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const [other, setOther] = useState("");
-  const [view, setView] = useState<CompareView | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<IpcError | null>(null);
   const name = timeline?.meta.name ?? null;
   const choices = useMemo(() => compareChoices(runs ?? [], path, id, name), [runs, path, id, name]);
   const picked = choices.find((r) => `${r.path}\n${r.id}` === other) ?? null;
 
   // Another open session is compared afresh.
   useEffect(() => setOther(""), [path, id]);
-  useEffect(() => {
-    setView(null);
-    setErr(null);
-    if (!path || !id || !picked) return;
-    let live = true;
-    setBusy(true);
-    call("compare_runs", { path, id, other_path: picked.path, other_id: picked.id })
-      .then((v) => live && setView(v))
-      .catch((e) => live && setErr(toIpcError(e)))
-      .finally(() => live && setBusy(false));
-    return () => {
-      live = false;
-    };
-  }, [path, id, picked]);
+  const { data: view, error: err, loading: busy } = useCommand(
+    "compare_runs",
+    path && id && picked ? { path, id, other_path: picked.path, other_id: picked.id } : null,
+    [path, id, picked],
+  );
   // Two columns of rows need the inspector's width.
   useEffect(() => {
     setWide?.(view !== null);

@@ -2,10 +2,8 @@
 // brings it up to date first), with severity, re-reads, compactions, cost and verdict. Any
 // column sorts (click its header; again to reverse); the verdict wraps in its column so the
 // table fits the pane. Each row opens its session. Sorting is `fleetSort`'s.
-import { useEffect, useMemo, useState } from "react";
-import type { Fleet } from "../bindings/Fleet";
-import type { IpcError } from "../bindings/IpcError";
-import { call, toIpcError } from "../ipc";
+import { useMemo, useState } from "react";
+import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
 import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
 
@@ -25,28 +23,11 @@ const COLUMNS: { key: FleetKey; label: string; num?: boolean }[] = [
 ];
 
 export function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
-  const [fleet, setFleet] = useState<Fleet | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<IpcError | null>(null);
-  const [asked, setAsked] = useState(count <= FLEET_AUTO);
+  // The source whose fleet the user asked for; a small source is asked for without a click.
+  const [askedFor, setAskedFor] = useState<string | null>(null);
+  const asked = count <= FLEET_AUTO || askedFor === path;
   const [sort, setSort] = useState<{ key: FleetKey; dir: SortDir }>({ key: "severity", dir: "asc" });
-  useEffect(() => {
-    setFleet(null);
-    setAsked(count <= FLEET_AUTO);
-  }, [path, count]);
-  useEffect(() => {
-    if (!asked || fleet) return;
-    let live = true;
-    setBusy(true);
-    setErr(null);
-    call("diagnose_fleet", { path })
-      .then((f) => live && setFleet(f))
-      .catch((e) => live && setErr(toIpcError(e)))
-      .finally(() => live && setBusy(false));
-    return () => {
-      live = false;
-    };
-  }, [asked, fleet, path]);
+  const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count]);
   const rows = useMemo(() => (fleet ? sortFleet(fleet.sessions, sort.key, sort.dir) : []), [fleet, sort]);
   const t = fleet?.totals;
   const sortBy = (key: FleetKey) =>
@@ -55,7 +36,7 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
     <section className="fleet" data-testid="fleet">
       <h3>Fleet: all {count} sessions of this source</h3>
       {!asked && (
-        <button type="button" onClick={() => setAsked(true)} data-testid="fleet-run">
+        <button type="button" onClick={() => setAskedFor(path)} data-testid="fleet-run">
           Diagnose all {count} sessions
         </button>
       )}

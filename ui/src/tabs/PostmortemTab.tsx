@@ -3,12 +3,11 @@
 // messages that prove it as links into the timeline and inspector. For a source holding several
 // sessions, the fleet table across them, each row opening its session. Analysis is core's
 // (`diagnose`, `diagnose_fleet`); everything transcript-derived is rendered as text.
-import { startTransition, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TabContext } from "./context";
 import type { Diagnosis } from "../bindings/Diagnosis";
-import type { IpcError } from "../bindings/IpcError";
 import type { LossKind } from "../bindings/LossKind";
-import { call, toIpcError } from "../ipc";
+import { useCommand } from "../useCommand";
 import { MessageLinks, percent } from "../components/MessageLinks";
 import { plural } from "../timeline/rows";
 import { FleetView } from "./FleetView";
@@ -18,26 +17,19 @@ const LOSS_LABEL: Record<LossKind, string> = { path: "file path", identifier: "i
 export function PostmortemTab({ path, timeline, selectMessage, selectSession, sourceSessionCount }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const size = timeline?.rows.length ?? 0;
-  const [d, setD] = useState<Diagnosis | null>(null);
-  const [err, setErr] = useState<IpcError | null>(null);
+  // The session diagnosed last: a live one that grew is diagnosed again once its writes pause
+  // for a moment, its last diagnosis shown meanwhile.
+  const lastId = useRef<string | null>(null);
+  // Landed as a transition: React renders the findings in slices between frames, so a 200 MB
+  // session's post-mortem never holds the window (the e2e long-task probe checks).
+  const { data: d, error: err } = useCommand("diagnose", path && id ? { path, id } : null, [path, id, size], {
+    keepFor: path && id ? `${path}\n${id}` : undefined,
+    transition: true,
+    delayMs: lastId.current === id ? 400 : 0,
+  });
   useEffect(() => {
-    if (!path || !id) return;
-    let live = true;
-    setErr(null);
-    // A live session grows: diagnose again once writes pause for a moment.
-    const t = setTimeout(() => {
-      // Drawn as a transition: React renders the findings in slices between frames, so a
-      // 200 MB session's post-mortem never holds the window (the e2e long-task probe checks).
-      call("diagnose", { path, id })
-        .then((r) => live && startTransition(() => setD(r)))
-        .catch((e) => live && (setD(null), setErr(toIpcError(e))));
-    }, d && d.session_id === id ? 400 : 0);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [path, id, size]);
+    if (d) lastId.current = d.session_id;
+  }, [d]);
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to see its post-mortem.</div>;
   if (err) return <div className="empty-pane error-text">Could not diagnose this session ({err.code}): {err.message}</div>;

@@ -6,15 +6,12 @@
 // request logs), "recorded request" sets it beside the rebuilt one, every difference marked.
 // Keys while the tab is open: `,` / `.` step back / on.
 import { useEffect, useMemo, useState } from "react";
+import { useCommand } from "../useCommand";
 import type { TabContext } from "./context";
-import type { RequestView } from "../bindings/RequestView";
-import type { IpcError } from "../bindings/IpcError";
 import type { Finding } from "../bindings/Finding";
-import { call, toIpcError } from "../ipc";
 import { TimelineList } from "../components/TimelineList";
 import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
 import { plural } from "../timeline/rows";
-import type { RecordedSet } from "../bindings/RecordedSet";
 import { RecordedDiff } from "../components/RecordedDiff";
 
 export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext) {
@@ -22,44 +19,24 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
   const data = cuts?.data ?? null;
   const count = data?.requests.length ?? 0;
   const [request, setRequest] = useState(0);
-  const [view, setView] = useState<RequestView | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
-  const [loading, setLoading] = useState(false);
   const [cursor, setLocalCursor] = useState(-1);
-  const [recorded, setRecorded] = useState<RecordedSet | null>(null);
   const [showRecorded, setShowRecorded] = useState(false);
+  const session = path && id ? `${path}\n${id}` : undefined;
 
   // The requests the agent recorded, once per session (goose keeps the last ten).
-  useEffect(() => {
-    setRecorded(null);
-    if (!path || !id) return;
-    let live = true;
-    call("get_recorded", { path, id })
-      .then((r) => live && setRecorded(r))
-      .catch(() => live && setRecorded(null));
-    return () => {
-      live = false;
-    };
-  }, [path, id]);
+  const recorded = useCommand("get_recorded", path && id ? { path, id } : null, [path, id]).data;
 
   // A new session opens on the request it would send next.
   useEffect(() => {
     setRequest(count);
-    setView(null);
   }, [id, count]);
 
-  useEffect(() => {
-    if (!path || !id || request < 1) return;
-    let live = true;
-    setLoading(true);
-    call("get_request", { path, id, request })
-      .then((v) => live && (setView(v), setError(null), setLocalCursor(-1)))
-      .catch((e) => live && setError(toIpcError(e)))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [path, id, request]);
+  // Stepping through one session's requests keeps the one shown until the next arrives.
+  const asked = useCommand("get_request", path && id && request >= 1 ? { path, id, request } : null, [path, id, request], {
+    keepFor: session,
+  });
+  const { data: view, error, loading } = asked;
+  useEffect(() => setLocalCursor(-1), [view]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

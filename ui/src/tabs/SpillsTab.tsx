@@ -11,6 +11,7 @@ import type { SpillEntry } from "../bindings/SpillEntry";
 import type { SpillStatus } from "../bindings/SpillStatus";
 import type { SpillKind } from "../bindings/SpillKind";
 import type { IpcError } from "../bindings/IpcError";
+import { useCommand } from "../useCommand";
 import { call, toIpcError } from "../ipc";
 import { MessageLinks } from "../components/MessageLinks";
 import { formatSize } from "../timeline/rows";
@@ -36,24 +37,15 @@ const KIND_LABEL: Record<SpillKind, string> = {
 export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const size = timeline?.rows.length ?? 0;
-  const [review, setReview] = useState<SpillReview | null>(null);
-  const [err, setErr] = useState<IpcError | null>(null);
   const [sel, setSel] = useState(0);
   // Folders the user chose to trust for this session (the recorded working directory is only
   // ever a suggestion): passed with every call, forgotten when another session opens.
   const [trusted, setTrusted] = useState<string[]>([]);
   useEffect(() => setTrusted([]), [path, id]);
-  useEffect(() => {
-    if (!path || !id) return;
-    let live = true;
-    setErr(null);
-    call("spills", { path, id, roots: trusted })
-      .then((r) => live && setReview(r))
-      .catch((e) => live && (setReview(null), setErr(toIpcError(e))));
-    return () => {
-      live = false;
-    };
-  }, [path, id, size, trusted]);
+  // A live session grows: its review is asked again, the last one shown meanwhile.
+  const { data: review, error: err } = useCommand("spills", path && id ? { path, id, roots: trusted } : null, [path, id, size, trusted], {
+    keepFor: path && id ? `${path}\n${id}` : undefined,
+  });
   useEffect(() => setSel(0), [path, id]);
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to review its spill files.</div>;
