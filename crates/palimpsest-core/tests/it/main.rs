@@ -55,6 +55,7 @@ mod index_bodies;
 mod index_timeline;
 mod known_counts;
 mod message_log;
+mod properties;
 mod replay;
 mod replay_verify;
 mod sweep_digests;
