@@ -57,7 +57,8 @@ pub fn load_source(
         return open_path(state, OpenPathReq { path: req.path });
     };
     let mut group = api::source_group(&s.label, &s.path, s.origin);
-    group.family = s.family.clone();
+    // A default folder is its family's even before a session is found there.
+    group.family = s.family.or(group.family);
     Ok(group)
 }
 

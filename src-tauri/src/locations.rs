@@ -10,6 +10,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use palimpsest_core::model::Family;
 use palimpsest_core::rpc::SourceOrigin;
 use palimpsest_core::sources::discovery;
 
@@ -32,7 +33,7 @@ pub fn startup_sources(
             label,
             path: p,
             origin: SourceOrigin::Argument,
-            family: String::new(),
+            family: None,
             session_count: None,
         }];
     }
@@ -42,14 +43,14 @@ pub fn startup_sources(
         .map(|l| StartupSource {
             // Codex's second folder gets its own name, so the two groups are told apart.
             label: if l.path.ends_with("archived_sessions") {
-                format!("{} archived", family_label(&l.family))
+                format!("{} archived", family_label(l.family))
             } else {
-                family_label(&l.family).to_owned()
+                family_label(l.family).to_owned()
             },
             path: PathBuf::from(l.path),
             origin: SourceOrigin::Default,
             session_count: Some(l.session_count),
-            family: l.family,
+            family: Some(l.family),
         })
         .collect();
     if !found.is_empty() {
@@ -60,7 +61,7 @@ pub fn startup_sources(
             label: "fixtures".into(),
             path,
             origin: SourceOrigin::Fixtures,
-            family: String::new(),
+            family: None,
             session_count: None,
         })
         .into_iter()
@@ -92,12 +93,12 @@ pub fn state_home() -> Option<PathBuf> {
 }
 
 /// The name a family's group has in the sidebar (its own spelling of itself).
-pub fn family_label(family: &str) -> &str {
+pub fn family_label(family: Family) -> &'static str {
     match family {
-        "claude-code" => "Claude Code",
-        "codex" => "Codex",
-        "message-log" => "message logs",
-        other => other,
+        Family::ClaudeCode => "Claude Code",
+        Family::Codex => "Codex",
+        Family::MessageLog => "message logs",
+        other => other.as_str(),
     }
 }
 
@@ -186,31 +187,39 @@ mod tests {
         );
     }
 
+    /// A startup source as the test compares it: label, family, path, origin, count.
+    type Group = (String, Option<Family>, PathBuf, SourceOrigin, Option<usize>);
+
     #[test]
     #[cfg(target_os = "linux")]
     fn without_an_argument_every_existing_default_folder_is_a_group() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        if !repo.join("../shared/data").exists() {
+            eprintln!("skipped: ../shared/data (the real transcripts) is absent");
+            return;
+        }
         let home = std::env::temp_dir().join(format!("palimpsest-home-{}", std::process::id()));
         home_with_three_families(&home);
         let none = |_: &str| None;
-        let got: Vec<(String, String, PathBuf, SourceOrigin, Option<usize>)> =
+        let got: Vec<Group> =
             startup_sources(None, Some(&home), &none, || panic!("fixtures not wanted"))
                 .into_iter()
                 .map(|s| (s.label, s.family, s.path, s.origin, s.session_count))
                 .collect();
-        let group = |label: &str, family: &str, dir: &str, n| {
+        let group = |label: &str, family: Family, dir: &str, n| {
             let path = home.join(dir);
             (
                 label.into(),
-                family.into(),
+                Some(family),
                 path,
                 SourceOrigin::Default,
                 Some(n),
             )
         };
         let want = vec![
-            group("goose", "goose", ".local/share/goose/sessions", 7),
-            group("Claude Code", "claude-code", ".claude/projects", 1),
-            group("Codex", "codex", ".codex/sessions", 1),
+            group("goose", Family::Goose, ".local/share/goose/sessions", 7),
+            group("Claude Code", Family::ClaudeCode, ".claude/projects", 1),
+            group("Codex", Family::Codex, ".codex/sessions", 1),
         ];
         assert_eq!(
             got, want,

@@ -22,8 +22,8 @@ pub struct StartupSource {
     pub path: PathBuf,
     /// Why it is shown.
     pub origin: SourceOrigin,
-    /// The agent family of a default folder (`goose`, `claude-code`...); empty otherwise.
-    pub family: String,
+    /// The agent family of a default folder; `None` for a path argument or the fixtures.
+    pub family: Option<palimpsest_core::model::Family>,
     /// Sessions counted without reading them (discovery's count); None when not counted.
     pub session_count: Option<usize>,
 }
@@ -35,7 +35,7 @@ impl StartupSource {
             label: self.label.clone(),
             path: self.path.to_string_lossy().into_owned(),
             origin: self.origin,
-            family: self.family.clone(),
+            family: self.family,
             session_count: self.session_count,
             loaded: false,
             sessions: Vec::new(),

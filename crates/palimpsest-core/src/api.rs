@@ -90,9 +90,9 @@ pub fn source_group(
         Err(e) => (Vec::new(), vec![Problem::from(&e)]),
     };
     // The family most sessions belong to: a folder the user added says what it holds.
-    let mut families: Vec<(&str, usize)> = Vec::new();
+    let mut families: Vec<(crate::model::Family, usize)> = Vec::new();
     for s in &sessions {
-        let f = crate::sources::discovery::family_of(s.format);
+        let f = s.format.family();
         match families.iter_mut().find(|(x, _)| *x == f) {
             Some((_, n)) => *n += 1,
             None => families.push((f, 1)),
@@ -103,7 +103,7 @@ pub fn source_group(
         label: label.to_owned(),
         path: path.to_string_lossy().into_owned(),
         origin,
-        family: family.unwrap_or_default().to_owned(),
+        family,
         session_count: Some(sessions.len()),
         loaded: true,
         sessions,

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 mod meta;
 mod recorded;
-pub use meta::{RecordedUsage, SessionMeta, SourceFormat};
+pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
 
 /// Who wrote a message, as the provider API would see it.

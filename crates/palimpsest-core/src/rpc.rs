@@ -326,10 +326,10 @@ pub struct SourceGroup {
     pub path: String,
     /// Where it came from.
     pub origin: SourceOrigin,
-    /// The agent family (`goose`, `claude-code`, `codex`, `coworker`, `message-log`): the
-    /// default folder's, else the one most sessions found there belong to; empty when unknown.
+    /// The agent family: the default folder's, else the one most sessions found there belong
+    /// to; `null` when none is known yet (a path not listed yet, or holding no session).
     #[serde(default)]
-    pub family: String,
+    pub family: Option<crate::model::Family>,
     /// Sessions there, counted without reading them (file names, database rows) before the
     /// listing is in; once `loaded`, `sessions.len()`. None when not counted yet.
     #[serde(default)]

@@ -33,7 +33,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         } else {
             "       (missing)".to_owned()
         };
-        writeln!(out, "{:<12} {count}  {}", l.family, l.path)?;
+        writeln!(out, "{:<12} {count}  {}", l.family.as_str(), l.path)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -37,6 +37,53 @@ impl SourceFormat {
     }
 }
 
+/// The agent family a source belongs to: whose default folder it is, and how the sidebar
+/// names and groups it. goose's two formats are one family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// goose (`sessions.db`, legacy `.jsonl`).
+    Goose,
+    /// Claude Code.
+    ClaudeCode,
+    /// Codex.
+    Codex,
+    /// OpenWorker's coworker.
+    Coworker,
+    /// Plain OpenAI / Anthropic message logs.
+    MessageLog,
+    /// A folder nothing recognised.
+    Unknown,
+}
+
+impl Family {
+    /// The stable name used in JSON and on the command line (`claude-code`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Goose => "goose",
+            Self::ClaudeCode => "claude-code",
+            Self::Codex => "codex",
+            Self::Coworker => "coworker",
+            Self::MessageLog => "message-log",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
+impl SourceFormat {
+    /// The family the format belongs to (goose's legacy files are goose's).
+    pub fn family(self) -> Family {
+        match self {
+            Self::Goose | Self::GooseLegacy => Family::Goose,
+            Self::ClaudeCode => Family::ClaudeCode,
+            Self::Codex => Family::Codex,
+            Self::Coworker => Family::Coworker,
+            Self::MessageLog => Family::MessageLog,
+        }
+    }
+}
+
 /// Token usage the source itself recorded (as opposed to our own counts).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

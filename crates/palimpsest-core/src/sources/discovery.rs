@@ -15,15 +15,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::SourceFormat;
+use crate::model::Family;
 
 /// One place sessions may live.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Location {
-    /// The family: `goose`, `claude-code`, `codex`, `coworker`, `message-log` (or `unknown`
-    /// for an added folder nothing recognised).
-    pub family: String,
+    /// The family (`unknown` for an added folder nothing recognised).
+    pub family: Family,
     /// The folder.
     pub path: String,
     /// True when the folder exists.
@@ -37,7 +36,7 @@ pub struct Location {
 pub fn default_locations(
     home: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Vec<(&'static str, PathBuf)> {
+) -> Vec<(Family, PathBuf)> {
     // The readers' rules look `HOME` up like any variable: answer it with `home`.
     let lookup = |k: &str| -> Option<OsString> {
         if k == "HOME" {
@@ -48,18 +47,18 @@ pub fn default_locations(
     };
     let mut out = Vec::new();
     let goose = super::goose::locations_from(|k| lookup(k).map(PathBuf::from));
-    out.extend(goose.into_iter().map(|p| ("goose", p)));
-    out.extend(home.map(|h| ("claude-code", h.join(".claude").join("projects"))));
+    out.extend(goose.into_iter().map(|p| (Family::Goose, p)));
+    out.extend(home.map(|h| (Family::ClaudeCode, h.join(".claude").join("projects"))));
     let codex = lookup("CODEX_HOME")
         .map(PathBuf::from)
         .or_else(|| home.map(|h| h.join(".codex")));
     // Codex moves archived rollouts, flat, into `archived_sessions` beside `sessions/YYYY/MM/DD`.
     if let Some(c) = codex {
-        out.push(("codex", c.join("sessions")));
-        out.push(("codex", c.join("archived_sessions")));
+        out.push((Family::Codex, c.join("sessions")));
+        out.push((Family::Codex, c.join("archived_sessions")));
     }
     let coworker = super::coworker::default_locations(lookup, None);
-    out.extend(coworker.into_iter().map(|p| ("coworker", p)));
+    out.extend(coworker.into_iter().map(|p| (Family::Coworker, p)));
     out
 }
 
@@ -77,10 +76,10 @@ pub fn discover(
                 0
             } else {
                 match family {
-                    "claude-code" => {
+                    Family::ClaudeCode => {
                         count_files(&path, 1, &|p| p.extension().is_some_and(|e| e == "jsonl"))
                     }
-                    "codex" => {
+                    Family::Codex => {
                         // `rollout-….jsonl`, or its `.jsonl.zst` when there is no plain twin.
                         let rollout = |p: &Path| {
                             let plain = super::compressed::plain_name(p);
@@ -101,7 +100,7 @@ pub fn discover(
                 }
             };
             Location {
-                family: family.to_owned(),
+                family,
                 path: path.display().to_string(),
                 exists,
                 session_count,
@@ -113,7 +112,7 @@ pub fn discover(
         let (family, session_count) = if exists {
             count_listed(p)
         } else {
-            ("unknown".to_owned(), 0)
+            (Family::Unknown, 0)
         };
         out.push(Location {
             family,
@@ -141,13 +140,13 @@ fn count_files(dir: &Path, depth: usize, want: &dyn Fn(&Path) -> bool) -> usize 
 }
 
 /// The family of what the readers find at `path` (the most common one) and its session count.
-fn count_listed(path: &Path) -> (String, usize) {
+fn count_listed(path: &Path) -> (Family, usize) {
     let Ok(catalog) = crate::sources::open(path) else {
-        return ("unknown".to_owned(), 0);
+        return (Family::Unknown, 0);
     };
-    let mut by_family: Vec<(&'static str, usize)> = Vec::new();
+    let mut by_family: Vec<(Family, usize)> = Vec::new();
     for s in &catalog.sources {
-        let family = family_of(s.format());
+        let family = s.format().family();
         let n = s.list().map(|l| l.len()).unwrap_or(0);
         match by_family.iter_mut().find(|(f, _)| *f == family) {
             Some((_, c)) => *c += n,
@@ -158,16 +157,8 @@ fn count_listed(path: &Path) -> (String, usize) {
     let family = by_family
         .iter()
         .max_by_key(|(_, n)| *n)
-        .map_or("unknown", |(f, _)| f);
-    (family.to_owned(), total)
-}
-
-/// The family a format belongs to (goose's legacy files are goose's).
-pub fn family_of(f: SourceFormat) -> &'static str {
-    match f {
-        SourceFormat::Goose | SourceFormat::GooseLegacy => "goose",
-        other => other.as_str(),
-    }
+        .map_or(Family::Unknown, |(f, _)| *f);
+    (family, total)
 }
 
 #[cfg(test)]
@@ -183,12 +174,12 @@ mod tests {
             _ => None,
         };
         let got = default_locations(Some(Path::new("/h")), &env);
-        let want: Vec<(&str, PathBuf)> = vec![
-            ("goose", "/g/data/sessions".into()),
-            ("claude-code", "/h/.claude/projects".into()),
-            ("codex", "/c/sessions".into()),
-            ("codex", "/c/archived_sessions".into()),
-            ("coworker", "/h/.config/coworker".into()),
+        let want: Vec<(Family, PathBuf)> = vec![
+            (Family::Goose, "/g/data/sessions".into()),
+            (Family::ClaudeCode, "/h/.claude/projects".into()),
+            (Family::Codex, "/c/sessions".into()),
+            (Family::Codex, "/c/archived_sessions".into()),
+            (Family::Coworker, "/h/.config/coworker".into()),
         ];
         assert_eq!(
             got, want,
@@ -200,16 +191,16 @@ mod tests {
     #[test]
     fn coworker_state_dir_adds_to_the_platform_default() {
         let env = |k: &str| (k == "COWORKER_STATE_DIR").then(|| "/s".to_owned());
-        let got: Vec<(&str, PathBuf)> = default_locations(Some(Path::new("/h")), &env)
+        let got: Vec<(Family, PathBuf)> = default_locations(Some(Path::new("/h")), &env)
             .into_iter()
-            .filter(|(f, _)| *f == "coworker")
+            .filter(|(f, _)| *f == Family::Coworker)
             .collect();
         let platform = if cfg!(windows) {
             vec![]
         } else {
-            vec![("coworker", PathBuf::from("/h/.config/coworker"))]
+            vec![(Family::Coworker, PathBuf::from("/h/.config/coworker"))]
         };
-        let mut want = vec![("coworker", PathBuf::from("/s"))];
+        let mut want = vec![(Family::Coworker, PathBuf::from("/s"))];
         want.extend(platform);
         assert_eq!(
             got, want,
@@ -223,7 +214,7 @@ mod tests {
         let got = default_locations(None, &env);
         assert_eq!(
             got,
-            vec![("goose", PathBuf::from("/x/goose/sessions"))],
+            vec![(Family::Goose, PathBuf::from("/x/goose/sessions"))],
             "without a home only the XDG-derived goose folder is known"
         );
     }

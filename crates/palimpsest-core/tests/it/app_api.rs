@@ -29,8 +29,8 @@ fn source_group_lists_the_goose_fixture_sessions() {
         "the origin is passed through"
     );
     assert_eq!(
-        (g.family.as_str(), g.loaded, g.session_count),
-        ("goose", true, Some(7)),
+        (g.family, g.loaded, g.session_count),
+        (Some(palimpsest_core::model::Family::Goose), true, Some(7)),
         "a listed group: its family from its sessions' format, counted as listed (7 fixture sessions)"
     );
 }
