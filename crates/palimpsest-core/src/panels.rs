@@ -102,26 +102,18 @@ pub fn replay_panel(
     view: ReplayView,
     counter: Counter<'_>,
 ) -> ReplayPanel {
-    let mut issued = std::collections::HashSet::new();
+    // What the replay knows, taken as it says: the ask a preserved copy repeats, and which
+    // messages hold orphaned results (by `replay::pairing`'s rule, the one that counts them).
     let rows: Vec<ReplayRow> = view
         .visible
         .iter()
         .enumerate()
         .map(|(position, r)| {
-            let source_index = r.source_index.or_else(|| copied_from(session, r));
+            let source_index = r.source_index.or(match r.kind {
+                MessageKind::PreservedCopy => view.preserved_index,
+                _ => None,
+            });
             let message = as_message(session, r, source_index, position);
-            let mut orphan = false;
-            for p in &r.parts {
-                match p {
-                    crate::model::Part::ToolCall { id, .. } => {
-                        issued.insert(id.clone());
-                    }
-                    crate::model::Part::ToolResult { call_id, .. } => {
-                        orphan |= !issued.contains(call_id);
-                    }
-                    _ => {}
-                }
-            }
             ReplayRow {
                 position,
                 source_index,
@@ -129,7 +121,7 @@ pub fn replay_panel(
                 tokens: tokens(&message, opts, counter),
                 kept_tail: r.kind != MessageKind::PreservedCopy
                     && source_index.is_some_and(|i| view.kept_tail.contains(&i)),
-                orphan,
+                orphan: view.orphaned.contains(&position),
             }
         })
         .collect();
@@ -165,21 +157,6 @@ fn as_message(
     };
     m.created = original.and_then(|o| o.created);
     m
-}
-
-/// The stored message a preserved copy repeats: the latest user message with the same content
-/// (the policy copies it without saying which, and the panel links the copy back to it).
-fn copied_from(session: &Session, r: &ReplayedMessage) -> Option<usize> {
-    (r.kind == MessageKind::PreservedCopy)
-        .then(|| {
-            session
-                .messages
-                .iter()
-                .rev()
-                .find(|m| m.role == r.role && m.parts == r.parts)
-                .map(|m| m.index)
-        })
-        .flatten()
 }
 
 /// The size a replay takes its placeholder summaries to have (as `ReplayOptions` decides it).

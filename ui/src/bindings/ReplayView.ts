@@ -27,6 +27,14 @@ kept_tail: Array<number>,
  */
 preserved_appended: boolean, 
 /**
+ * goose: the stored index of the user message preserved (the one a copy repeats).
+ */
+preserved_index: number | null, 
+/**
  * Tool results in `visible` whose call is not in it.
  */
-orphans: number, };
+orphans: number, 
+/**
+ * Positions in `visible` of the messages holding those results (`replay::pairing`'s rule).
+ */
+orphaned: Array<number>, };

@@ -197,6 +197,8 @@ pub struct Compaction {
     pub preserved_appended: bool,
     /// Tool results in `visible` whose call is not in it.
     pub orphans: usize,
+    /// Positions in `visible` of the messages holding them.
+    pub orphaned: Vec<usize>,
 }
 
 /// Compact a stored conversation once, as it stands.
@@ -290,6 +292,7 @@ pub fn compact(
     visible.push(written(&continuation));
     visible.extend(tail.iter().map(|m| ReplayedMessage::kept(m)));
     visible.extend(copy.as_ref().map(written));
+    let orphaned = pairing::replayed_orphan_positions(&visible);
     let orphans = pairing::replayed_orphans(&visible);
 
     Compaction {
@@ -301,6 +304,7 @@ pub fn compact(
         preserved_index: preserved.map(|p| p.index),
         preserved_appended: append_copy,
         orphans,
+        orphaned,
     }
 }
 

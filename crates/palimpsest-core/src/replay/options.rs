@@ -159,8 +159,14 @@ pub struct ReplayView {
     pub kept_tail: Vec<usize>,
     /// goose: a preserved copy of the user's ask was appended.
     pub preserved_appended: bool,
+    /// goose: the stored index of the user message preserved (the one a copy repeats).
+    #[serde(default)]
+    pub preserved_index: Option<usize>,
     /// Tool results in `visible` whose call is not in it.
     pub orphans: usize,
+    /// Positions in `visible` of the messages holding those results (`replay::pairing`'s rule).
+    #[serde(default)]
+    pub orphaned: Vec<usize>,
 }
 
 /// Compact the session's history once, as it stands. `raw` = stored lines (coworker sizing).
@@ -189,7 +195,9 @@ pub fn replay_once(
                 visible: c.visible,
                 kept_tail: c.kept_tail,
                 preserved_appended: c.preserved_appended,
+                preserved_index: c.preserved_index,
                 orphans: c.orphans,
+                orphaned: c.orphaned,
             }
         }
         PolicyName::Coworker => coworker_once(s, o, raw, counter),
@@ -251,7 +259,9 @@ fn coworker_once(
             requested_cut_index: past,
             kept_tail: Vec::new(),
             preserved_appended: false,
+            preserved_index: None,
             orphans: 0,
+            orphaned: Vec::new(),
         };
     };
     let span: Vec<_> = (prior..b).map(|p| prep.message(p)).collect();
@@ -298,6 +308,7 @@ fn coworker_once(
         .map(|p| prep.entries[p].source as usize)
         .collect();
     visible.extend(kept.iter().map(|&i| ReplayedMessage::kept(&s.messages[i])));
+    let orphaned = pairing::replayed_orphan_positions(&visible);
     let orphans = pairing::replayed_orphans(&visible);
     ReplayView {
         visible,
@@ -305,7 +316,9 @@ fn coworker_once(
         requested_cut_index: cut_source,
         kept_tail: kept,
         preserved_appended: false,
+        preserved_index: None,
         orphans,
+        orphaned,
     }
 }
 

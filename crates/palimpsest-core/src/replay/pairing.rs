@@ -22,6 +22,23 @@ pub fn replayed_orphans(visible: &[ReplayedMessage]) -> usize {
     orphan_results(&msgs.iter().collect::<Vec<_>>())
 }
 
+/// The positions in a replayed context of the messages holding an orphaned tool result, each
+/// once, in order: what the Replay panel marks, by the rule that counts them.
+pub fn replayed_orphan_positions(visible: &[ReplayedMessage]) -> Vec<usize> {
+    let msgs: Vec<Message> = visible
+        .iter()
+        .enumerate()
+        .map(|(i, m)| m.to_message(i))
+        .collect();
+    let mut at: Vec<usize> = lint_messages(&msgs.iter().collect::<Vec<_>>(), Api::Openai)
+        .iter()
+        .filter(|f| f.kind == FindingKind::OrphanResult)
+        .map(|f| f.message_index)
+        .collect();
+    at.dedup();
+    at
+}
+
 /// Count tool results in `context` (one request's messages, in order) whose call is not
 /// issued before them.
 pub fn orphan_results(context: &[&Message]) -> usize {
