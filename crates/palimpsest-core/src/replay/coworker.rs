@@ -252,6 +252,39 @@ pub fn fit_user_messages(all: &[String], settings: &Settings) -> (Vec<String>, u
     (kept, dropped)
 }
 
+/// The state coworker builds for the span before `boundary_index` (`build_state`): the prior
+/// state's preserved user messages and the span's, fitted to the budget; the span's working
+/// state; the omitted count carried on; the transcript line the current rules write. The one
+/// builder the one-shot replay, the run forward and `--verify` share.
+pub fn build_state<'a>(
+    prior: Option<&CompactionState>,
+    span: impl IntoIterator<Item = &'a Message> + Clone,
+    boundary_index: usize,
+    summary_text: String,
+    settings: &Settings,
+) -> CompactionState {
+    let mut users = prior.map(|p| p.user_messages.clone()).unwrap_or_default();
+    users.extend(span_user_texts(span.clone(), settings.legacy));
+    let (kept, newly) = fit_user_messages(&users, settings);
+    CompactionState {
+        boundary_index,
+        summary_text,
+        working_state: working_state(span),
+        user_messages: kept,
+        user_messages_dropped: prior.map_or(0, |p| p.user_messages_dropped) + newly,
+        transcript_path: if settings.legacy {
+            String::new()
+        } else {
+            format!(
+                "tool-output/{}",
+                crate::sources::coworker::block::transcript_file_name(boundary_index)
+            )
+        },
+        has_transcript_key: !settings.legacy,
+        ..CompactionState::default()
+    }
+}
+
 /// The user messages of a span, normalised, empty ones skipped. The output-limit continuation
 /// nudges (`_display.kind == "continuation"`, the harness speaking, not the user) are left out
 /// under the current rules, as the copy that introduced them does, and kept under the `legacy`

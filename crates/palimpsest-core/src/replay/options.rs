@@ -265,33 +265,18 @@ fn coworker_once(
         };
     };
     let span: Vec<_> = (prior..b).map(|p| prep.message(p)).collect();
-    let prior_users = latest_state(s)
-        .map(|st| st.user_messages)
-        .unwrap_or_default();
-    let mut users = prior_users;
-    users.extend(cw::span_user_texts(span.iter().copied(), settings.legacy));
-    let (kept_users, dropped) = cw::fit_user_messages(&users, &settings);
     let cut_source = prep.entries[b].source as usize;
-    let state = CompactionState {
-        boundary_index: canon[cut_source],
-        summary_text: SummarySource::Placeholder {
-            tokens: o.summary_tokens(),
-        }
-        .text(),
-        working_state: cw::working_state(span.iter().copied()),
-        user_messages: kept_users,
-        user_messages_dropped: latest_state(s).map_or(0, |st| st.user_messages_dropped) + dropped,
-        transcript_path: if o.legacy {
-            String::new()
-        } else {
-            format!(
-                "tool-output/{}",
-                crate::sources::coworker::block::transcript_file_name(canon[cut_source])
-            )
-        },
-        has_transcript_key: !o.legacy,
-        ..CompactionState::default()
-    };
+    let summary = SummarySource::Placeholder {
+        tokens: o.summary_tokens(),
+    }
+    .text();
+    let state = cw::build_state(
+        latest_state(s).as_ref(),
+        span.iter().copied(),
+        canon[cut_source],
+        summary,
+        &settings,
+    );
     let mut visible: Vec<ReplayedMessage> = s
         .messages
         .iter()

@@ -243,9 +243,7 @@ fn derive<'a>(
     span: impl IntoIterator<Item = &'a Message> + Clone,
     rules: &cw::Settings,
 ) -> CompactionState {
-    let mut users = prior.map(|p| p.user_messages.clone()).unwrap_or_default();
-    users.extend(cw::span_user_texts(span.clone(), rules.legacy));
-    let (kept, newly) = cw::fit_user_messages(&users, rules);
+    let built = cw::build_state(prior, span, rec.boundary_index, String::new(), rules);
     let summary_text = if rec.trimmed {
         match prior.map(|p| p.summary_text.as_str()) {
             Some(p) if !p.is_empty() => format!("{p}\n\n{TRIM_NOTE}"),
@@ -254,11 +252,12 @@ fn derive<'a>(
     } else {
         rec.summary_text.clone()
     };
+    // What the harness derives mechanically; everything else is taken as recorded.
     CompactionState {
         summary_text,
-        working_state: cw::working_state(span),
-        user_messages: kept,
-        user_messages_dropped: prior.map_or(0, |p| p.user_messages_dropped) + newly,
+        working_state: built.working_state,
+        user_messages: built.user_messages,
+        user_messages_dropped: built.user_messages_dropped,
         ..rec.clone()
     }
 }

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::replay::coworker::{self as cw, Settings, Slot};
 use crate::replay::{Counter, pyjson};
-use crate::sources::coworker::block::{CompactionState, transcript_file_name};
+use crate::sources::coworker::block::CompactionState;
 
 pub(super) fn run(
     prep: &Prepared<'_>,
@@ -60,35 +60,13 @@ pub(super) fn run(
                 && let Some(b) = cw::pick_boundary(&slots, &canon, 0, i, boundary, keep)
             {
                 let span = (boundary..b).map(|p| prep.message(p));
-                let mut users = state
-                    .as_ref()
-                    .map(|st| st.user_messages.clone())
-                    .unwrap_or_default();
-                users.extend(cw::span_user_texts(span.clone(), s.legacy));
-                let (kept, dropped) = cw::fit_user_messages(&users, s);
                 let recorded = prep.recorded.get(&b);
                 let (summary_text, summary_tokens) = match recorded {
                     Some((t, k)) => (t.clone(), *k),
                     None => (String::new(), params.summary_tokens),
                 };
-                let st = CompactionState {
-                    boundary_index: stored_at[prep.entries[b].source as usize],
-                    summary_text,
-                    working_state: cw::working_state(span),
-                    user_messages: kept,
-                    user_messages_dropped: state.as_ref().map_or(0, |p| p.user_messages_dropped)
-                        + dropped,
-                    transcript_path: if s.legacy {
-                        String::new()
-                    } else {
-                        format!(
-                            "tool-output/{}",
-                            transcript_file_name(stored_at[prep.entries[b].source as usize])
-                        )
-                    },
-                    has_transcript_key: !s.legacy,
-                    ..CompactionState::default()
-                };
+                let boundary_index = stored_at[prep.entries[b].source as usize];
+                let st = cw::build_state(state.as_ref(), span, boundary_index, summary_text, s);
                 let text = cw::block(&st, s.legacy);
                 let placeholder_extra = if recorded.is_some() {
                     0
