@@ -104,6 +104,10 @@ pub fn get_message(
 /// The post-mortem of one session (BPE token counts, as `palimpsest diagnose`).
 #[tauri::command(async)]
 pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosis, IpcError> {
+    // An indexed file as it is on disk: its diagnosis without reading it whole.
+    if let Some(d) = crate::indexing::diagnosis(&req.path, &req.id) {
+        return Ok(d);
+    }
     let session = state.session(&req.path, &req.id)?;
     state.memo.get(&session, "diagnose", || {
         Ok(api::diagnose(&session, &DiagnoseOptions::default())?)

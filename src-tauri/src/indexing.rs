@@ -28,6 +28,15 @@ pub fn message(path: &str, id: &str, index: usize) -> Option<palimpsest_core::rp
         .flatten()
 }
 
+/// The diagnosis of session `id` under `path` as the index made it, when it holds the file as
+/// it is (the Post-mortem draws it without waiting for the session to be read whole).
+pub fn diagnosis(path: &str, id: &str) -> Option<palimpsest_core::analysis::Diagnosis> {
+    let ix = api::open_index(None).ok()?;
+    api::diagnosis_indexed(&ix, Path::new(path), Some(id), &DiagnoseOptions::default())
+        .ok()
+        .flatten()
+}
+
 /// Sources waiting to be indexed, and whether the indexing thread is running.
 static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
 

@@ -211,7 +211,7 @@ pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
     timeline_indexed,
 };
-pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
+pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.
 pub(crate) fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {

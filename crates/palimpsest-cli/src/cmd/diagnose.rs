@@ -31,8 +31,9 @@ pub struct Args {
     /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
     #[arg(long)]
     estimate_tokens: bool,
-    /// For a folder: diagnose every session afresh instead of from the index (which is
-    /// brought up to date first, reading only what changed).
+    /// Diagnose afresh instead of from the index: for a folder, the index is otherwise brought
+    /// up to date first (reading only what changed); one session the index holds as its file
+    /// is now is otherwise answered from it.
     #[arg(long)]
     no_index: bool,
     /// The index file (default `$XDG_CACHE_HOME/palimpsest/index.db`).
@@ -88,9 +89,27 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let session = api::load_session(&a.path, a.session.as_deref())
-        .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
-    let d = api::diagnose(&session, &opts)?;
+    // A session the index holds as its file is now: its diagnosis is the index's.
+    // Only an index that exists is asked: diagnosing one file creates none.
+    let kept = a
+        .index
+        .clone()
+        .or_else(palimpsest_core::index::Index::default_path)
+        .filter(|p| !a.no_index && p.is_file())
+        .and_then(|p| api::open_index(Some(&p)).ok())
+        .and_then(|ix| {
+            api::diagnosis_indexed(&ix, &a.path, a.session.as_deref(), &opts)
+                .ok()
+                .flatten()
+        });
+    let d = match kept {
+        Some(d) => d,
+        None => {
+            let session = api::load_session(&a.path, a.session.as_deref())
+                .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+            api::diagnose(&session, &opts)?
+        }
+    };
     if a.json {
         crate::output::json(&d)?;
     } else {

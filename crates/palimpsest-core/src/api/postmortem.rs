@@ -57,6 +57,21 @@ pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<crate::anal
     Ok(crate::analysis::diagnose(session, &o))
 }
 
+/// [`diagnose`] of session `id` under `path` (no id: the one session there) from the index,
+/// when it holds the file as it is now and `opts` are what it diagnoses with (the defaults;
+/// the price table does not enter a diagnosis): no transcript is read. `None` otherwise.
+pub fn diagnosis_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    opts: &DiagnoseOptions,
+) -> Result<Option<crate::analysis::Diagnosis>> {
+    if opts.spill_pattern.is_some() || opts.estimate_tokens || !opts.extra_roots.is_empty() {
+        return Ok(None);
+    }
+    index.diagnosis(path, id)
+}
+
 /// The fleet view: every session under `path` diagnosed, one row each, with totals. Sessions
 /// that fail to load are listed in `problems`; the rest still count.
 pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {

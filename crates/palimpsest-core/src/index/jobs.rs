@@ -122,5 +122,6 @@ fn prepare(
         compactions: session.compactions.clone(),
         parts: rows::part_texts(&session),
         meta: session.meta,
+        diagnosis: d,
     })
 }

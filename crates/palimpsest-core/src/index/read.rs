@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::fingerprint::Fingerprint;
 use super::{Index, canonical, roots, under};
@@ -154,6 +154,30 @@ impl Index {
             return Ok(None);
         }
         Ok(Some((rowid, file, meta, compactions)))
+    }
+
+    /// The diagnosis of session `id` under `path` (no id: the one session under `path`) as
+    /// the index made it, when its file is as it was indexed: what the Post-mortem shows first
+    /// without reading a 200 MB transcript. The index diagnoses with the default options
+    /// ([`crate::api::DiagnoseOptions::default`]); a caller with others diagnoses afresh.
+    pub fn diagnosis(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<Option<crate::analysis::Diagnosis>> {
+        let Some((rowid, ..)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
+        let json: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT json FROM diagnoses WHERE session = ?1",
+                params![rowid],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
     }
 
     /// The timeline of session `id` under `path` (a folder, or the session's file; no id: the

@@ -87,6 +87,9 @@ pub struct Prepared {
     pub cuts: Vec<super::facts::CutRow>,
     /// Per finding, with its messages.
     pub findings: Vec<super::facts::FindingRow>,
+    /// The whole diagnosis (made with the default options), what `diagnose` and the
+    /// Post-mortem show of one session.
+    pub diagnosis: crate::analysis::Diagnosis,
 }
 
 fn role_name(r: Role) -> &'static str {

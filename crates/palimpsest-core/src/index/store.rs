@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -63,6 +63,10 @@ CREATE TABLE messages(
     row_json TEXT NOT NULL,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
+CREATE TABLE diagnoses(
+    session INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
 CREATE TABLE roots(
     path TEXT PRIMARY KEY,
     stamp TEXT NOT NULL,
@@ -242,6 +246,10 @@ pub fn write(
         "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
+    conn.execute(
+        "INSERT OR REPLACE INTO diagnoses(session, json) VALUES(?1, ?2)",
+        params![id, serde_json::to_string(&p.diagnosis).unwrap_or_default()],
+    )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
@@ -281,6 +289,7 @@ pub fn write_failure(
 /// Forget a session.
 pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     delete_from(conn, id, 0)?;
+    conn.execute("DELETE FROM diagnoses WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
     Ok(())
 }

@@ -52,6 +52,7 @@ mod goose_readonly;
 mod goose_v17;
 mod index;
 mod index_bodies;
+mod index_diagnosis;
 mod index_timeline;
 mod known_counts;
 mod message_log;

@@ -1,0 +1,92 @@
+//! One session's diagnosis from the fleet index: on the real transcripts (`../shared/data`)
+//! and the six-cut fixture, what the index answers is the diagnosis of the loaded session,
+//! field for field; a file that changed since it was indexed, a database (whose stamp is its
+//! source's) and options the index does not diagnose with are not answered from it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::index::Index;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
+    require_shared!();
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("home");
+    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
+    palimpsest_fixtures::copy_tree(&repo().join("fixtures/claude"), &root.join("six"), &[])
+        .unwrap();
+    palimpsest_fixtures::copy_tree(
+        &repo().join("fixtures/goose-stuck"),
+        &root.join("goose"),
+        &[],
+    )
+    .unwrap();
+    let root = root.canonicalize().unwrap();
+    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
+    let opts = DiagnoseOptions::default();
+    ix.update(std::slice::from_ref(&root), &opts, &mut |_, _| {})
+        .unwrap();
+    let catalog = palimpsest_core::sources::open(&root).unwrap();
+    let (metas, _) = catalog.list();
+    let (mut answered, mut databases) = (0, 0);
+    for m in &metas {
+        let fresh = api::diagnose(&catalog.load(&root, Some(&m.id)).unwrap(), &opts).unwrap();
+        match api::diagnosis_indexed(&ix, &root, Some(&m.id), &opts).unwrap() {
+            Some(d) => {
+                assert_eq!(d, fresh, "{}: the index's diagnosis is the fresh one", m.id);
+                answered += 1;
+            }
+            None => {
+                assert!(
+                    m.path.ends_with(".db"),
+                    "{}: only a database's sessions are not answered ({})",
+                    m.id,
+                    m.path
+                );
+                databases += 1;
+            }
+        }
+    }
+    assert!(answered >= 10, "every transcript is answered: {answered}");
+    assert!(
+        databases > 0,
+        "the goose database's sessions are read afresh"
+    );
+
+    let stuck = metas
+        .iter()
+        .find(|m| m.path.ends_with(".jsonl") && m.compaction_count > 0)
+        .expect("a transcript with a compaction");
+    let other = DiagnoseOptions {
+        estimate_tokens: true,
+        ..DiagnoseOptions::default()
+    };
+    assert!(
+        api::diagnosis_indexed(&ix, &root, Some(&stuck.id), &other)
+            .unwrap()
+            .is_none(),
+        "other options than the index's are diagnosed afresh"
+    );
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&stuck.path)
+        .unwrap();
+    writeln!(
+        f,
+        "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":\"one more\"}}}}"
+    )
+    .unwrap();
+    drop(f);
+    assert!(
+        api::diagnosis_indexed(&ix, &root, Some(&stuck.id), &opts)
+            .unwrap()
+            .is_none(),
+        "a transcript that grew since it was indexed is not answered from the index"
+    );
+}
