@@ -138,7 +138,7 @@ pub fn request_context(
     let counter = crate::compaction::CharEstimate;
     crate::compaction::request_context(session, number, &counter).ok_or_else(|| {
         let count = crate::compaction::Eras::new(session).request_count();
-        Error::Invalid(format!(
+        Error::OutOfRange(format!(
             "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
              no request {number}",
             session.meta.path, session.meta.id
@@ -329,7 +329,7 @@ pub fn request_view(
         // The same range error `context` gives.
         request_context(session, number)
             .err()
-            .unwrap_or_else(|| Error::Invalid(format!("no request {number}")))
+            .unwrap_or_else(|| Error::OutOfRange(format!("no request {number}")))
     })
 }
 

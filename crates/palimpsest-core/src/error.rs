@@ -83,9 +83,23 @@ pub enum Error {
         /// The first few ids.
         ids: String,
     },
-    /// A caller asked for something that does not make sense (bad parameter).
+    /// A message, request or cut past the end of the session (the text says which, and how
+    /// many there are).
     #[error("{0}")]
-    Invalid(String),
+    OutOfRange(String),
+    /// A file the session does not list, or outside the folders it may be read from without
+    /// the user's confirmation: never opened.
+    #[error("{0}")]
+    Refused(String),
+    /// A pattern the user gave that does not compile or lacks what it needs.
+    #[error("{0}")]
+    BadPattern(String),
+    /// The system would not watch a file or folder.
+    #[error("{0}")]
+    Watch(String),
+    /// A chart could not be drawn.
+    #[error("chart drawing failed: {0}")]
+    Chart(String),
     /// The work was cancelled by the caller.
     #[error("cancelled")]
     Cancelled,
@@ -151,7 +165,9 @@ impl Error {
             Error::Unrecognised { .. } => ErrorCode::Unrecognised,
             Error::NoSuchSession { .. } => ErrorCode::NoSuchSession,
             Error::AmbiguousSession { .. } => ErrorCode::AmbiguousSession,
-            Error::Invalid(_) => ErrorCode::Invalid,
+            Error::OutOfRange(_) | Error::Refused(_) | Error::BadPattern(_) => ErrorCode::Invalid,
+            Error::Watch(_) => ErrorCode::Io,
+            Error::Chart(_) => ErrorCode::Internal,
             Error::Cancelled => ErrorCode::Cancelled,
         }
     }
@@ -170,5 +186,36 @@ impl Error {
             path: path.into(),
             message: message.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_failure_has_the_code_the_window_branches_on() {
+        let cases = [
+            (Error::OutOfRange("no request 9".into()), ErrorCode::Invalid),
+            (
+                Error::Refused("/etc/passwd: not a spill file".into()),
+                ErrorCode::Invalid,
+            ),
+            (
+                Error::BadPattern("spill pattern `(`".into()),
+                ErrorCode::Invalid,
+            ),
+            (Error::Watch("cannot watch /x".into()), ErrorCode::Io),
+            (Error::Chart("no room".into()), ErrorCode::Internal),
+            (Error::Cancelled, ErrorCode::Cancelled),
+        ];
+        for (e, code) in cases {
+            assert_eq!(e.code(), code, "{e}: a {} failure", code.as_str());
+        }
+        assert_eq!(
+            Error::Chart("no room".into()).to_string(),
+            "chart drawing failed: no room",
+            "a chart failure says what failed"
+        );
     }
 }

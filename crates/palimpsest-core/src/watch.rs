@@ -326,7 +326,7 @@ impl FsWatch {
                 let _ = tx.send(());
             }
         })
-        .map_err(|e| Error::Invalid(format!("cannot watch files: {e}")))?;
+        .map_err(|e| Error::Watch(format!("cannot watch files: {e}")))?;
         let mut dirs: HashMap<PathBuf, RecursiveMode> = HashMap::new();
         for p in paths {
             if p.is_dir() {
@@ -343,7 +343,7 @@ impl FsWatch {
         for (dir, mode) in dirs {
             watcher
                 .watch(&dir, mode)
-                .map_err(|e| Error::Invalid(format!("cannot watch {}: {e}", dir.display())))?;
+                .map_err(|e| Error::Watch(format!("cannot watch {}: {e}", dir.display())))?;
         }
         Ok(FsWatch {
             _watcher: watcher,

@@ -231,9 +231,9 @@ fn parse_size(s: &str) -> Option<u64> {
 /// Validate a user pattern: it must compile and have a named group `path`.
 pub fn custom_pattern(pattern: &str) -> crate::Result<Regex> {
     let re = Regex::new(pattern)
-        .map_err(|e| crate::Error::Invalid(format!("spill pattern `{pattern}`: {e}")))?;
+        .map_err(|e| crate::Error::BadPattern(format!("spill pattern `{pattern}`: {e}")))?;
     if !re.capture_names().any(|n| n == Some("path")) {
-        return Err(crate::Error::Invalid(format!(
+        return Err(crate::Error::BadPattern(format!(
             "spill pattern `{pattern}` has no named group `path` (write `(?P<path>…)`)"
         )));
     }

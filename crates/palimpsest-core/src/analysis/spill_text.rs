@@ -35,7 +35,7 @@ pub fn spill_text(
         .iter()
         .find(|e| e.resolved.as_deref() == Some(file))
         .ok_or_else(|| {
-            Error::Invalid(format!(
+            Error::Refused(format!(
                 "{file}: not a spill file of session `{}`; only listed spill files are opened",
                 review.session_id
             ))
@@ -45,7 +45,7 @@ pub fn spill_text(
         SpillStatus::Present | SpillStatus::Unreadable => PathBuf::from(file),
         SpillStatus::NeedsConfirmation => {
             if confirmation != Confirmation::Path(file) {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Refused(format!(
                     "{file} is outside the session's folders: it is opened only after the user \
                      confirms this exact path"
                 )));
@@ -59,13 +59,13 @@ pub fn spill_text(
             ));
         }
         SpillStatus::NotSaved => {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Refused(format!(
                 "{file}: the session says the full text was never saved"
             )));
         }
     };
     if !canonical.is_file() {
-        return Err(Error::Invalid(format!("{file} is not a regular file")));
+        return Err(Error::Refused(format!("{file} is not a regular file")));
     }
     // The confirmation (or the review's confinement) is what allows the read.
     let (text, cut) = read_confined(&Resolution::Inside(canonical.clone()), max)

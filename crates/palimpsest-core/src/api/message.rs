@@ -44,7 +44,7 @@ pub fn message_detail(
         .find(|m| m.index == index)
         .cloned()
         .ok_or_else(|| {
-            Error::Invalid(format!(
+            Error::OutOfRange(format!(
                 "{}: session `{}` has no message {index} (it holds {})",
                 path.display(),
                 session.meta.id,
@@ -76,7 +76,7 @@ pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::Me
 pub fn markdown(session: &Session, of: crate::rpc::MarkdownOf) -> Result<String> {
     use crate::rpc::MarkdownOf;
     let no = |what: &str, n: usize, holds: usize| {
-        Error::Invalid(format!(
+        Error::OutOfRange(format!(
             "session `{}` has no {what} {n} (it holds {holds})",
             session.meta.id
         ))

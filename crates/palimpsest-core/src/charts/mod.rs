@@ -150,7 +150,7 @@ pub fn short(n: f64) -> String {
 
 /// Turn a plotters error into ours.
 pub(crate) fn draw_err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
-    Error::Invalid(format!("chart drawing failed: {e}"))
+    Error::Chart(e.to_string())
 }
 
 /// Render one chart function to an SVG string of the given size.
