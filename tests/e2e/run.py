@@ -29,6 +29,7 @@ from common import (  # noqa: E402
 )
 from big import test_a_200_mb_session_never_blocks_the_window  # noqa: E402
 from compare import test_two_recorded_runs_side_by_side  # noqa: E402
+from sweep import test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests  # noqa: E402
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
@@ -989,6 +990,7 @@ TESTS = [
     test_a_goose_delegation_links_its_child_session,
     test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
+    test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests,
     test_unanswered_call_finding_badge_and_request_context,
     test_two_recorded_runs_side_by_side,
     test_a_200_mb_session_never_blocks_the_window,
