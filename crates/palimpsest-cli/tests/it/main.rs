@@ -2,14 +2,9 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-cli --test it MODULE::`.
 
-/// Return from the calling test when `../shared/data` is absent (`common::shared_data`).
-macro_rules! require_shared {
-    () => {
-        if crate::common::shared_data("").is_none() {
-            return;
-        }
-    };
-}
+// `require_shared!()`: a test that reads ../shared/data returns early without it.
+#[macro_use]
+extern crate palimpsest_fixtures;
 
 mod common;
 

@@ -2,29 +2,9 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-core --test it MODULE::`.
 
-/// `../shared/data/REL` beside the repository, or `None` (with a note on stderr) when that
-/// folder is absent: the real transcripts are not part of the repository, so a checkout
-/// without them skips what needs them instead of failing.
-pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
-
-/// Return from the calling test when `../shared/data` is absent (see [`shared_data`]).
-macro_rules! require_shared {
-    () => {
-        if crate::shared_data("").is_none() {
-            return;
-        }
-    };
-}
+// `require_shared!()`: a test that reads ../shared/data returns early without it.
+#[macro_use]
+extern crate palimpsest_fixtures;
 
 mod analysis;
 mod app_api;

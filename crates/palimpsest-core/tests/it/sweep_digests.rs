@@ -24,6 +24,15 @@ fn opts() -> ReplayOptions {
     }
 }
 
+/// The tab's sweep of `session`, through `index` when given.
+fn sweep(
+    session: &palimpsest_core::model::Session,
+    index: Option<&mut Index>,
+) -> palimpsest_core::panels::SweepView {
+    api::replay_sweep_view_indexed(session, &opts(), Metric::default(), ThemeName::Light, index)
+        .unwrap()
+}
+
 #[test]
 fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
     require_shared!();
@@ -45,22 +54,8 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
     let id = session.meta.id.clone();
     let stamp = stamp_of(&file).expect("a transcript has a fingerprint");
 
-    let plain = api::replay_sweep_view_indexed(
-        &session,
-        &opts(),
-        Metric::default(),
-        ThemeName::Light,
-        None,
-    )
-    .unwrap();
-    let first = api::replay_sweep_view_indexed(
-        &session,
-        &opts(),
-        Metric::default(),
-        ThemeName::Light,
-        Some(&mut ix),
-    )
-    .unwrap();
+    let plain = sweep(&session, None);
+    let first = sweep(&session, Some(&mut ix));
     assert_eq!(
         first.grid, plain.grid,
         "the digests made on the way sweep as the session does"
@@ -71,14 +66,7 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
         Some(4),
         "the index holds the file as loaded, so a digest per cap is kept"
     );
-    let second = api::replay_sweep_view_indexed(
-        &session,
-        &opts(),
-        Metric::default(),
-        ThemeName::Light,
-        Some(&mut ix),
-    )
-    .unwrap();
+    let second = sweep(&session, Some(&mut ix));
     assert_eq!(
         second.grid, plain.grid,
         "swept from the digests, every cell agrees"
@@ -114,14 +102,7 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
     .unwrap();
     let grown = stamp_of(&file).unwrap();
     assert_ne!(grown, stamp, "the grown file has another fingerprint");
-    api::replay_sweep_view_indexed(
-        &session,
-        &opts(),
-        Metric::default(),
-        ThemeName::Light,
-        Some(&mut ix),
-    )
-    .unwrap();
+    sweep(&session, Some(&mut ix));
     assert!(
         ix.digests(&file, Some(&id), &grown, &CAPS)
             .unwrap()

@@ -43,17 +43,5 @@ pub fn json_of(out: std::process::Output, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
-/// `../shared/data/REL` beside the repository, or `None` (with a note on stderr) when that
-/// folder is absent: the real transcripts are not part of the repository, so a checkout
-/// without them skips what needs them instead of failing.
-pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
+/// `../shared/data/REL`, or `None` when it is absent (`palimpsest_fixtures::shared_data`).
+pub use palimpsest_fixtures::shared_data;
