@@ -17,8 +17,8 @@ use tauri::{AppHandle, Emitter, Manager};
 
 use crate::state::AppState;
 
-/// The window event carrying a batch of [`LiveEvent`]s.
-pub const EVENT: &str = "live";
+/// The window event carrying a batch of [`LiveEvent`]s (declared with the others in `rpc`).
+pub const EVENT: &str = palimpsest_core::rpc::event::live;
 
 /// How long the thread waits for a notification before looking anyway (a poll for what
 /// notifications miss, and how soon a newly opened source starts being followed).

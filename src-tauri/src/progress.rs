@@ -10,8 +10,8 @@ use palimpsest_core::rpc::TaskProgress;
 use palimpsest_core::tokens::Progress;
 use tauri::{AppHandle, Emitter};
 
-/// The event name the UI listens to.
-pub const EVENT: &str = "task-progress";
+/// The event name the UI listens to (declared with the others in `rpc`).
+pub const EVENT: &str = palimpsest_core::rpc::event::task_progress;
 
 /// At most this often, except for the first and last reports.
 const EVERY: Duration = Duration::from_millis(100);

@@ -1,9 +1,12 @@
 // Typed IPC: `call(cmd, req)` for every command in the Rust command list
 // (palimpsest_core::rpc::with_commands!), typed by the generated `Commands` map, so a misspelt
-// command or a wrong request fails to type-check. Errors always reject with an IpcError
+// command or a wrong request fails to type-check; `onEvent(name, cb)` the same for the events
+// the app emits (rpc::with_events!, the generated `Events` map). Errors always reject with an IpcError
 // `{code, message}`; branch on `code`, never on the message.
 import { invoke } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
 import type { Commands } from "./bindings/Commands";
+import type { Events } from "./bindings/Events";
 import type { IpcError } from "./bindings/IpcError";
 
 export type Command = keyof Commands;
@@ -31,4 +34,11 @@ export async function call<K extends Command>(cmd: K, req: Req<K>): Promise<Res<
   } catch (e) {
     throw toIpcError(e);
   }
+}
+
+export type EventName = keyof Events;
+
+/** Call `cb` with the payload of every `name` event the app emits; resolves to the unlisten. */
+export function onEvent<K extends EventName>(name: K, cb: (payload: Events[K]) => void): Promise<() => void> {
+  return listen<Events[K]>(name, (e) => cb(e.payload));
 }

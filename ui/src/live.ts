@@ -4,15 +4,13 @@
 // timeline load, never duplicates a row (live.test.ts); goose's delete-and-reinsert compaction
 // arrives from core already diffed by content fingerprint.
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
-import { listen } from "@tauri-apps/api/event";
+import { onEvent } from "./ipc";
 import type { LiveEvent } from "./bindings/LiveEvent";
 import type { Timeline } from "./bindings/Timeline";
 import type { TimelineRow } from "./bindings/TimelineRow";
 import type { SourceGroup } from "./bindings/SourceGroup";
 import type { SessionKey } from "./components/Sidebar";
 
-/** The window event name (src-tauri/src/live.rs `EVENT`). */
-export const LIVE_EVENT = "live";
 
 /** A session counts as live for this long after its last change. */
 export const LIVE_FOR_MS = 120_000;
@@ -110,7 +108,7 @@ export function useLiveEvents(onBatch: (events: LiveEvent[]) => void) {
   useEffect(() => {
     let unlisten: (() => void) | undefined;
     let gone = false;
-    listen<LiveEvent[]>(LIVE_EVENT, (e) => ref.current(e.payload))
+    onEvent("live", (events) => ref.current(events))
       .then((u) => (gone ? u() : (unlisten = u)))
       .catch(() => {
         // Outside the app (tests, a plain browser) there is nothing to follow.

@@ -3,10 +3,9 @@
 // A tiny store read with useSyncExternalStore, so the toolbar, the status bar and the tabs stay
 // in step without threading props through App.
 import { useEffect, useSyncExternalStore } from "react";
-import { listen } from "@tauri-apps/api/event";
 import type { Encoding } from "./bindings/Encoding";
 import type { TaskProgress } from "./bindings/TaskProgress";
-import { call } from "./ipc";
+import { call, onEvent } from "./ipc";
 
 /** `null` = the encoding of the session's model. */
 export type EncodingChoice = Encoding | null;
@@ -62,9 +61,9 @@ export function useTaskProgressEvents() {
   useEffect(() => {
     let unlisten: (() => void) | undefined;
     let gone = false;
-    listen<TaskProgress>("task-progress", (e) => {
+    onEvent("task-progress", (p) => {
       const r = state.running;
-      if (r && r.task === e.payload.task) set({ running: { ...r, fraction: fractionOf(e.payload.progress) } });
+      if (r && r.task === p.task) set({ running: { ...r, fraction: fractionOf(p.progress) } });
     })
       .then((u) => (gone ? u() : (unlisten = u)))
       .catch(() => {

@@ -4,7 +4,8 @@
 //! `generate_handler!` registration and a compile-time check that each command function has
 //! exactly the declared signature; with the `ts` feature, [`Commands`] is generated from the same
 //! list into `ui/src/bindings/Commands.ts`, so `ui/src/ipc.ts` can offer a typed
-//! `call(cmd, req)` and a misspelt command or a wrong request fails to type-check. The command
+//! `call(cmd, req)` and a misspelt command or a wrong request fails to type-check. The events
+//! the app emits are listed the same way ([`with_events!`], [`Events`], `onEvent`). The command
 //! bodies live in the app and only call [`crate::api`]; nothing here does any work.
 
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,45 @@ macro_rules! with_commands {
         }
     };
 }
+
+/// Calls `$m! { name = "wire-name" (Payload), ... }` with every event the app emits.
+#[macro_export]
+macro_rules! with_events {
+    ($m:ident) => {
+        $m! {
+            task_progress = "task-progress" ($crate::rpc::TaskProgress),
+            live = "live" (Vec<$crate::follow::LiveEvent>),
+        }
+    };
+}
+
+/// Declares the [`Events`] struct and the [`event`] names.
+macro_rules! declare_events {
+    ( $( $name:ident = $wire:literal ( $payload:ty ) ),* $(,)? ) => {
+        /// Every event the app emits to the window as `"wire-name": payload`; exported to
+        /// TypeScript as the `Events` map that `ui/src/ipc.ts` types `onEvent` with, so a
+        /// misspelt event or a wrong payload fails to type-check. Never constructed.
+        #[derive(Debug, Clone, Serialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+        pub struct Events {
+            $(
+                #[allow(missing_docs)]
+                #[serde(rename = $wire)]
+                pub $name: $payload,
+            )*
+        }
+
+        /// The events' names as the app emits them (the keys of [`Events`]).
+        #[allow(non_upper_case_globals)]
+        pub mod event {
+            $(
+                #[allow(missing_docs)]
+                pub const $name: &str = $wire;
+            )*
+        }
+    };
+}
+with_events!(declare_events);
 
 /// Declares the [`Commands`] struct (one field per command: `(request, response)`).
 macro_rules! declare_commands {
