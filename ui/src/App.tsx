@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Timeline } from "./bindings/Timeline";
 import type { View } from "./bindings/View";
 import type { MessageDetail } from "./bindings/MessageDetail";
-import type { IpcError } from "./bindings/IpcError";
+import type { Problem } from "./bindings/Problem";
 import { call, toIpcError } from "./ipc";
 import { Toolbar } from "./components/Toolbar";
 import { Sidebar, nestSessions, type SessionKey } from "./components/Sidebar";
@@ -41,7 +41,7 @@ export function App() {
   const [loading, setLoading] = useState(false);
   // Rows still coming in after the first screen (have / total), else null.
   const [rowsIn, setRowsIn] = useState<{ have: number; total: number } | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   // Start-up sources, each group listed on its own; the first session in opens so the window
   // is never blank.
   const [sources, setSources] = useStartupSources((g) => {
@@ -53,7 +53,7 @@ export function App() {
   const [cursor, setCursor] = useState(-1);
   const [detail, setDetail] = useState<MessageDetail | null>(null);
   const [detailLoading, setDetailLoading] = useState(false);
-  const [detailError, setDetailError] = useState<IpcError | null>(null);
+  const [detailError, setDetailError] = useState<Problem | null>(null);
   const [showRaw, setShowRaw] = useState(false);
   const [filter, setFilter] = useState("");
   const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");

@@ -1,29 +1,29 @@
 // Typed IPC: `call(cmd, req)` for every command in the Rust command list
 // (palimpsest_core::rpc::with_commands!), typed by the generated `Commands` map, so a misspelt
 // command or a wrong request fails to type-check; `onEvent(name, cb)` the same for the events
-// the app emits (rpc::with_events!, the generated `Events` map). Errors always reject with an IpcError
+// the app emits (rpc::with_events!, the generated `Events` map). Errors always reject with a Problem
 // `{code, message}`; branch on `code`, never on the message.
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { Commands } from "./bindings/Commands";
 import type { Events } from "./bindings/Events";
-import type { IpcError } from "./bindings/IpcError";
+import type { Problem } from "./bindings/Problem";
 
 export type Command = keyof Commands;
 export type Req<K extends Command> = Commands[K][0];
 export type Res<K extends Command> = Commands[K][1];
 
-export function isIpcError(e: unknown): e is IpcError {
+export function isIpcError(e: unknown): e is Problem {
   return (
     typeof e === "object" &&
     e !== null &&
-    typeof (e as IpcError).code === "string" &&
-    typeof (e as IpcError).message === "string"
+    typeof (e as Problem).code === "string" &&
+    typeof (e as Problem).message === "string"
   );
 }
 
-/** Any rejection as an IpcError (transport failures become `internal`). */
-export function toIpcError(e: unknown): IpcError {
+/** Any rejection as a Problem (transport failures become `internal`). */
+export function toIpcError(e: unknown): Problem {
   if (isIpcError(e)) return e;
   return { code: "internal", message: e instanceof Error ? e.message : String(e) };
 }

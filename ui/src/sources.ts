@@ -4,7 +4,7 @@
 // session opens first is the App's; what a group holds is core's.
 import { useEffect, useState, type Dispatch, type SetStateAction } from "react";
 import type { SourceGroup } from "./bindings/SourceGroup";
-import type { IpcError } from "./bindings/IpcError";
+import type { Problem } from "./bindings/Problem";
 import { call, toIpcError } from "./ipc";
 
 /** Replace the group at `g.path` (a listing that came in), keeping the others and their order. */
@@ -13,7 +13,7 @@ export function replaceGroup(groups: SourceGroup[] | null, g: SourceGroup): Sour
 }
 
 /** The group at `path` marked listed with `e` as its problem, naming the folder that failed. */
-export function failGroup(groups: SourceGroup[] | null, path: string, e: IpcError): SourceGroup[] | null {
+export function failGroup(groups: SourceGroup[] | null, path: string, e: Problem): SourceGroup[] | null {
   const message = e.message.includes(path) ? e.message : `${path}: ${e.message}`;
   return groups
     ? groups.map((x) => (x.path === path ? { ...x, loaded: true, problems: [...x.problems, { code: e.code, message }] } : x))
@@ -46,7 +46,7 @@ export function nothingFound(groups: SourceGroup[] | null): boolean {
  */
 export function useStartupSources(
   onListed: (g: SourceGroup) => void,
-  onError: (e: IpcError) => void,
+  onError: (e: Problem) => void,
 ): [SourceGroup[] | null, Dispatch<SetStateAction<SourceGroup[] | null>>] {
   const [sources, setSources] = useState<SourceGroup[] | null>(null);
   useEffect(() => {

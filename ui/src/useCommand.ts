@@ -4,13 +4,13 @@
 // drawn under another's. What is asked and how it is drawn stay with the view.
 import { startTransition, useEffect, useState, type DependencyList } from "react";
 import { call, toIpcError, type Command, type Req, type Res } from "./ipc";
-import type { IpcError } from "./bindings/IpcError";
+import type { Problem } from "./bindings/Problem";
 
 export interface CommandState<T> {
   /** The latest answer (kept while the next ask is on its way with `keep`). */
   data: T | null;
   /** Why the latest ask failed. */
-  error: IpcError | null;
+  error: Problem | null;
   /** An ask is on its way. */
   loading: boolean;
 }

@@ -12,24 +12,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta};
 use crate::sources;
 
-/// An error as front ends show it: a stable code and a message naming the file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct Problem {
-    /// Stable machine code ([`Error::code`]).
-    pub code: String,
-    /// Human message naming the file (and line or row).
-    pub message: String,
-}
-
-impl From<&Error> for Problem {
-    fn from(e: &Error) -> Self {
-        Problem {
-            code: e.code().as_str().to_owned(),
-            message: e.to_string(),
-        }
-    }
-}
+pub use crate::error::Problem;
 
 /// The sessions under a path, and what failed to open there.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -151,6 +151,33 @@ impl ErrorCode {
     }
 }
 
+/// A failure as front ends show it: a stable code and a message naming the file (and line or
+/// row). What every app command rejects with, and what a listing or an index update reports of
+/// each file that failed while the rest loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Problem {
+    /// What kind of failure ([`Error::code`]).
+    pub code: ErrorCode,
+    /// What failed, naming the file (and line or row).
+    pub message: String,
+}
+
+impl From<&Error> for Problem {
+    fn from(e: &Error) -> Self {
+        Problem {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<Error> for Problem {
+    fn from(e: Error) -> Self {
+        Problem::from(&e)
+    }
+}
+
 impl Error {
     /// The machine code for the UI and CLI (`{code, message}`); never parse the message. A
     /// match without a wildcard: a new variant does not compile until it has its code.

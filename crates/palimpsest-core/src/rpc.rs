@@ -402,24 +402,9 @@ pub struct MessageDetail {
 
 pub use crate::error::ErrorCode;
 
-/// Every command's error: `{code, message}`, the message naming the file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct IpcError {
-    /// What kind of failure.
-    pub code: ErrorCode,
-    /// What failed, naming the file (and line or row).
-    pub message: String,
-}
-
-impl From<crate::Error> for IpcError {
-    fn from(e: crate::Error) -> Self {
-        IpcError {
-            code: e.code(),
-            message: e.to_string(),
-        }
-    }
-}
+/// Every command's error: `{code, message}`, the message naming the file. The same type as a
+/// listing's problems ([`crate::error::Problem`]): one `{code, message}` for the window.
+pub type IpcError = crate::error::Problem;
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import type { MessageDetail } from "../bindings/MessageDetail";
 import type { Part } from "../bindings/Part";
-import type { IpcError } from "../bindings/IpcError";
+import type { Problem } from "../bindings/Problem";
 import type { Link } from "../bindings/Link";
 import { Badge } from "./TimelineList";
 import type { EditDiff } from "../bindings/EditDiff";
@@ -18,7 +18,7 @@ import { DiffBlock } from "./DiffBlock";
 export interface InspectorProps {
   detail: MessageDetail | null;
   loading: boolean;
-  error: IpcError | null;
+  error: Problem | null;
   showRaw: boolean;
   onToggleRaw: () => void;
   /** Open what a link names (absent: links are shown as text only). */

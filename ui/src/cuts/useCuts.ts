@@ -2,14 +2,14 @@
 // loaded timeline (a followed session that grows is fetched again) and shared by the ribbon,
 // the cut rules, the cut view and the Requests tab.
 import type { SessionCuts } from "../bindings/SessionCuts";
-import type { IpcError } from "../bindings/IpcError";
+import type { Problem } from "../bindings/Problem";
 import type { Timeline } from "../bindings/Timeline";
 import { useCommand } from "../useCommand";
 
 export interface CutsState {
   data: SessionCuts | null;
   loading: boolean;
-  error: IpcError | null;
+  error: Problem | null;
 }
 
 export function useCuts(session: { path: string; id: string } | null, timeline: Timeline | null): CutsState {

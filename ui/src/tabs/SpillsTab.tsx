@@ -10,7 +10,7 @@ import type { SpillReview } from "../bindings/SpillReview";
 import type { SpillEntry } from "../bindings/SpillEntry";
 import type { SpillStatus } from "../bindings/SpillStatus";
 import type { SpillKind } from "../bindings/SpillKind";
-import type { IpcError } from "../bindings/IpcError";
+import type { Problem } from "../bindings/Problem";
 import { useCommand } from "../useCommand";
 import { call, toIpcError } from "../ipc";
 import { MessageLinks } from "../components/MessageLinks";
@@ -153,7 +153,7 @@ export function TrustSuggestions({ review, onTrust }: { review: SpillReview; onT
 
 function SpillDetail({ path, id, entry, roots }: { path: string; id: string; entry: SpillEntry; roots: string[] }) {
   const [loaded, setLoaded] = useState<SpillEntry | null>(null);
-  const [err, setErr] = useState<IpcError | null>(null);
+  const [err, setErr] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const file = entry.resolved;
   const read = (confirmed: boolean) => {

@@ -9,7 +9,7 @@ import type { TabContext } from "./context";
 import type { TokenReport } from "../bindings/TokenReport";
 import type { TokenCharts } from "../bindings/TokenCharts";
 import type { CategoryTotals } from "../bindings/CategoryTotals";
-import type { IpcError } from "../bindings/IpcError";
+import type { Problem } from "../bindings/Problem";
 import { call, toIpcError } from "../ipc";
 import { cancelRunning, setRunning, useEncoding } from "../tasks";
 import { useSystemTheme } from "../theme";
@@ -22,7 +22,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   const theme = useSystemTheme();
   const [report, setReport] = useState<TokenReport | null>(null);
   const [charts, setCharts] = useState<TokenCharts | null>(null);
-  const [error, setError] = useState<IpcError | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [counting, setCounting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [everyOpen, setEveryOpen] = useState(false);

@@ -31,7 +31,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{DiagnoseOptions, Problem};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use fingerprint::Fingerprint;
 
 /// What an update did.
@@ -159,7 +159,9 @@ impl Index {
                 let mine = roots::problems_of(&report.problems, root, &stale_roots);
                 // A locked database or an unreadable file may come right without its folder's
                 // listing changing: such a folder is looked at in full again next time.
-                let transient = mine.iter().any(|p| p.code == "sqlite" || p.code == "io");
+                let transient = mine
+                    .iter()
+                    .any(|p| matches!(p.code, ErrorCode::Sqlite | ErrorCode::Io));
                 if transient {
                     roots::forget(&self.conn, root).map_err(|e| self.sql(e))?;
                 } else {
@@ -283,7 +285,7 @@ impl Index {
                     && *old == stamp
                 {
                     report.problems.push(Problem {
-                        code: "format".into(),
+                        code: ErrorCode::BadInput,
                         message: message.clone(),
                     });
                     continue;

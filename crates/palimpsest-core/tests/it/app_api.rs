@@ -48,7 +48,8 @@ fn source_group_of_a_missing_path_is_a_problem_not_an_error() {
     );
     assert_eq!(g.problems.len(), 1, "one problem says why");
     assert_eq!(
-        g.problems[0].code, "not_found",
+        g.problems[0].code,
+        palimpsest_core::error::ErrorCode::NotFound,
         "the UI can tell a missing file apart"
     );
     assert!(

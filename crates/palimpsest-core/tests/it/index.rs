@@ -373,7 +373,8 @@ fn a_locked_database_keeps_its_sessions_and_is_looked_at_again() {
         locked
             .problems
             .iter()
-            .any(|p| p.code == "sqlite" && p.message.contains("coworker.db")),
+            .any(|p| p.code == palimpsest_core::error::ErrorCode::Sqlite
+                && p.message.contains("coworker.db")),
         "the lock is said, naming the database: {:?}",
         locked.problems
     );
@@ -387,7 +388,10 @@ fn a_locked_database_keeps_its_sessions_and_is_looked_at_again() {
         .update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
         .unwrap();
     assert!(
-        !after.problems.iter().any(|p| p.code == "sqlite"),
+        !after
+            .problems
+            .iter()
+            .any(|p| p.code == palimpsest_core::error::ErrorCode::Sqlite),
         "once the lock is gone the folder is read again, not answered from the last update: {:?}",
         after.problems
     );
