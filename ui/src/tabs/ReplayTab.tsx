@@ -7,7 +7,7 @@ import type { TabContext } from "./context";
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import type { ReplayPanel } from "../bindings/ReplayPanel";
 import type { SimulationSummary } from "../bindings/SimulationSummary";
-import { call, toIpcError } from "../ipc";
+import { useCommand } from "../useCommand";
 import { ReplayControls } from "../replay/ReplayControls";
 import { ReplayColumn } from "../replay/ReplayColumn";
 import { SweepPanel } from "../replay/SweepPanel";
@@ -23,31 +23,21 @@ interface Side {
   error: string | null;
 }
 
-const EMPTY: Side = { panel: null, summary: null, busy: false, error: null };
-
-/** Replays `options` (debounced) whenever it or the session changes. */
+/** Replays `options` (debounced) whenever it or the session changes. The compacted view is
+ * quick; the run forward counts every request, so it lands after it. One session's answers stay
+ * on screen while a knob moves, never under another session. */
 function useReplay(path: string | null, id: string | null, options: ReplayOptions, enabled: boolean): Side {
-  const [side, setSide] = useState<Side>(EMPTY);
-  useEffect(() => {
-    if (!path || !id || !enabled) return setSide(EMPTY);
-    let live = true;
-    setSide((s) => ({ ...s, busy: true }));
-    const t = setTimeout(() => {
-      const req = { path, id, options };
-      // The compacted view is quick; the run forward counts every request, so it follows.
-      call("replay_panel", req)
-        .then((panel) => live && setSide((s) => ({ ...s, panel, error: null })))
-        .catch((e) => live && setSide((s) => ({ ...s, error: toIpcError(e).message })));
-      call("replay_summary", req)
-        .then((summary) => live && setSide((s) => ({ ...s, summary, busy: false })))
-        .catch((e) => live && setSide((s) => ({ ...s, error: toIpcError(e).message, busy: false })));
-    }, DEBOUNCE_MS);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [path, id, options, enabled]);
-  return side;
+  const req = path && id && enabled ? { path, id, options } : null;
+  const deps = [path, id, options, enabled];
+  const opts = { delayMs: DEBOUNCE_MS, keepFor: path && id ? `${path}\n${id}` : undefined };
+  const panel = useCommand("replay_panel", req, deps, opts);
+  const summary = useCommand("replay_summary", req, deps, opts);
+  return {
+    panel: panel.data,
+    summary: summary.data,
+    busy: panel.loading || summary.loading,
+    error: (panel.error ?? summary.error)?.message ?? null,
+  };
 }
 
 export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext) {

@@ -6,6 +6,7 @@
 import { CostTable } from "./CostTable";
 import { startTransition, useEffect, useState } from "react";
 import type { TabContext } from "./context";
+import { useCommand } from "../useCommand";
 import type { TokenReport } from "../bindings/TokenReport";
 import type { TokenCharts } from "../bindings/TokenCharts";
 import type { CategoryTotals } from "../bindings/CategoryTotals";
@@ -21,8 +22,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   const [encoding] = useEncoding();
   const theme = useSystemTheme();
   const [report, setReport] = useState<TokenReport | null>(null);
-  const [charts, setCharts] = useState<TokenCharts | null>(null);
-  const [error, setError] = useState<Problem | null>(null);
+  const [counted, setError] = useState<Problem | null>(null);
   const [counting, setCounting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [everyOpen, setEveryOpen] = useState(false);
@@ -59,18 +59,12 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
     [],
   );
 
-  useEffect(() => {
-    if (!report || !path || !id) return setCharts(null);
-    let live = true;
-    // The app keeps the report it sent: only which one to draw goes back.
-    call("token_charts", { path, id, encoding, theme })
-      .then((c) => live && startTransition(() => setCharts(c)))
-      .catch((e) => live && setError(toIpcError(e)));
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [report, theme]);
+  // The app keeps the report it sent: only which one to draw goes back. Drawn as a transition.
+  const drawn = useCommand("token_charts", report && path && id ? { path, id, encoding, theme } : null, [report, theme], {
+    transition: true,
+  });
+  const charts: TokenCharts | null = drawn.data;
+  const error = counted ?? drawn.error;
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to count its tokens.</div>;
   if (error)
