@@ -189,6 +189,10 @@ pub fn count_tokens(
     state: State<'_, AppState>,
     req: CountTokensReq,
 ) -> Result<TokenReport, IpcError> {
+    // An indexed file as it is on disk: its report without reading or counting it.
+    if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
+        return Ok(r);
+    }
     let session = state.session(&req.path, &req.id)?;
     token_report(&state, &session, &req.id, req.encoding)
 }
@@ -227,6 +231,9 @@ pub fn token_charts(
     state: State<'_, AppState>,
     req: TokenChartsReq,
 ) -> Result<TokenCharts, IpcError> {
+    if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
+        return Ok(api::token_charts(&r, req.theme)?);
+    }
     let session = state.session(&req.path, &req.id)?;
     let report = token_report(&state, &session, &req.id, req.encoding)?;
     let key = format!("charts:{:?}:{:?}", req.encoding, req.theme);

@@ -37,6 +37,19 @@ pub fn diagnosis(path: &str, id: &str) -> Option<palimpsest_core::analysis::Diag
         .flatten()
 }
 
+/// The token report of session `id` under `path` in `encoding` as the index made it, when it
+/// holds the file as it is (the Tokens view draws it without waiting for the session).
+pub fn token_report(
+    path: &str,
+    id: &str,
+    encoding: Option<palimpsest_core::tokens::Encoding>,
+) -> Option<palimpsest_core::tokens::report::TokenReport> {
+    let ix = api::open_index(None).ok()?;
+    api::token_report_indexed(&ix, Path::new(path), Some(id), encoding)
+        .ok()
+        .flatten()
+}
+
 /// Sources waiting to be indexed, and whether the indexing thread is running.
 static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
 

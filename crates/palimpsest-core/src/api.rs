@@ -177,6 +177,20 @@ pub fn token_report(
     Ok(report)
 }
 
+/// [`token_report`] of session `id` under `path` from the index, as the window asks for it
+/// first (the session model's vocabulary or the same one named, the shipped price table), when
+/// the index holds the file as it is now: nothing is read or counted. `None` otherwise.
+pub fn token_report_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    encoding: Option<crate::tokens::Encoding>,
+) -> Result<Option<crate::tokens::report::TokenReport>> {
+    Ok(index
+        .token_report(path, id)?
+        .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
+}
+
 /// The Tokens view as one SVG (final-context share, processed share, context per request with
 /// compaction cuts, top tools), in the light or dark theme.
 pub fn token_charts_svg(

@@ -101,9 +101,13 @@ fn prepare(
     let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
     let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let never = std::sync::atomic::AtomicBool::new(false);
-    let tokens =
-        crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?
-            .per_message(&session);
+    let counts =
+        crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
+    let tokens = counts.per_message(&session);
+    // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
+    // price table), from the counts just made.
+    let mut token_report = crate::tokens::report::build(&session, &counts, Default::default());
+    token_report.cost = crate::cost::session_cost(&session, crate::cost::PriceTable::bundled());
     let cost = crate::cost::session_cost(&session, opts.price_table());
     let requests = super::facts::requests(&session, cost.as_ref());
     Ok(Prepared {
@@ -123,5 +127,6 @@ fn prepare(
         parts: rows::part_texts(&session),
         meta: session.meta,
         diagnosis: d,
+        token_report,
     })
 }

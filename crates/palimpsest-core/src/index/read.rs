@@ -165,13 +165,33 @@ impl Index {
         path: &Path,
         id: Option<&str>,
     ) -> Result<Option<crate::analysis::Diagnosis>> {
+        self.kept_json(path, id, "diagnoses")
+    }
+
+    /// The token report of session `id` under `path` as the index made it (the session model's
+    /// vocabulary, the shipped price table), when its file is as it was indexed.
+    pub fn token_report(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<Option<crate::tokens::report::TokenReport>> {
+        self.kept_json(path, id, "token_reports")
+    }
+
+    /// A fresh session's row of `table` (`diagnoses`, `token_reports`), read back.
+    fn kept_json<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        table: &str,
+    ) -> Result<Option<T>> {
         let Some((rowid, ..)) = self.fresh_session(path, id)? else {
             return Ok(None);
         };
         let json: Option<String> = self
             .conn
             .query_row(
-                "SELECT json FROM diagnoses WHERE session = ?1",
+                &format!("SELECT json FROM {table} WHERE session = ?1"),
                 params![rowid],
                 |r| r.get(0),
             )

@@ -90,6 +90,9 @@ pub struct Prepared {
     /// The whole diagnosis (made with the default options), what `diagnose` and the
     /// Post-mortem show of one session.
     pub diagnosis: crate::analysis::Diagnosis,
+    /// The token report in the session model's vocabulary, costed with the shipped price
+    /// table: what the Tokens view shows first.
+    pub token_report: crate::tokens::report::TokenReport,
 }
 
 fn role_name(r: Role) -> &'static str {

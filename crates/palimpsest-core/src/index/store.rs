@@ -16,7 +16,7 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -64,6 +64,10 @@ CREATE TABLE messages(
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
 CREATE TABLE diagnoses(
+    session INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
+CREATE TABLE token_reports(
     session INTEGER PRIMARY KEY,
     json TEXT NOT NULL
 );
@@ -250,6 +254,13 @@ pub fn write(
         "INSERT OR REPLACE INTO diagnoses(session, json) VALUES(?1, ?2)",
         params![id, serde_json::to_string(&p.diagnosis).unwrap_or_default()],
     )?;
+    conn.execute(
+        "INSERT OR REPLACE INTO token_reports(session, json) VALUES(?1, ?2)",
+        params![
+            id,
+            serde_json::to_string(&p.token_report).unwrap_or_default()
+        ],
+    )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
@@ -290,6 +301,7 @@ pub fn write_failure(
 pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     delete_from(conn, id, 0)?;
     conn.execute("DELETE FROM diagnoses WHERE session = ?1", params![id])?;
+    conn.execute("DELETE FROM token_reports WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
     Ok(())
 }

@@ -1,6 +1,6 @@
-//! One session's diagnosis from the fleet index: on the real transcripts (`../shared/data`)
-//! and the six-cut fixture, what the index answers is the diagnosis of the loaded session,
-//! field for field; a file that changed since it was indexed, a database (whose stamp is its
+//! One session's diagnosis and token report from the fleet index: on the real transcripts
+//! (`../shared/data`) and the six-cut fixture, what the index answers is the diagnosis and the
+//! Tokens view of the loaded session, field for field; a file that changed since it was indexed, a database (whose stamp is its
 //! source's) and options the index does not diagnose with are not answered from it.
 
 use std::io::Write;
@@ -36,10 +36,25 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
     let (metas, _) = catalog.list();
     let (mut answered, mut databases) = (0, 0);
     for m in &metas {
-        let fresh = api::diagnose(&catalog.load(&root, Some(&m.id)).unwrap(), &opts).unwrap();
+        let session = catalog.load(&root, Some(&m.id)).unwrap();
+        let fresh = api::diagnose(&session, &opts).unwrap();
         match api::diagnosis_indexed(&ix, &root, Some(&m.id), &opts).unwrap() {
             Some(d) => {
                 assert_eq!(d, fresh, "{}: the index's diagnosis is the fresh one", m.id);
+                let never = std::sync::atomic::AtomicBool::new(false);
+                let counted =
+                    api::token_report(&session, &api::TokenOptions::default(), &mut |_| {}, &never)
+                        .unwrap();
+                let mut kept = api::token_report_indexed(&ix, &root, Some(&m.id), None)
+                    .unwrap()
+                    .expect("a fresh transcript's token report is in the index");
+                // How the counting went (cache hits) is the index's run's, not the report's.
+                kept.stats = counted.stats;
+                assert_eq!(
+                    kept, counted,
+                    "{}: the index's token report is the one counting gives",
+                    m.id
+                );
                 answered += 1;
             }
             None => {
@@ -63,6 +78,20 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
         .iter()
         .find(|m| m.path.ends_with(".jsonl") && m.compaction_count > 0)
         .expect("a transcript with a compaction");
+    let other_vocabulary = match api::token_report_indexed(&ix, &root, Some(&stuck.id), None)
+        .unwrap()
+        .map(|r| r.encoding)
+        .as_deref()
+    {
+        Some("o200k_base") => palimpsest_core::tokens::Encoding::Cl100kBase,
+        _ => palimpsest_core::tokens::Encoding::O200kBase,
+    };
+    assert!(
+        api::token_report_indexed(&ix, &root, Some(&stuck.id), Some(other_vocabulary))
+            .unwrap()
+            .is_none(),
+        "another vocabulary than the one the index counted in is counted afresh"
+    );
     let other = DiagnoseOptions {
         estimate_tokens: true,
         ..DiagnoseOptions::default()
