@@ -292,8 +292,7 @@ pub fn compact(
     visible.push(written(&continuation));
     visible.extend(tail.iter().map(|m| ReplayedMessage::kept(m)));
     visible.extend(copy.as_ref().map(written));
-    let orphaned = pairing::replayed_orphan_positions(&visible);
-    let orphans = pairing::replayed_orphans(&visible);
+    let (orphans, orphaned) = pairing::replayed_orphans(&visible);
 
     Compaction {
         visible,

@@ -293,8 +293,7 @@ fn coworker_once(
         .map(|p| prep.entries[p].source as usize)
         .collect();
     visible.extend(kept.iter().map(|&i| ReplayedMessage::kept(&s.messages[i])));
-    let orphaned = pairing::replayed_orphan_positions(&visible);
-    let orphans = pairing::replayed_orphans(&visible);
+    let (orphans, orphaned) = pairing::replayed_orphans(&visible);
     ReplayView {
         visible,
         cut_index: cut_source,

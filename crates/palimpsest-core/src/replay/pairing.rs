@@ -12,19 +12,10 @@ use super::ReplayedMessage;
 use crate::compaction::{Api, FindingKind, lint_messages};
 use crate::model::Message;
 
-/// [`orphan_results`] of a replayed context (the messages are built once, for the lint).
-pub fn replayed_orphans(visible: &[ReplayedMessage]) -> usize {
-    let msgs: Vec<Message> = visible
-        .iter()
-        .enumerate()
-        .map(|(i, m)| m.to_message(i))
-        .collect();
-    orphan_results(&msgs.iter().collect::<Vec<_>>())
-}
-
-/// The positions in a replayed context of the messages holding an orphaned tool result, each
-/// once, in order: what the Replay panel marks, by the rule that counts them.
-pub fn replayed_orphan_positions(visible: &[ReplayedMessage]) -> Vec<usize> {
+/// The orphaned tool results of a replayed context, by the lint's rule, in one pass (the
+/// messages are built once): how many there are, and the positions of the messages holding
+/// them, each once, in order (what the Replay panel marks).
+pub fn replayed_orphans(visible: &[ReplayedMessage]) -> (usize, Vec<usize>) {
     let msgs: Vec<Message> = visible
         .iter()
         .enumerate()
@@ -35,8 +26,9 @@ pub fn replayed_orphan_positions(visible: &[ReplayedMessage]) -> Vec<usize> {
         .filter(|f| f.kind == FindingKind::OrphanResult)
         .map(|f| f.message_index)
         .collect();
+    let count = at.len();
     at.dedup();
-    at
+    (count, at)
 }
 
 /// Count tool results in `context` (one request's messages, in order) whose call is not
