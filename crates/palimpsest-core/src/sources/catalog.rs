@@ -89,6 +89,9 @@ impl Catalog {
 
     /// Load the only session there is (a transcript with its subagents' runs counts as one).
     fn load_only(&self, root: &Path) -> Result<Session> {
+        if let Some((source, id)) = self.sole_file() {
+            return source.load(&id);
+        }
         let (listed, mut problems) = self.list_each();
         let metas: Vec<&SessionMeta> = listed.iter().flatten().flatten().collect();
         let wanted = match metas.len() {
@@ -137,5 +140,99 @@ impl Catalog {
             path: root.to_owned(),
             id: wanted,
         })
+    }
+
+    /// The one session file there is, found from heads alone, when every source can name its
+    /// files that cheaply, none failed, and they name exactly one (a transcript given alone).
+    /// `None` sends the caller to the listing, which also picks a transcript among its
+    /// subagents' runs.
+    fn sole_file(&self) -> Option<(&dyn SessionSource, String)> {
+        if !self.problems.is_empty() || !self.sources.iter().all(|s| s.names_files_cheaply()) {
+            return None;
+        }
+        let mut found = None;
+        for s in &self.sources {
+            for f in s.session_files().ok()? {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some((s.as_ref(), f.id));
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SourceFormat;
+    use crate::sources::SessionFile;
+    use std::path::PathBuf;
+
+    /// A source naming `files` from heads; its listing fails loudly, so a load that lists is seen.
+    struct Heads {
+        files: Vec<&'static str>,
+    }
+
+    impl SessionSource for Heads {
+        fn format(&self) -> SourceFormat {
+            SourceFormat::ClaudeCode
+        }
+        fn path(&self) -> &Path {
+            Path::new("/heads")
+        }
+        fn list(&self) -> Result<Vec<SessionMeta>> {
+            Err(Error::format(Path::new("/heads"), "listed"))
+        }
+        fn load(&self, id: &str) -> Result<Session> {
+            Ok(Session::in_memory(
+                id,
+                SourceFormat::ClaudeCode,
+                Vec::new(),
+                Vec::new(),
+            ))
+        }
+        fn names_files_cheaply(&self) -> bool {
+            true
+        }
+        fn session_files(&self) -> Result<Vec<SessionFile>> {
+            Ok(self
+                .files
+                .iter()
+                .map(|id| SessionFile {
+                    id: (*id).to_owned(),
+                    file: PathBuf::from(format!("/heads/{id}.jsonl")),
+                    stamp: None,
+                })
+                .collect())
+        }
+    }
+
+    fn catalog(files: Vec<&'static str>) -> Catalog {
+        Catalog {
+            sources: vec![Box::new(Heads { files })],
+            problems: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn one_file_loads_without_listing() {
+        let s = catalog(vec!["only"]).load(Path::new("/heads"), None);
+        assert_eq!(
+            s.map(|s| s.meta.id).ok().as_deref(),
+            Some("only"),
+            "the one file's session loads from its head, and the listing (which fails here) is never asked"
+        );
+    }
+
+    #[test]
+    fn two_files_are_listed() {
+        let e = catalog(vec!["a", "b"]).load(Path::new("/heads"), None);
+        assert!(
+            matches!(&e, Err(e) if e.to_string().contains("listed")),
+            "two files need the listing to pick the top-level one: {:?}",
+            e.map(|s| s.meta.id)
+        );
     }
 }

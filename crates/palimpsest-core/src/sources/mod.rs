@@ -45,6 +45,12 @@ pub trait SessionSource: Send + Sync {
     fn declined(&self) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// True when [`Self::session_files`] reads heads only (file-per-session formats), so asking
+    /// it costs less than a listing: a single-file load then skips the listing, which for a
+    /// 200 MB transcript reads the whole file before the load reads it again.
+    fn names_files_cheaply(&self) -> bool {
+        false
+    }
     /// Where each session lives, as cheaply as the format allows: the index fingerprints these
     /// files to leave unchanged sessions unread. The default lists the sessions and stamps
     /// each with its last update and message count (right for databases holding many

@@ -266,6 +266,10 @@ impl SessionSource for ClaudeSource {
         self.declined.clone()
     }
 
+    fn names_files_cheaply(&self) -> bool {
+        true
+    }
+
     fn session_files(&self) -> Result<Vec<super::SessionFile>> {
         // Heads only: listing would read every transcript whole.
         let mut out: Vec<super::SessionFile> = self

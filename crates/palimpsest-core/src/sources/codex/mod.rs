@@ -210,6 +210,10 @@ impl SessionSource for CodexSource {
         }])
     }
 
+    fn names_files_cheaply(&self) -> bool {
+        true
+    }
+
     fn session_files(&self) -> Result<Vec<super::SessionFile>> {
         // The head names the session; listing would scan the whole rollout.
         Ok(vec![super::SessionFile {
