@@ -24,7 +24,7 @@ use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
 use tauri::State;
 
 use crate::progress;
-use crate::state::AppState;
+use crate::state::{AppState, token_cache};
 
 /// The sources to show on start, counted but not listed: the path argument, else every agent
 /// family's default folder here, else the bundled fixtures. `load_source` lists each.
@@ -246,7 +246,11 @@ pub fn token_charts(
 #[tauri::command(async)]
 pub fn replay_panel(state: State<'_, AppState>, req: ReplayReq) -> Result<ReplayPanel, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::replay_panel(&session, &req.options))
+    Ok(api::replay_panel(
+        &session,
+        &req.options,
+        token_cache().as_ref(),
+    ))
 }
 
 /// The session run forward under a replay setting: totals and compactions.
@@ -256,7 +260,11 @@ pub fn replay_summary(
     req: ReplayReq,
 ) -> Result<SimulationSummary, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::replay_summary(&session, &req.options))
+    Ok(api::replay_summary(
+        &session,
+        &req.options,
+        token_cache().as_ref(),
+    ))
 }
 
 /// The sweep around a setting, with its heatmap.
@@ -284,7 +292,7 @@ pub fn get_cuts(
     req: palimpsest_core::rpc::GetCutsReq,
 ) -> Result<palimpsest_core::compaction::cutview::SessionCuts, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::session_cuts(&session))
+    Ok(api::session_cuts(&session, token_cache().as_ref()))
 }
 
 /// A message, a summary or a whole cut as Markdown, for "Copy as Markdown".
@@ -294,7 +302,7 @@ pub fn get_markdown(
     req: palimpsest_core::rpc::GetMarkdownReq,
 ) -> Result<String, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::markdown(&session, req.of)?)
+    Ok(api::markdown(&session, req.of, token_cache().as_ref())?)
 }
 
 /// The requests the agent recorded it sent for one session, each beside the rebuilt one.
@@ -336,7 +344,11 @@ pub fn get_request(
     req: palimpsest_core::rpc::GetRequestReq,
 ) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::request_view(&session, req.request)?)
+    Ok(api::request_view(
+        &session,
+        req.request,
+        token_cache().as_ref(),
+    )?)
 }
 
 /// The open session beside another recorded run, aligned turn by turn in timeline rows. Run B

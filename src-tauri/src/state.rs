@@ -54,6 +54,14 @@ type Loaded = Arc<Mutex<Slot>>;
 /// skipped rather than queued in front of the one it shows now.
 type Wanted = Arc<Mutex<Option<(String, String)>>>;
 
+/// The user's token cache, when it exists: the counts the Tokens tab and the index made, which
+/// the views and replays reuse (the cut view counts in BPE once its session is counted). The
+/// app reads the environment for it; core never does.
+pub fn token_cache() -> Option<palimpsest_core::tokens::TokenCache> {
+    palimpsest_core::tokens::TokenCache::default_dir()
+        .and_then(|d| palimpsest_core::tokens::TokenCache::existing(&d))
+}
+
 /// The app's state, managed by tauri.
 pub struct AppState {
     /// The path argument, if any (`locations::path_argument`).
@@ -161,7 +169,7 @@ impl AppState {
                 t
             }
             None => {
-                let t = api::timeline(&*self.session(path, id)?);
+                let t = api::timeline(&*self.session(path, id)?, token_cache().as_ref());
                 crate::indexing::later(path);
                 t
             }

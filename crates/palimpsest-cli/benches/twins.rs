@@ -125,6 +125,10 @@ fn main() -> anyhow::Result<()> {
         time(command(&cache, &["tokens", &f, "--json"])),
     );
 
+    // The token cache the commands use (theirs is `$XDG_CACHE_HOME/palimpsest`), so the inner
+    // functions count as the commands do.
+    let counts = palimpsest_core::tokens::TokenCache::existing(&cache.join("palimpsest"));
+
     // sweep: keep-tail 0..8 × six caps beside the command.
     let ro = ReplayOptions {
         policy: PolicyName::Goose,
@@ -140,6 +144,7 @@ fn main() -> anyhow::Result<()> {
                 Axis::KeepTail((0..=8).collect()),
                 Axis::ToolResultCap(caps.clone()),
                 Metric::default(),
+                counts.as_ref(),
             );
         }),
         time(command(
@@ -171,7 +176,7 @@ fn main() -> anyhow::Result<()> {
     row(
         "cutview: session_cuts | compactions",
         time(|| {
-            api::session_cuts(&session);
+            api::session_cuts(&session, counts.as_ref());
         }),
         time(command(&cache, &["compactions", &f, "--json"])),
     );

@@ -53,16 +53,16 @@ fn bench(c: &mut Criterion) {
     );
     let s = api::load_session(path.as_ref(), Some("258c7280-ae70-4798-800f-63464d01a85d"))
         .expect("real transcript loads");
-    let next = api::session_cuts(&s).requests.len();
+    let next = api::session_cuts(&s, None).requests.len();
     c.bench_function("session_cuts 258c7280", |b| {
-        b.iter(|| api::session_cuts(std::hint::black_box(&s)))
+        b.iter(|| api::session_cuts(std::hint::black_box(&s), None))
     });
     c.bench_function("request_view 258c7280 next request", |b| {
-        b.iter(|| api::request_view(std::hint::black_box(&s), next))
+        b.iter(|| api::request_view(std::hint::black_box(&s), next, None))
     });
     let big = cat_loop(100_000);
     c.bench_function("session_cuts 100k cat loop", |b| {
-        b.iter(|| api::session_cuts(std::hint::black_box(&big)))
+        b.iter(|| api::session_cuts(std::hint::black_box(&big), None))
     });
 }
 

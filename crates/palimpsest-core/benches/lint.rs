@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| api::lint(std::hint::black_box(&s), Api::Anthropic))
     });
     c.bench_function("compactions 258c7280", |b| {
-        b.iter(|| api::compactions(std::hint::black_box(&s)))
+        b.iter(|| api::compactions(std::hint::black_box(&s), None))
     });
 }
 

@@ -10,10 +10,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use palimpsest_core::replay::generate;
 use palimpsest_core::replay::goose::{Rule, Wording};
 use palimpsest_core::replay::simulate::{Policy, Prepared, SimParams};
 use palimpsest_core::replay::sweep::{Axis, Metric, sweep, sweep_prepared};
-use palimpsest_core::replay::{chars_over_four, generate};
+use palimpsest_core::tokens::counter::CharEstimate;
 
 fn params() -> SimParams {
     SimParams {
@@ -30,7 +31,7 @@ fn params() -> SimParams {
 
 fn bench(c: &mut Criterion) {
     let session = generate::agent_loop(30_000);
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::tokens_only(&session, counter);
     let ks: Vec<usize> = (0..=10).collect();
     let caps = vec![0, 5_000, 10_000, 20_000, 30_000, 50_000];

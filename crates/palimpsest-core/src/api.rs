@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta};
 use crate::sources;
+use crate::tokens::TokenCache;
 
 pub use crate::error::Problem;
 
@@ -95,8 +96,16 @@ pub fn source_group(
 }
 
 /// The compact timeline of a loaded session ([`crate::timeline`]).
-pub fn timeline(session: &Session) -> crate::timeline::Timeline {
-    crate::timeline::timeline(session)
+pub fn timeline(session: &Session, cache: Option<&TokenCache>) -> crate::timeline::Timeline {
+    let mut t = crate::timeline::timeline(session);
+    // Once the session is counted its rows carry the Tokens tab's counts, as rows from the
+    // index do, so the ribbon draws the numbers the cut labels give.
+    if let Some(counted) = counted_session(session, cache) {
+        for row in &mut t.rows {
+            row.tokens = counted.of_index(row.index);
+        }
+    }
+    t
 }
 
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
@@ -108,8 +117,11 @@ pub use recorded::{RecordedSet, recorded, recorded_dirs};
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
 
 /// Every compaction of a loaded session taken apart, and its requests.
-pub fn compactions(session: &Session) -> crate::compaction::CompactionsView {
-    crate::compaction::view(session, &crate::compaction::CharEstimate)
+pub fn compactions(
+    session: &Session,
+    cache: Option<&TokenCache>,
+) -> crate::compaction::CompactionsView {
+    crate::compaction::view(session, &*view_counter(session, cache))
 }
 
 /// What the model saw at request `number` (1-based; the last number is the next request, see
@@ -117,9 +129,10 @@ pub fn compactions(session: &Session) -> crate::compaction::CompactionsView {
 pub fn request_context(
     session: &Session,
     number: usize,
+    cache: Option<&TokenCache>,
 ) -> Result<crate::compaction::RequestContext> {
-    let counter = crate::compaction::CharEstimate;
-    crate::compaction::request_context(session, number, &counter).ok_or_else(|| {
+    let counter = view_counter(session, cache);
+    crate::compaction::request_context(session, number, &*counter).ok_or_else(|| {
         let count = crate::compaction::Eras::new(session).request_count();
         Error::OutOfRange(format!(
             "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
@@ -211,14 +224,38 @@ pub use fleet::{
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
 
 /// The counter replays use: real BPE in the session model's encoding.
-pub(crate) fn replay_counter(session: &Session) -> impl Fn(&crate::model::Message) -> u64 + Sync {
+/// `cache` is the token cache the caller opened (the CLI and the app: the user's), or `None`.
+pub(crate) fn replay_counter(
+    session: &Session,
+    cache: Option<&TokenCache>,
+) -> crate::tokens::known::Known {
     let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
     // Texts the Tokens view or the index counted before come from the token cache.
-    let cache = crate::tokens::TokenCache::default_dir()
-        .filter(|d| d.join(crate::tokens::cache::FILE_NAME).is_file())
-        .and_then(|d| crate::tokens::TokenCache::open(&d).ok());
-    let known = crate::tokens::known::Known::of(session, enc, cache.as_ref());
-    move |m| known.message(m)
+    crate::tokens::known::Known::of(session, enc, cache)
+}
+
+/// How the cut view, the compactions and the request contexts count a session's messages: the
+/// Tokens tab's BPE counts once the session is counted (the tab or the index put every long
+/// text in the token cache), so one message shows one number everywhere; characters / 4 before
+/// that, labelled an estimate, so no view waits for a whole count.
+/// `cache` is the token cache the caller opened, or `None` (then always the estimate).
+pub fn view_counter(
+    session: &Session,
+    cache: Option<&TokenCache>,
+) -> Box<dyn crate::tokens::Counter> {
+    match counted_session(session, cache) {
+        Some(counted) => Box::new(counted),
+        None => Box::new(crate::tokens::counter::CharEstimate),
+    }
+}
+
+/// The session's BPE counts in its model's vocabulary, when it is counted.
+fn counted_session(
+    session: &Session,
+    cache: Option<&TokenCache>,
+) -> Option<crate::tokens::counter::Counted> {
+    let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
+    crate::tokens::counter::counted(session, enc, cache?)
 }
 
 /// Compact a loaded session's history once under a replay policy, as it stands. No raw lines
@@ -226,16 +263,18 @@ pub(crate) fn replay_counter(session: &Session) -> impl Fn(&crate::model::Messag
 pub fn replay(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
+    cache: Option<&TokenCache>,
 ) -> crate::replay::options::ReplayView {
-    crate::replay::options::replay_once(session, opts, None, &replay_counter(session))
+    crate::replay::options::replay_once(session, opts, None, &replay_counter(session, cache))
 }
 
 /// Run a loaded session forward under a replay policy.
 pub fn replay_simulate(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
+    cache: Option<&TokenCache>,
 ) -> crate::replay::simulate::Simulation {
-    let counter = replay_counter(session);
+    let counter = replay_counter(session, cache);
     let mut sim = crate::replay::options::simulation(session, opts, None, &counter);
     sim.cost = crate::cost::setting::estimate(
         session,
@@ -254,8 +293,9 @@ pub fn replay_sweep(
     rows: crate::replay::sweep::Axis,
     cols: crate::replay::sweep::Axis,
     metric: crate::replay::sweep::Metric,
+    cache: Option<&TokenCache>,
 ) -> crate::replay::sweep::SweepGrid {
-    let counter = replay_counter(session);
+    let counter = replay_counter(session, cache);
     crate::replay::options::sweep_session(session, opts, rows, cols, metric, None, &counter)
 }
 
@@ -288,8 +328,9 @@ pub fn token_charts(
 pub fn replay_panel(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
+    cache: Option<&TokenCache>,
 ) -> crate::panels::ReplayPanel {
-    let counter = replay_counter(session);
+    let counter = replay_counter(session, cache);
     let view = crate::replay::options::replay_once(session, opts, None, &counter);
     crate::panels::replay_panel(session, opts, view, &counter)
 }
@@ -298,8 +339,9 @@ pub fn replay_panel(
 pub fn replay_summary(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
+    cache: Option<&TokenCache>,
 ) -> crate::panels::SimulationSummary {
-    let sim = replay_simulate(session, opts);
+    let sim = replay_simulate(session, opts, cache);
     crate::panels::SimulationSummary {
         totals: sim.totals,
         compactions: sim.compactions,
@@ -311,8 +353,11 @@ pub fn replay_summary(
 
 /// Every compaction of a loaded session as three columns with file fates, its requests, the
 /// messages that carried files, and the pairing lint under both providers' rules.
-pub fn session_cuts(session: &Session) -> crate::compaction::cutview::SessionCuts {
-    crate::compaction::cutview::session_cuts(session, &crate::compaction::CharEstimate)
+pub fn session_cuts(
+    session: &Session,
+    cache: Option<&TokenCache>,
+) -> crate::compaction::cutview::SessionCuts {
+    crate::compaction::cutview::session_cuts(session, &*view_counter(session, cache))
 }
 
 /// The context of request `number` as timeline rows with its pairing findings; an error names
@@ -320,11 +365,12 @@ pub fn session_cuts(session: &Session) -> crate::compaction::cutview::SessionCut
 pub fn request_view(
     session: &Session,
     number: usize,
+    cache: Option<&TokenCache>,
 ) -> Result<crate::compaction::cutview::RequestView> {
-    let counter = crate::compaction::CharEstimate;
-    crate::compaction::cutview::request_view(session, number, &counter).ok_or_else(|| {
+    let counter = view_counter(session, cache);
+    crate::compaction::cutview::request_view(session, number, &*counter).ok_or_else(|| {
         // The same range error `context` gives.
-        request_context(session, number)
+        request_context(session, number, None)
             .err()
             .unwrap_or_else(|| Error::OutOfRange(format!("no request {number}")))
     })

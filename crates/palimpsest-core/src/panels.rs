@@ -174,7 +174,7 @@ fn summary_tokens(o: &ReplayOptions) -> u64 {
 /// user messages and working state, which are counted as they are.
 fn tokens(m: &Message, o: &ReplayOptions, counter: Counter<'_>) -> u64 {
     if m.kind != MessageKind::Summary {
-        return counter(m);
+        return counter.count(m);
     }
     let placeholder = SummarySource::Placeholder {
         tokens: summary_tokens(o),
@@ -183,7 +183,7 @@ fn tokens(m: &Message, o: &ReplayOptions, counter: Counter<'_>) -> u64 {
     if m.text() == placeholder {
         summary_tokens(o)
     } else {
-        counter(m) + summary_tokens(o)
+        counter.count(m) + summary_tokens(o)
     }
 }
 
@@ -254,8 +254,8 @@ mod tests {
         let p = replay_panel(
             &s,
             &o,
-            replay_once(&s, &o, None, &crate::replay::chars_over_four),
-            &crate::replay::chars_over_four,
+            replay_once(&s, &o, None, &crate::tokens::counter::CharEstimate),
+            &crate::tokens::counter::CharEstimate,
         );
         let got: Vec<(Option<usize>, MessageKind)> = p
             .rows
@@ -307,8 +307,8 @@ mod tests {
         let p = replay_panel(
             &s,
             &o,
-            replay_once(&s, &o, None, &crate::replay::chars_over_four),
-            &crate::replay::chars_over_four,
+            replay_once(&s, &o, None, &crate::tokens::counter::CharEstimate),
+            &crate::tokens::counter::CharEstimate,
         );
         assert_eq!(p.orphans, 1, "a naive tail of 3 opens on the cat result");
         let orphans: Vec<Option<usize>> = p

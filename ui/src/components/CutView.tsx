@@ -42,6 +42,8 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
   const replacement = a.trigger === "replacement";
   const micro = a.trigger === "micro" || replacement;
   const verb = replacement ? "replaced" : "cleared";
+  // "≈" marks the estimate (chars / 4); once the session is counted these are its BPE counts.
+  const approx = a.token_method.startsWith("estimate") ? "≈" : "";
   return (
     <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} aria-label={`Compaction cut ${ordinal + 1}`}>
       <header className="cut-head">
@@ -77,7 +79,8 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
         <p className="cut-sub muted small" data-testid="micro-sub">
           {replacement ? "Content replacement" : "Microcompact"}: {plural(cut.cleared.length, "tool result")} {replacement ? "swapped for stubs" : "cleared"}, no message
           dropped, no summary · {replacement ? "tokens the stored results held" : "tokens saved"}:{" "}
-          {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : replacement ? "" : "none recorded · "}≈
+          {cut.tokens_saved_recorded !== null ? `${cut.tokens_saved_recorded.toLocaleString()} recorded · ` : replacement ? "" : "none recorded · "}
+          {approx}
           {cut.tokens_saved_counted.toLocaleString()} counted in the {verb} results
         </p>
       ) : (
@@ -102,7 +105,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
                 index={c.index}
                 row={rowsByIndex.get(c.index)}
                 files={c.paths.length ? c.paths : undefined}
-                note={`${verb} ${c.tool ?? "result"}${c.call_index !== null ? ` of #${c.call_index}` : ""} · ≈${c.tokens_counted.toLocaleString()} tokens`}
+                note={`${verb} ${c.tool ?? "result"}${c.call_index !== null ? ` of #${c.call_index}` : ""} · ${approx}${c.tokens_counted.toLocaleString()} tokens`}
                 onShow={onShow}
               />
             ))}

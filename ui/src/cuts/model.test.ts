@@ -75,6 +75,11 @@ describe("cut labels", () => {
     const half = cut(5, [167_000, 0]);
     half.anatomy.post_tokens = null;
     expect(cutRuleLabel(half, 1), "Claude records only the before: the after is our estimate").toBe("cut 1 · auto · 167k → ≈174 tokens");
+    const counted = cut(5, null);
+    counted.anatomy.token_method = "BPE o200k_base";
+    expect(cutRuleLabel(counted, 1), "once the session is counted, the label gives the BPE count and says so, with no ≈").toBe(
+      "cut 1 · auto · 64 → 174 tokens (BPE o200k_base)",
+    );
   });
 });
 

@@ -8,14 +8,18 @@ import type { FindingKind } from "../bindings/FindingKind";
 import { formatTokens } from "../timeline/rows";
 
 /**
- * Tokens before → after: what the agent recorded, else our estimate marked "≈" (chars / 4):
- * "167k → 12k tokens", "167k → ≈9k tokens", "≈64 → ≈174 tokens (estimate)".
+ * Tokens before → after: what the agent recorded, else our count. Before the session is
+ * counted that is the estimate (chars / 4), marked "≈"; once counted, the same BPE count the
+ * Tokens tab and the ribbon show, unmarked:
+ * "167k → 12k tokens", "167k → ≈9k tokens", "≈64 → ≈174 tokens (estimate)", "70 → 181 tokens (BPE o200k_base)".
  */
 export function cutTokens(c: CutDetail): string {
   const a = c.anatomy;
-  const side = (recorded: number | null, counted: number) => (recorded !== null ? formatTokens(recorded) : `≈${formatTokens(counted)}`);
+  const estimated = a.token_method.startsWith("estimate");
+  const side = (recorded: number | null, counted: number) =>
+    recorded !== null ? formatTokens(recorded) : `${estimated ? "≈" : ""}${formatTokens(counted)}`;
   const text = `${side(a.pre_tokens, a.pre_tokens_counted)} → ${side(a.post_tokens, a.post_tokens_counted)} tokens`;
-  return a.pre_tokens === null && a.post_tokens === null ? `${text} (estimate)` : text;
+  return a.pre_tokens === null && a.post_tokens === null ? `${text} (${estimated ? "estimate" : a.token_method})` : text;
 }
 
 /** The rule drawn in the timeline and the ribbon's label: "cut 1 · auto · 167k → 12k tokens". */

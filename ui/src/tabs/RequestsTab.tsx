@@ -102,7 +102,7 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
         <span className="muted small" data-testid="request-summary">
           {info?.answer_index != null ? `answered by #${info.answer_index}` : "the next request"}
           {info?.after_cut != null && ` · after the cut at #${info.after_cut}`}
-          {view && view.request === request && ` · ${plural(view.rows.length, "message")} · ≈${plural(view.tokens_counted, "token")}, ${view.token_method}`}
+          {view && view.request === request && ` · ${plural(view.rows.length, "message")} · ${view.token_method.startsWith("estimate") ? "≈" : ""}${plural(view.tokens_counted, "token")}, ${view.token_method}`}
           {loading && " · loading…"}
         </span>
         {sent ? (

@@ -44,7 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let at = usize::try_from(n - 1)?;
         return one_cut(&session, at, a.summary, a.json);
     }
-    let view = api::compactions(&session);
+    let view = api::compactions(&session, super::token_cache().as_ref());
     if a.json {
         crate::output::json(&Out {
             session: &session.meta.id,
@@ -72,7 +72,7 @@ fn one_cut(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     if json {
-        let cuts = api::session_cuts(session);
+        let cuts = api::session_cuts(session, super::token_cache().as_ref());
         let Some(c) = cuts.cuts.get(at) else {
             anyhow::bail!(
                 "session `{}` has no cut {} (it holds {})",
@@ -89,7 +89,11 @@ fn one_cut(
     } else {
         MarkdownOf::Cut(at)
     };
-    write!(crate::output::stdout(), "{}", api::markdown(session, of)?)?;
+    write!(
+        crate::output::stdout(),
+        "{}",
+        api::markdown(session, of, super::token_cache().as_ref())?
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -28,6 +28,14 @@ use std::path::PathBuf;
 use anyhow::Context;
 use palimpsest_core::{api, model::Session};
 
+/// The user's token cache, when it exists: the counts the Tokens view and the index made,
+/// which the views and replays reuse (a view counts in BPE once its session is counted). The
+/// CLI reads the environment for it; core never does.
+pub fn token_cache() -> Option<palimpsest_core::tokens::TokenCache> {
+    palimpsest_core::tokens::TokenCache::default_dir()
+        .and_then(|d| palimpsest_core::tokens::TokenCache::existing(&d))
+}
+
 /// The `PATH [--session ID]` pair that the commands reading one session share, so their
 /// positional, flag and help text stay the same everywhere.
 #[derive(clap::Args)]

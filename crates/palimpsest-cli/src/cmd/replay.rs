@@ -137,7 +137,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = crate::output::stdout();
     if a.simulate {
-        let sim = api::replay_simulate(&session, &opts);
+        let sim = api::replay_simulate(&session, &opts, super::token_cache().as_ref());
         if a.json {
             crate::output::json(&sim)?;
             return Ok(ExitCode::SUCCESS);
@@ -215,7 +215,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let view = api::replay(&session, &opts);
+    let view = api::replay(&session, &opts, super::token_cache().as_ref());
     let note = palimpsest_core::replay::explain::policy_note(&session, &opts);
     if a.json {
         crate::output::json(&Explained {

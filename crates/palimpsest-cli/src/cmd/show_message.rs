@@ -30,7 +30,15 @@ pub fn run(
         }
         (None, false) => {
             let session = target.load("show")?;
-            write!(out, "{}", api::markdown(&session, MarkdownOf::Message(n))?)?;
+            write!(
+                out,
+                "{}",
+                api::markdown(
+                    &session,
+                    MarkdownOf::Message(n),
+                    super::token_cache().as_ref()
+                )?
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

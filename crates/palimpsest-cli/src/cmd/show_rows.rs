@@ -24,7 +24,7 @@ pub fn run(
     })?;
     let mut t = match found {
         Some(t) => t,
-        None => api::timeline(&target.load("show")?),
+        None => api::timeline(&target.load("show")?, super::token_cache().as_ref()),
     };
     t.rows.retain(|r| in_view(r, view));
     if json {

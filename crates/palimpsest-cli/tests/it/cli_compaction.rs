@@ -12,9 +12,17 @@ fn fixture(rel: &str) -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/").to_owned() + rel
 }
 
+/// Run with a cache of its own: the views count in BPE once a session is counted, so the
+/// user's cache, or another test's, must not decide what these tests read.
 fn run(args: &[&str]) -> Output {
+    let cache = tempfile::tempdir().unwrap();
+    run_in(cache.path(), args)
+}
+
+fn run_in(cache: &std::path::Path, args: &[&str]) -> Output {
     Command::cargo_bin("palimpsest")
         .unwrap()
+        .env("XDG_CACHE_HOME", cache)
         .args(args)
         .output()
         .unwrap()
@@ -292,5 +300,98 @@ fn context_shows_what_the_model_saw_before_and_after_the_cut() {
         String::from_utf8_lossy(&out.stderr).contains("has requests 1 to 4"),
         "the error names the range: {}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn views_count_in_bpe_once_the_session_is_counted() {
+    let six = fixture("claude/projects/-home-dev-shop/6c075000-0000-4000-8000-00000000c006.jsonl");
+    let cache = tempfile::tempdir().unwrap();
+    let cut =
+        |c: &std::path::Path| json_of(&run_in(c, &["compactions", &six, "--cut", "3", "--json"]));
+    let before = cut(cache.path());
+    assert_eq!(
+        (
+            &before["anatomy"]["token_method"],
+            &before["anatomy"]["pre_tokens_counted"]
+        ),
+        (&json!("estimate: characters / 4"), &json!(1578)),
+        "before any count the cut view estimates, and says so"
+    );
+
+    let file_rows = |c: &std::path::Path| {
+        json_of(&run_in(c, &["show", &six, "--rows", "--json"]))["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["tokens"].clone())
+            .collect::<Vec<Value>>()
+    };
+    assert!(
+        file_rows(cache.path()).iter().all(Value::is_null),
+        "rows read from the file carry no count before the session is counted"
+    );
+
+    // Indexing counts every message (as the Tokens tab does) into the token cache.
+    assert!(
+        run_in(cache.path(), &["index", &six]).status.success(),
+        "index runs"
+    );
+    let after = cut(cache.path());
+    assert_eq!(
+        after["anatomy"]["token_method"],
+        json!("BPE o200k_base"),
+        "once counted, the cut view counts in the session's vocabulary"
+    );
+    assert_ne!(
+        after["anatomy"]["pre_tokens_counted"], before["anatomy"]["pre_tokens_counted"],
+        "the count is the tokenizer's, not the estimate"
+    );
+
+    // One message, one number: a request's context is the sum of the rows' tokens (the
+    // ribbon's, from the index).
+    let rows = json_of(&run_in(
+        cache.path(),
+        &["show", &six, "--rows", "--index", "--json"],
+    ));
+    assert_eq!(
+        rows["from_index"],
+        json!(true),
+        "the rows come from the index"
+    );
+    let tokens_of = |i: u64| {
+        rows["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["index"] == json!(i))
+            .and_then(|r| r["tokens"].as_u64())
+            .unwrap_or_else(|| panic!("row {i} has BPE tokens"))
+    };
+    let indexed: Vec<Value> = rows["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["tokens"].clone())
+        .collect();
+    assert_eq!(
+        file_rows(cache.path()),
+        indexed,
+        "once counted, rows read from the file carry the index's count of each message"
+    );
+    let ctx = json_of(&run_in(
+        cache.path(),
+        &["context", &six, "--request", "5", "--json"],
+    ));
+    let summed: u64 = ctx["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| tokens_of(i.as_u64().unwrap()))
+        .sum();
+    assert_eq!(
+        (ctx["token_method"].as_str(), ctx["tokens_counted"].as_u64()),
+        (Some("BPE o200k_base"), Some(summed)),
+        "request 5's context counts each message as the ribbon does"
     );
 }

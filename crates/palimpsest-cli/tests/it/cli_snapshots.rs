@@ -4,7 +4,7 @@
 //! never writes one. The repository's own path is written `[repo]`, so a snapshot taken in one
 //! clone holds in another.
 
-use crate::common::run;
+use crate::common::run_env;
 
 fn repo() -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,11 +16,14 @@ fn repo() -> String {
 }
 
 /// What `palimpsest args…` printed, run from anywhere, with the repository's path redacted.
+/// Each run has a cache of its own: a view counts in BPE once another run counted its session,
+/// so a shared cache would make the snapshot depend on the order tests run in.
 fn printed(args: &[&str]) -> String {
     let root = repo();
     let args: Vec<String> = args.iter().map(|a| a.replace("[repo]", &root)).collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = run(&refs);
+    let cache = tempfile::tempdir().unwrap();
+    let out = run_env(&refs, &[("XDG_CACHE_HOME", cache.path().to_str().unwrap())]);
     assert!(
         out.status.success(),
         "palimpsest {refs:?} failed: {}",

@@ -54,7 +54,7 @@ pub use verdict::Severity;
 
 /// Rough token count: characters / 4, rounded up. The default until a BPE counter is passed.
 pub fn chars_div_4(text: &str) -> usize {
-    text.chars().count().div_ceil(4)
+    crate::tokens::counter::estimate(text.chars().count()) as usize
 }
 
 /// How to diagnose.

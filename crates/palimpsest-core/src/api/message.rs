@@ -73,7 +73,12 @@ pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::Me
 
 /// A message, a cut's summary or a whole cut of a loaded session as Markdown
 /// ([`crate::markdown`]); an error names what the session holds instead.
-pub fn markdown(session: &Session, of: crate::rpc::MarkdownOf) -> Result<String> {
+/// `cache`: the token cache the caller opened, for the cut's counts ([`super::view_counter`]).
+pub fn markdown(
+    session: &Session,
+    of: crate::rpc::MarkdownOf,
+    cache: Option<&crate::tokens::TokenCache>,
+) -> Result<String> {
     use crate::rpc::MarkdownOf;
     let no = |what: &str, n: usize, holds: usize| {
         Error::OutOfRange(format!(
@@ -89,7 +94,7 @@ pub fn markdown(session: &Session, of: crate::rpc::MarkdownOf) -> Result<String>
             .map(crate::markdown::message)
             .ok_or_else(|| no("message", i, session.messages.len())),
         MarkdownOf::Summary(c) | MarkdownOf::Cut(c) => {
-            let cuts = session_cuts(session);
+            let cuts = session_cuts(session, cache);
             let cut = cuts
                 .cuts
                 .get(c)

@@ -29,6 +29,8 @@ pub fn replay_sweep_file(
     index: Option<&mut Index>,
 ) -> Result<SweptFile> {
     let cols = Axis::ToolResultCap(caps.clone());
+    let cache = index.as_deref().and_then(Index::token_cache);
+    let cache = cache.as_ref();
     let goose = opts.policy == PolicyName::Goose && matches!(rows, Axis::KeepTail(_));
     let stamp = goose
         .then(|| stamp_of(path))
@@ -47,21 +49,21 @@ pub fn replay_sweep_file(
     let session = super::load_session(path, id)?;
     let name = session.meta.name.clone();
     let (Some(stamp), Some(ix)) = (stamp, index) else {
-        let grid = super::replay_sweep(&session, opts, rows, cols, metric);
+        let grid = super::replay_sweep(&session, opts, rows, cols, metric, cache);
         return Ok(SweptFile {
             grid,
             name,
             from_index: false,
         });
     };
-    let digests = made(&session, &caps);
+    let digests = made(&session, &caps, cache);
     // Kept only when the file did not change while it was read: a digest names what it was
     // made of.
     if stamp_of(path).as_deref() == Some(stamp.as_str()) {
         ix.save_digests(path, &session.meta.id, &stamp, &digests)?;
     }
     let grid = sweep_digests(&digests, opts, rows.clone(), cols.clone(), metric)
-        .unwrap_or_else(|| super::replay_sweep(&session, opts, rows, cols, metric));
+        .unwrap_or_else(|| super::replay_sweep(&session, opts, rows, cols, metric, cache));
     Ok(SweptFile {
         grid,
         name,
@@ -100,11 +102,13 @@ pub fn replay_sweep_view_indexed(
     let path = Path::new(&session.meta.path);
     let stamp = stamp_of(path).filter(|_| !caps.is_empty());
     let id = session.meta.id.as_str();
+    let cache = index.as_deref().and_then(Index::token_cache);
+    let cache = cache.as_ref();
     let grid = match (stamp, index) {
         (Some(stamp), Some(ix)) => match ix.digests(path, Some(id), &stamp, &caps)? {
             Some(d) => sweep_digests(&d, opts, rows.clone(), cols.clone(), metric),
             None => {
-                let digests = made(session, &caps);
+                let digests = made(session, &caps, cache);
                 if ix.holds_as_loaded(path, session)? {
                     ix.save_digests(path, id, &stamp, &digests)?;
                 }
@@ -113,15 +117,19 @@ pub fn replay_sweep_view_indexed(
         },
         _ => None,
     }
-    .unwrap_or_else(|| super::replay_sweep(session, opts, rows, cols, metric));
+    .unwrap_or_else(|| super::replay_sweep(session, opts, rows, cols, metric, cache));
     let title = crate::panels::sweep_title(session, metric);
     let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
     Ok(crate::panels::SweepView { grid, svg })
 }
 
 /// goose's digests of `session` at `caps`, counted as every replay counts.
-fn made(session: &Session, caps: &[usize]) -> Vec<Digest> {
-    let counter = super::replay_counter(session);
+fn made(
+    session: &Session,
+    caps: &[usize],
+    cache: Option<&crate::tokens::TokenCache>,
+) -> Vec<Digest> {
+    let counter = super::replay_counter(session, cache);
     let encoding = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
     goose_digests(session, caps, encoding.as_str(), &counter)
 }

@@ -13,42 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use super::context::Eras;
 use super::health::{self, HealthIssue, HealthProfile, SummaryHealth};
-use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Session, Trigger};
-
-/// Counts the tokens of one message. The tokens module plugs its real counter in here; until
-/// then [`CharEstimate`] stands in and says so in [`CompactionAnatomy::token_method`].
-pub trait TokenCounter {
-    /// A label for the method, shown next to the numbers.
-    fn method(&self) -> &str;
-    /// Tokens of one message as the model receives it.
-    fn count(&self, m: &Message) -> u64;
-}
-
-/// Characters / 4 over text, tool arguments and results: an estimate, labelled as one.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CharEstimate;
-
-impl TokenCounter for CharEstimate {
-    fn method(&self) -> &str {
-        "estimate: characters / 4"
-    }
-
-    fn count(&self, m: &Message) -> u64 {
-        let chars: usize = m
-            .parts
-            .iter()
-            .map(|p| match p {
-                Part::Text { text } | Part::Thinking { text, .. } => text.chars().count(),
-                Part::ToolCall {
-                    name, arguments, ..
-                } => name.len() + arguments.to_string().chars().count(),
-                Part::ToolResult { text, .. } => text.chars().count(),
-                Part::Image { .. } | Part::Other { .. } => 0,
-            })
-            .sum();
-        chars.div_ceil(4) as u64
-    }
-}
+use crate::model::{CompactionRecord, MessageKind, Part, Role, Session, Trigger};
+use crate::tokens::Counter;
 
 /// One compaction, taken apart. Indices are stored indices ([`Message::index`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,7 +80,7 @@ pub struct CompactionAnatomy {
 pub fn anatomy(
     session: &Session,
     eras: &Eras,
-    counter: &dyn TokenCounter,
+    counter: &dyn Counter,
     profile: &HealthProfile,
 ) -> Vec<CompactionAnatomy> {
     let mut order: Vec<usize> = (0..session.compactions.len()).collect();
@@ -129,7 +95,7 @@ fn one(
     session: &Session,
     eras: &Eras,
     ordinal: usize,
-    counter: &dyn TokenCounter,
+    counter: &dyn Counter,
     profile: &HealthProfile,
 ) -> CompactionAnatomy {
     let rec: &CompactionRecord = &session.compactions[ordinal];

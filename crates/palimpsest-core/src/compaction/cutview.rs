@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::anatomy::{CompactionAnatomy, TokenCounter, anatomy};
+use super::anatomy::{CompactionAnatomy, anatomy};
 use super::context::{Eras, RequestInfo};
 use super::health::HealthProfile;
 use super::lint::{Finding, LintReport, lint_session};
@@ -24,6 +24,7 @@ use crate::analysis::paths::file_name;
 use crate::analysis::reads::{AccessKind, classify};
 use crate::model::{Session, Trigger};
 use crate::timeline::TimelineRow;
+use crate::tokens::Counter;
 
 /// A message that carried a file's content to the model: the result of a call that read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,7 +168,7 @@ pub fn carriers(session: &Session) -> Vec<FileCarrier> {
 }
 
 /// Take every compaction of `session` apart for the cut view, with file fates and both lints.
-pub fn session_cuts(session: &Session, counter: &dyn TokenCounter) -> SessionCuts {
+pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
     let eras = Eras::new(session);
     let profile = HealthProfile::for_format(session.meta.format);
     let carriers = carriers(session);
@@ -199,7 +200,7 @@ fn detail(
     eras: &Eras,
     carriers: &[FileCarrier],
     pos_of: &HashMap<usize, usize>,
-    counter: &dyn TokenCounter,
+    counter: &dyn Counter,
     a: CompactionAnatomy,
 ) -> CutDetail {
     let msgs = &session.messages;
@@ -350,7 +351,7 @@ fn sentence(f: &CutFile) -> String {
 pub fn request_view(
     session: &Session,
     number: usize,
-    counter: &dyn TokenCounter,
+    counter: &dyn Counter,
 ) -> Option<RequestView> {
     let ctx = super::request_context(session, number, counter)?;
     let eras = Eras::new(session);

@@ -326,7 +326,7 @@ pub fn check(text: &str, profile: &HealthProfile) -> SummaryHealth {
             });
         }
     }
-    let tokens_estimate = chars.div_ceil(4) as u64;
+    let tokens_estimate = crate::tokens::counter::estimate(chars);
     SummaryHealth {
         profile: profile.name.clone(),
         chars,

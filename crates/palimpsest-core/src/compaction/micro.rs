@@ -8,9 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::anatomy::TokenCounter;
 use super::cutview::FileCarrier;
 use crate::model::{CompactionRecord, Message, Part, Role, Session};
+use crate::tokens::Counter;
 
 /// One tool result a microcompact cleared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +83,7 @@ pub fn cleared(
     session: &Session,
     record: &CompactionRecord,
     carriers: &[FileCarrier],
-    counter: &dyn TokenCounter,
+    counter: &dyn Counter,
 ) -> Vec<ClearedResult> {
     let ids = compacted_ids(record);
     let mut out = Vec::new();

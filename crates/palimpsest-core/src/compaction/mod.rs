@@ -26,7 +26,7 @@ pub mod request;
 #[cfg(test)]
 pub(crate) mod testkit;
 
-pub use anatomy::{CharEstimate, CompactionAnatomy, TokenCounter, anatomy};
+pub use anatomy::{CompactionAnatomy, anatomy};
 pub use context::{Eras, RequestInfo};
 pub use health::{HealthIssue, HealthProfile, SummaryHealth};
 pub use lint::{Finding, FindingKind, LintReport, lint_messages, lint_session};
@@ -83,7 +83,7 @@ pub struct RequestContext {
 }
 
 /// Take every compaction apart with the session format's summary profile.
-pub fn view(session: &Session, counter: &dyn TokenCounter) -> CompactionsView {
+pub fn view(session: &Session, counter: &dyn crate::tokens::Counter) -> CompactionsView {
     let eras = Eras::new(session);
     let profile = HealthProfile::for_format(session.meta.format);
     CompactionsView {
@@ -98,7 +98,7 @@ pub fn view(session: &Session, counter: &dyn TokenCounter) -> CompactionsView {
 pub fn request_context(
     session: &Session,
     number: usize,
-    counter: &dyn TokenCounter,
+    counter: &dyn crate::tokens::Counter,
 ) -> Option<RequestContext> {
     let eras = Eras::new(session);
     let t = eras.request_point(number)?;

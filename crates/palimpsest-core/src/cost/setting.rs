@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{PriceTable, session_cost};
 use crate::compaction::Eras;
-use crate::model::{Message, Session};
+use crate::model::Session;
 
 /// A setting's estimated cost beside the recorded one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,7 +44,7 @@ pub struct SettingCost {
 
 /// The session's own requests counted from the transcript: every message times the number of
 /// requests whose context held it.
-fn counted(session: &Session, count: &dyn Fn(&Message) -> u64) -> (u64, usize) {
+fn counted(session: &Session, count: &dyn crate::tokens::Counter) -> (u64, usize) {
     let eras = Eras::new(session);
     let answers = eras.answers();
     let mut total = 0u64;
@@ -56,7 +56,7 @@ fn counted(session: &Session, count: &dyn Fn(&Message) -> u64) -> (u64, usize) {
         let lo = answers.partition_point(|&t| t <= from);
         let hi = answers.partition_point(|&t| t <= until);
         if hi > lo {
-            total += count(m) * (hi - lo) as u64;
+            total += count.count(m) * (hi - lo) as u64;
         }
     }
     (total, answers.len())
@@ -65,7 +65,7 @@ fn counted(session: &Session, count: &dyn Fn(&Message) -> u64) -> (u64, usize) {
 /// The estimate for a setting whose simulation processed `tokens_processed` over `requests`.
 pub fn estimate(
     session: &Session,
-    count: &dyn Fn(&Message) -> u64,
+    count: &dyn crate::tokens::Counter,
     tokens_processed: u64,
     requests: usize,
     table: &PriceTable,

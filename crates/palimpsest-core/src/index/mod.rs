@@ -93,6 +93,12 @@ impl Index {
         })
     }
 
+    /// The token cache beside the index, when there is one (never created here): the counts
+    /// indexing made, which the views and replays of its sessions reuse.
+    pub fn token_cache(&self) -> Option<crate::tokens::TokenCache> {
+        token_dir(&self.path).and_then(|d| crate::tokens::TokenCache::existing(&d))
+    }
+
     /// Open the index at its default location.
     pub fn open_default() -> Result<Index> {
         let p = Self::default_path()

@@ -234,7 +234,7 @@ pub fn write(
             m.agent_visible,
             m.user_visible,
             m.chars as i64,
-            m.chars.div_ceil(4) as i64,
+            crate::tokens::counter::estimate(m.chars) as i64,
             m.tokens.map(|t| t as i64),
             m.tools,
             m.is_error,

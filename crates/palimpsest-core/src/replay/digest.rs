@@ -214,7 +214,7 @@ mod tests {
     #[test]
     fn a_digest_read_back_sweeps_as_the_session_does() {
         let s = session();
-        let counter = |m: &Message| crate::replay::chars_over_four(m);
+        let counter = crate::tokens::counter::CharEstimate;
         let prep = Prepared::tokens_only(&s, &counter).with_cap(1000, &counter);
         let d = Digest::of(&prep, &s, Wording::Since20260216, "o200k_base", [7, 8, 9]);
         let back = Digest::from_stored(&d.header_json(), &d.body())
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn a_torn_or_foreign_body_is_refused() {
         let s = session();
-        let counter = |m: &Message| crate::replay::chars_over_four(m);
+        let counter = crate::tokens::counter::CharEstimate;
         let d = Digest::of(
             &Prepared::tokens_only(&s, &counter),
             &s,

@@ -9,7 +9,7 @@
 //! [`simulate`] runs a whole recorded session forward under a policy; [`sweep`] does that over a
 //! grid of settings; [`verify`] re-derives a recorded coworker session's compactions and diffs
 //! them with the records. Token counts come from a counting function passed in ([`Counter`]),
-//! so the caller chooses between [`chars_over_four`] and real BPE. Detecting where a session
+//! so the caller chooses between [`crate::tokens::counter::CharEstimate`] and real BPE. Detecting where a session
 //! *did* compact is `compaction`'s job; drawing the sweep is `charts::heatmap`'s.
 
 use serde::{Deserialize, Serialize};
@@ -32,36 +32,9 @@ pub mod simulate;
 pub mod sweep;
 pub mod verify;
 
-/// A token-counting function over one message. Pass `&chars_over_four` or a BPE counter.
-pub type Counter<'a> = &'a (dyn Fn(&Message) -> u64 + Sync);
-
-/// The default count: characters of everything the model reads in a message, over four,
-/// rounded up. Crude, but monotone and cheap; swap in BPE for real numbers.
-pub fn chars_over_four(m: &Message) -> u64 {
-    let chars: usize = m.parts.iter().map(part_chars).sum();
-    (chars as u64).div_ceil(4)
-}
-
-/// A real BPE count: the same text [`chars_over_four`] reads, through `encoding`.
-pub fn bpe_count(encoding: crate::tokens::bpe::Encoding, m: &Message) -> u64 {
-    m.parts
-        .iter()
-        .flat_map(crate::tokens::known::texts)
-        .map(|t| encoding.count(&t))
-        .sum()
-}
-
-fn part_chars(p: &Part) -> usize {
-    match p {
-        Part::Text { text } => text.chars().count(),
-        Part::Thinking { text, .. } => text.chars().count(),
-        Part::ToolCall {
-            name, arguments, ..
-        } => name.chars().count() + arguments.to_string().chars().count(),
-        Part::ToolResult { text, .. } => text.chars().count(),
-        Part::Image { .. } | Part::Other { .. } => 0,
-    }
-}
+/// A token counter over one message ([`crate::tokens::Counter`]): pass
+/// `&crate::tokens::counter::CharEstimate`, a BPE counter, or a closure.
+pub type Counter<'a> = &'a dyn crate::tokens::Counter;
 
 /// Where the summary text of a replayed compaction comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,7 +84,7 @@ pub fn count(m: &Message, counter: Counter<'_>) -> u64 {
         .as_ref()
         .and_then(|d| d.get(PLACEHOLDER_TOKENS_KEY))
         .and_then(serde_json::Value::as_u64)
-        .unwrap_or_else(|| counter(m))
+        .unwrap_or_else(|| counter.count(m))
 }
 
 /// One message of a replayed context, as the CLI and app show it.

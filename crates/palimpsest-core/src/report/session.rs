@@ -80,7 +80,11 @@ pub fn section(s: &Session, o: &ReportOptions, at: &str, whole: bool) -> Result<
     );
     findings(&mut out, at, &d);
     // One cut view for the cuts and the pairing sections (anatomy and lint are not cheap).
-    let view = crate::api::session_cuts(s);
+    let cache = o
+        .token_cache
+        .as_deref()
+        .and_then(crate::tokens::TokenCache::existing);
+    let view = crate::api::session_cuts(s, cache.as_ref());
     cuts(&mut out, at, s, &view);
     tokens(&mut out, s, o);
     pairing(&mut out, at, &view);

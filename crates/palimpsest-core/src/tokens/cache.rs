@@ -58,11 +58,21 @@ pub struct TokenCache {
 
 impl TokenCache {
     /// The default cache directory: `$XDG_CACHE_HOME/palimpsest` (or the platform's cache dir).
-    /// The one function in core that reads the environment; callers pass its result to [`open`].
+    /// It reads the environment, so only the CLI and the app call it; they pass the cache (or
+    /// its folder) to everything in core that counts.
     ///
     /// [`open`]: TokenCache::open
     pub fn default_dir() -> Option<PathBuf> {
         dirs::cache_dir().map(|d| d.join("palimpsest"))
+    }
+
+    /// Open the cache in `dir` when one is there (never creating it): what a view reads counts
+    /// from without counting.
+    pub fn existing(dir: &Path) -> Option<TokenCache> {
+        dir.join(FILE_NAME)
+            .is_file()
+            .then(|| TokenCache::open(dir).ok())
+            .flatten()
     }
 
     /// Open (creating when missing) the cache in `dir`.

@@ -13,11 +13,12 @@ use crate::model::{Message, Part, Session};
 /// The counts the cache holds for one session's long texts, in one vocabulary.
 pub struct Known {
     encoding: Encoding,
+    label: String,
     counts: HashMap<Key, u64>,
 }
 
 /// The texts of a part the replay counts (a call: its name and its arguments as JSON); the one
-/// rule both [`Known::message`] and [`crate::replay::bpe_count`] count by.
+/// rule every [`super::Counter`] counts by.
 pub fn texts(p: &Part) -> Vec<std::borrow::Cow<'_, str>> {
     match p {
         Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
@@ -52,7 +53,11 @@ impl Known {
                 );
             }
         }
-        Known { encoding, counts }
+        Known {
+            encoding,
+            label: format!("BPE {encoding}"),
+            counts,
+        }
     }
 
     /// The tokens of `text`: the cache's count when it has one, else counted now.
@@ -65,7 +70,7 @@ impl Known {
         self.encoding.count(text)
     }
 
-    /// The tokens of a message, as [`crate::replay::bpe_count`] counts them.
+    /// The tokens of a message, as [`super::counter::Bpe`] counts them.
     pub fn message(&self, m: &Message) -> u64 {
         m.parts.iter().flat_map(texts).map(|t| self.count(&t)).sum()
     }
@@ -78,5 +83,15 @@ impl Known {
     /// True when the cache answered none.
     pub fn is_empty(&self) -> bool {
         self.counts.is_empty()
+    }
+}
+
+impl super::Counter for Known {
+    fn method(&self) -> &str {
+        &self.label
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        self.message(m)
     }
 }

@@ -17,6 +17,7 @@ use crate::model::Session;
 pub mod bpe;
 pub mod cache;
 pub mod category;
+pub mod counter;
 pub mod known;
 pub mod report;
 pub mod totals;
@@ -25,6 +26,7 @@ pub mod usage;
 pub use bpe::Encoding;
 pub use cache::TokenCache;
 pub use category::{Category, ToolKind};
+pub use counter::Counter;
 
 /// Texts shorter than this are counted directly: hashing and a cache lookup cost about as much
 /// as counting them, and they would bloat the cache.

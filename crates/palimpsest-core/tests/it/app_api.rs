@@ -62,7 +62,7 @@ fn source_group_of_a_missing_path_is_a_problem_not_an_error() {
 #[test]
 fn timeline_of_goose_compacted_keeps_every_row_with_visibility() {
     let s = api::load_session(&goose_db(), Some("goose-compacted")).expect("fixture loads");
-    let t = api::timeline(&s);
+    let t = api::timeline(&s, None);
     assert_eq!(
         t.rows.len(),
         10,

@@ -229,7 +229,7 @@ fn the_backward_walk_tail_is_clean() {
             r.findings
         );
     }
-    let view = api::compactions(&s);
+    let view = api::compactions(&s, None);
     let c = &view.compactions[0];
     assert_eq!(
         c.kept_tail,
@@ -370,10 +370,10 @@ fn a_later_cut_does_not_hide_what_earlier_requests_saw() {
         vec![0, 1, 2],
         "request 2 saw the originals"
     );
-    let ctx = api::request_context(&s, 2).expect("request 2 exists");
+    let ctx = api::request_context(&s, 2, None).expect("request 2 exists");
     assert_eq!(ctx.indices, vec![0, 1, 2], "the same through the api");
     assert_eq!(ctx.answer_index, Some(3), "answered by the pytest call");
-    let next = api::request_context(&s, 3).expect("the next request");
+    let next = api::request_context(&s, 3, None).expect("the next request");
     assert_eq!(
         next.indices,
         vec![5, 6, 7, 8, 9],
@@ -381,7 +381,7 @@ fn a_later_cut_does_not_hide_what_earlier_requests_saw() {
     );
     assert_eq!(next.after_cut, Some(5), "after the cut");
     assert!(
-        api::request_context(&s, 4).is_err(),
+        api::request_context(&s, 4, None).is_err(),
         "there is no request 4"
     );
     let shape = RequestShape {
@@ -441,7 +441,7 @@ fn chained_compactions_fold_the_earlier_summary() {
         archived: None,
     };
     let s = session(SourceFormat::Goose, msgs, vec![rec(5), rec(9)]);
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     assert_eq!(
         v.compactions[0].dropped,
         Some((0, 4)),
@@ -462,7 +462,7 @@ fn chained_compactions_fold_the_earlier_summary() {
         "the first chains nothing"
     );
     assert_eq!(
-        api::request_context(&s, 3).unwrap().indices,
+        api::request_context(&s, 3, None).unwrap().indices,
         vec![5, 6, 7],
         "request 3 saw era 2"
     );
@@ -480,7 +480,7 @@ fn goose_db() -> PathBuf {
 #[test]
 fn goose_compacted_has_one_cut_with_no_tail_and_the_ask_preserved() {
     let s = api::load_session(&goose_db(), Some("goose-compacted")).expect("fixture loads");
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     assert_eq!(v.compactions.len(), 1, "one auto compaction");
     let c = &v.compactions[0];
     assert_eq!(
@@ -523,7 +523,7 @@ fn goose_compacted_has_one_cut_with_no_tail_and_the_ask_preserved() {
     let eras = Eras::new(&s);
     assert_eq!(eras.answers(), &[1, 3, 8], "three model answers");
     assert_eq!(
-        api::request_context(&s, 3).unwrap().indices,
+        api::request_context(&s, 3, None).unwrap().indices,
         vec![5, 6, 7],
         "seed 000's three messages"
     );
@@ -538,7 +538,7 @@ fn goose_compacted_has_one_cut_with_no_tail_and_the_ask_preserved() {
 #[test]
 fn goose_manual_cut_preserves_nothing() {
     let s = api::load_session(&goose_db(), Some("goose-manual")).expect("fixture loads");
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     assert_eq!(v.compactions.len(), 1, "one /compact");
     let c = &v.compactions[0];
     assert_eq!(
@@ -561,7 +561,7 @@ fn goose_manual_cut_preserves_nothing() {
             .any(|h| matches!(h, HealthIssue::TooShort { .. })),
         "a two-line summary is under 400 characters"
     );
-    let next = api::request_context(&s, api::compactions(&s).requests.len()).unwrap();
+    let next = api::request_context(&s, api::compactions(&s, None).requests.len(), None).unwrap();
     assert!(
         !next.indices.contains(&4),
         "the /compact echo never reaches the model"
@@ -573,7 +573,7 @@ fn goose_seeds_without_compaction_are_clean() {
     for id in ["seed-five", "seed-parallel", "seed-dup"] {
         let s = api::load_session(&goose_db(), Some(id)).expect("fixture loads");
         assert!(
-            api::compactions(&s).compactions.is_empty(),
+            api::compactions(&s, None).compactions.is_empty(),
             "{id}: no compaction"
         );
         for a in [Api::Openai, Api::Anthropic] {
@@ -600,7 +600,7 @@ fn claude(name: &str) -> PathBuf {
 fn claude_case(file: &str, trigger: Trigger, pre: u64, summary_chars: usize) {
     let id = file.trim_end_matches(".jsonl");
     let s = api::load_session(&claude(file), Some(id)).expect("real transcript loads");
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     assert_eq!(v.compactions.len(), 1, "{file}: one compaction");
     let c = &v.compactions[0];
     assert_eq!(
@@ -683,7 +683,7 @@ fn codex_replacement_history_is_the_kept_tail_and_the_summary_is_opaque() {
         "/../../fixtures/codex/sessions"
     ));
     let s = api::load_session(&dir, Some("019c8f0a-0000-7000-8000-00000000a001")).expect("loads");
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     assert_eq!(v.compactions.len(), 1, "one remote compaction");
     let c = &v.compactions[0];
     assert_eq!(
@@ -731,7 +731,7 @@ fn coworker_legacy_summary_fails_its_gate_and_the_new_ones_pass() {
         "/../../fixtures/coworker/state"
     ));
     let old = api::load_session(&state, Some("0ld5e55i0n01")).expect("loads");
-    let c = &api::compactions(&old).compactions[0];
+    let c = &api::compactions(&old, None).compactions[0];
     let codes: Vec<String> = c
         .health
         .iter()
@@ -755,7 +755,7 @@ fn coworker_legacy_summary_fails_its_gate_and_the_new_ones_pass() {
     );
 
     let s = api::load_session(&state, Some("a1b2c3d4e5f6")).expect("loads");
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     let cuts: Vec<usize> = v.compactions.iter().map(|c| c.cut_index).collect();
     assert_eq!(cuts, [7, 11, 13], "two summaries and a trim");
     assert!(
@@ -859,13 +859,13 @@ fn coworker_compactions_take_effect_at_their_notice() {
         ],
         "a request follows a cut only once its compaction took effect"
     );
-    let ctx = api::request_context(&s, 4).expect("request 4 exists");
+    let ctx = api::request_context(&s, 4, None).expect("request 4 exists");
     assert_eq!(
         (ctx.answer_index, ctx.after_cut, ctx.indices),
         (Some(9), None, vec![0, 1, 2, 3, 4, 5, 6, 8]),
         "request 4 (answered by 9) is before any compaction"
     );
-    let v = api::compactions(&s);
+    let v = api::compactions(&s, None);
     let first = &v.compactions[0];
     assert_eq!(
         (first.context_before, first.context_after),

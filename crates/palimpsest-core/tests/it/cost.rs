@@ -134,7 +134,7 @@ fn a_replay_setting_is_priced_at_the_sessions_own_rate() {
         Some("258c7280-ae70-4798-800f-63464d01a85d"),
     )
     .unwrap();
-    let sim = api::replay_simulate(&s, &ReplayOptions::default());
+    let sim = api::replay_simulate(&s, &ReplayOptions::default(), None);
     let c = sim
         .cost
         .expect("the session recorded usage of a priced model");

@@ -74,7 +74,7 @@ fn cut(s: &Session, raw: Option<&[Option<Value>]>) -> usize {
         s,
         &options(),
         raw,
-        &palimpsest_core::replay::chars_over_four,
+        &palimpsest_core::tokens::counter::CharEstimate,
     )
     .requested_cut_index
 }

@@ -54,13 +54,13 @@ fn the_block_of_an_earlier_trim_is_in_the_requests_it_was_sent_with() {
     );
     // Request 3 is answered by "Done step 2.", after the trim's notice and before the
     // compaction's.
-    let ctx = api::request_context(&s, 3).unwrap();
+    let ctx = api::request_context(&s, 3, None).unwrap();
     assert!(
         ctx.indices.contains(&trim),
         "the trim's block (#{trim}) was sent with request 3; got {:?}",
         ctx.indices
     );
-    let last = api::request_context(&s, 5).unwrap();
+    let last = api::request_context(&s, 5, None).unwrap();
     assert!(
         !last.indices.contains(&trim),
         "after the next compaction it is gone; got {:?}",

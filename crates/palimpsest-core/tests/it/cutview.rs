@@ -18,7 +18,7 @@ const UNANSWERED: &str = "019c8f0a-0000-7000-8000-00000000a003";
 #[test]
 fn goose_compacted_cut_has_three_columns_and_store_py_only_in_prose() {
     let s = api::load_session(&fixture("goose/sessions.db"), Some("goose-compacted")).unwrap();
-    let v = api::session_cuts(&s);
+    let v = api::session_cuts(&s, None);
     assert_eq!(v.cuts.len(), 1, "one auto compaction");
     let c = &v.cuts[0];
     assert_eq!(
@@ -74,7 +74,7 @@ fn goose_compacted_cut_has_three_columns_and_store_py_only_in_prose() {
 #[test]
 fn goose_stuck_second_cut_loses_the_spill_files_outright() {
     let s = api::load_session(&fixture("goose-stuck/sessions.db"), None).unwrap();
-    let v = api::session_cuts(&s);
+    let v = api::session_cuts(&s, None);
     let cuts: Vec<usize> = v.cuts.iter().map(|c| c.anatomy.cut_index).collect();
     assert_eq!(cuts, vec![11, 28], "two goose compactions");
     let second = &v.cuts[1];
@@ -126,7 +126,7 @@ fn codex_replacement_history_is_the_kept_column() {
         Some("019c8f0a-0000-7000-8000-00000000a001"),
     )
     .unwrap();
-    let v = api::session_cuts(&s);
+    let v = api::session_cuts(&s, None);
     assert_eq!(v.cuts.len(), 1, "one remote compaction");
     assert_eq!(
         v.cuts[0].dropped,
@@ -148,7 +148,7 @@ fn codex_replacement_history_is_the_kept_column() {
 #[test]
 fn request_view_of_the_unanswered_call_carries_both_providers_texts() {
     let s = api::load_session(&fixture(CODEX), Some(UNANSWERED)).unwrap();
-    let v = api::session_cuts(&s);
+    let v = api::session_cuts(&s, None);
     let f = &v.lint[0].findings;
     assert_eq!(f.len(), 1, "one finding under OpenAI's rules");
     assert_eq!(
@@ -161,13 +161,13 @@ fn request_view_of_the_unanswered_call_carries_both_providers_texts() {
         (FindingKind::UnansweredCall, 3, Some(2), Some(4)),
         "call_u1 at #3 is open from request 2 to the next one (4)"
     );
-    let first = api::request_view(&s, 1).unwrap();
+    let first = api::request_view(&s, 1, None).unwrap();
     assert!(
         first.findings.is_empty(),
         "request 1 precedes the call: {:?}",
         first.findings
     );
-    let next = api::request_view(&s, 4).unwrap();
+    let next = api::request_view(&s, 4, None).unwrap();
     assert_eq!(
         (next.request, next.requests, next.answer_index),
         (4, 4, None),
@@ -201,7 +201,7 @@ fn request_view_of_the_unanswered_call_carries_both_providers_texts() {
         ],
         "the exact 400 texts, OpenAI then Anthropic"
     );
-    let err = api::request_view(&s, 5).unwrap_err().to_string();
+    let err = api::request_view(&s, 5, None).unwrap_err().to_string();
     assert!(
         err.contains("requests 1 to 4") && err.contains("no request 5"),
         "past the next request, the error names the range: {err}"

@@ -99,7 +99,7 @@ fn codex_apply_patch_through_shell_matches_the_patch() {
 fn a_message_and_a_cut_as_markdown() {
     require_shared!();
     let s = api::load_session(&data(CLAUDE), None).unwrap();
-    let md = api::markdown(&s, MarkdownOf::Message(23)).unwrap();
+    let md = api::markdown(&s, MarkdownOf::Message(23), None).unwrap();
     assert!(
         md.starts_with("### #23 · assistant · 2026-02-11 20:37:32 UTC\n\n_hidden from the model; the user sees it_\n"),
         "heading with index, role, time, then both visibility marks: {}",
@@ -115,7 +115,7 @@ fn a_message_and_a_cut_as_markdown() {
         "the added lines carry their sign"
     );
 
-    let cut = api::markdown(&s, MarkdownOf::Cut(0)).unwrap();
+    let cut = api::markdown(&s, MarkdownOf::Cut(0), None).unwrap();
     assert!(
         cut.starts_with("## Cut 1 · auto · at #229\n\nContext 167094 (recorded) → 33960 (recorded) tokens, 229 → 1 messages.\n"),
         "the cut's heading and recorded tokens: {}",
@@ -126,7 +126,7 @@ fn a_message_and_a_cut_as_markdown() {
         229,
         "one line per dropped message"
     );
-    let summary = api::markdown(&s, MarkdownOf::Summary(0)).unwrap();
+    let summary = api::markdown(&s, MarkdownOf::Summary(0), None).unwrap();
     let text = s.messages[230].parts.iter().find_map(|p| match p {
         Part::Text { text } => Some(text.trim_end()),
         _ => None,
@@ -136,7 +136,7 @@ fn a_message_and_a_cut_as_markdown() {
         "the summary's text, whole, as the model receives it"
     );
     assert_eq!(
-        api::markdown(&s, MarkdownOf::Cut(1))
+        api::markdown(&s, MarkdownOf::Cut(1), None)
             .unwrap_err()
             .to_string(),
         "session `258c7280-ae70-4798-800f-63464d01a85d` has no cut 2 (it holds 1)",

@@ -92,7 +92,7 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
         );
         assert_eq!(
             without_tokens(indexed),
-            api::timeline(&session),
+            api::timeline(&session, None),
             "{}: the index's rows, meta and cuts are those the file gives",
             m.id
         );
@@ -160,7 +160,7 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
     let session = api::load_session(&file, Some(id)).unwrap();
     assert_eq!(
         without_tokens(after.clone()),
-        api::timeline(&session),
+        api::timeline(&session, None),
         "after the update the index gives what the whole file gives"
     );
     let hidden = first

@@ -12,9 +12,9 @@ use serde_json::json;
 
 use palimpsest_core::compaction::Api;
 use palimpsest_core::model::{Message, Part, Role, Session, SourceFormat};
-use palimpsest_core::replay::chars_over_four;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions, replay_once, sweep_session};
 use palimpsest_core::replay::sweep::{Axis, Metric};
+use palimpsest_core::tokens::counter::CharEstimate;
 
 /// One user turn: how many calls each tool round issues, and the text sizes.
 #[derive(Debug, Clone)]
@@ -108,7 +108,7 @@ proptest! {
         k in 0usize..12,
     ) {
         let s = session(&turns);
-        let v = replay_once(&s, &goose(k), None, &chars_over_four);
+        let v = replay_once(&s, &goose(k), None, &CharEstimate);
         prop_assert!(
             v.cut_index <= v.requested_cut_index,
             "the walk only moves the cut back: cut {} requested {}",
@@ -116,7 +116,7 @@ proptest! {
             v.requested_cut_index
         );
         prop_assert_eq!(v.orphans, 0, "with the walk, every kept result keeps its call");
-        let naive = replay_once(&s, &ReplayOptions { naive: true, ..goose(k) }, None, &chars_over_four);
+        let naive = replay_once(&s, &ReplayOptions { naive: true, ..goose(k) }, None, &CharEstimate);
         prop_assert!(
             v.kept_tail.len() >= naive.kept_tail.len(),
             "K is a floor: the walk keeps at least the naive tail ({} < {})",
@@ -132,8 +132,8 @@ proptest! {
     ) {
         let s = session(&turns);
         prop_assert_eq!(
-            replay_once(&s, &goose(k), None, &chars_over_four),
-            replay_once(&s, &goose(k), None, &chars_over_four),
+            replay_once(&s, &goose(k), None, &CharEstimate),
+            replay_once(&s, &goose(k), None, &CharEstimate),
             "the same replay twice"
         );
         let opts = ReplayOptions { context_window: Some(2_000), ..goose(0) };
@@ -144,7 +144,7 @@ proptest! {
             Axis::ToolResultCap(vec![0, 500]),
             Metric::TokensAfter,
             None,
-            &chars_over_four,
+            &CharEstimate,
         );
         prop_assert_eq!(sweep(), sweep(), "the same sweep twice");
     }

@@ -325,7 +325,7 @@ fn microcompacts_are_not_compactions_with_empty_summaries() {
     let id = palimpsest_fixtures::claude::SIX_CUTS_ID;
     let s = api::load_session(&root, Some(id)).unwrap();
     let d = api::diagnose(&s, &DiagnoseOptions::default()).unwrap();
-    let view = api::compactions(&s);
+    let view = api::compactions(&s, None);
     assert_eq!(
         d.compactions.len(),
         view.compactions.len(),

@@ -120,7 +120,7 @@ impl<'s> Prepared<'s> {
         for m in &session.messages {
             if m.kind == MessageKind::Summary {
                 let text = summary_text(m);
-                let tokens = counter(&text_message(&text));
+                let tokens = counter.count(&text_message(&text));
                 p.recorded.insert(p.entries.len(), (text, tokens));
             }
             let notice = m.kind == MessageKind::Notification;
@@ -134,7 +134,7 @@ impl<'s> Prepared<'s> {
                 .then(|| recorded_lengths(m.details.as_ref()))
                 .flatten();
             if m.role == Role::System {
-                p.system_tokens += counter(m);
+                p.system_tokens += counter.count(m);
                 p.system_len += recorded.map_or_else(
                     || {
                         let stored = cw::stored_value(m, p.raw_of(m.index));
@@ -194,9 +194,9 @@ impl<'s> Prepared<'s> {
                     (0, super::pyjson::dumps_len(&stored) as u64, 0)
                 }
                 (true, false, _) => (0, 0, 0),
-                (false, true, Some([canon, out])) => (counter(m), canon, out),
+                (false, true, Some([canon, out])) => (counter.count(m), canon, out),
                 (false, true, None) => sizes(m, &cw::stored_value(m, p.raw_of(m.index)), counter),
-                (false, false, _) => (counter(m), 0, 0),
+                (false, false, _) => (counter.count(m), 0, 0),
             };
             p.entries.push(Entry {
                 source: m.index as u32,
@@ -250,7 +250,7 @@ impl<'s> Prepared<'s> {
                 (e.tokens, e.canon_len, e.out_len) = if p.json_sizes {
                     sizes(&capped, &cw::stored_value(&capped, None), counter)
                 } else {
-                    (counter(&capped), 0, 0)
+                    (counter.count(&capped), 0, 0)
                 };
             }
         }
@@ -287,7 +287,7 @@ impl<'s> Prepared<'s> {
 fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
     let canon = super::pyjson::dumps_len(stored) as u64;
     let out = cw::outbound_value(stored).map_or(0, |v| super::pyjson::dumps_len(&v) as u64);
-    (counter(m), canon, out)
+    (counter.count(m), canon, out)
 }
 
 /// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit. Only the

@@ -73,7 +73,7 @@ pub(super) fn run(
                 } else {
                     summary_tokens
                 };
-                block_tokens = counter(&text_message(&text)) + placeholder_extra;
+                block_tokens = counter.count(&text_message(&text)) + placeholder_extra;
                 block_len = pyjson::dumps_len(&serde_json::json!({"role": "user", "content": text}))
                     as u64
                     + 4 * placeholder_extra;

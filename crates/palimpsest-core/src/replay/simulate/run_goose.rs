@@ -191,6 +191,6 @@ pub(crate) fn continuation_tokens(wording: Wording, counter: Counter<'_>) -> [u6
     .map(|c| {
         let mut m = text_message(wording.text(c));
         m.kind = MessageKind::Continuation;
-        counter(&m)
+        counter.count(&m)
     })
 }

@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::replay::goose::{Rule, Wording};
-use crate::replay::{chars_over_four, generate, testkit};
+use crate::replay::{generate, testkit};
+use crate::tokens::Counter;
+use crate::tokens::counter::CharEstimate;
 
 fn goose(keep_tail: usize, naive: bool, limit: u64) -> SimParams {
     SimParams {
@@ -44,9 +46,9 @@ fn five_then_ask() -> Session {
 #[test]
 fn goose_fires_on_the_user_turn_and_keeps_the_walked_tail() {
     let s = five_then_ask();
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None);
-    let total: u64 = s.messages.iter().map(chars_over_four).sum();
+    let total: u64 = s.messages.iter().map(|m| CharEstimate.count(m)).sum();
     // A limit the whole session crosses only with the last ask: 0.8 × limit < total.
     let sim = simulate(&prep, &goose(3, false, total), counter);
     assert_eq!(
@@ -79,9 +81,9 @@ fn goose_fires_on_the_user_turn_and_keeps_the_walked_tail() {
 #[test]
 fn goose_k4_keeps_the_file_and_naive_orphans_it() {
     let s = five_then_ask();
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None);
-    let total: u64 = s.messages.iter().map(chars_over_four).sum();
+    let total: u64 = s.messages.iter().map(|m| CharEstimate.count(m)).sum();
     let walked = simulate(&prep, &goose(4, false, total), counter);
     assert_eq!(
         walked.compactions[0].kept_tail,
@@ -111,7 +113,7 @@ fn goose_k4_keeps_the_file_and_naive_orphans_it() {
 #[test]
 fn long_sessions_compact_repeatedly_and_the_walk_never_orphans() {
     let s = generate::agent_loop(3_000);
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None).with_cap(10_000, counter);
     for k in 0..=8 {
         let sim = simulate(&prep, &goose(k, false, 128_000), counter);
@@ -144,7 +146,7 @@ fn long_sessions_compact_repeatedly_and_the_walk_never_orphans() {
 #[test]
 fn coworker_fires_at_the_trigger_and_keeps_a_quarter() {
     let s = generate::agent_loop(2_000);
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None).with_cap(10_000, counter);
     let settings = crate::replay::coworker::Settings {
         window: 40_000,
@@ -195,7 +197,7 @@ fn one_long_loop(calls: usize, result_chars: usize) -> Session {
 #[test]
 fn goose_compacts_inside_a_tool_loop_when_a_request_would_not_fit() {
     let s = one_long_loop(400, 4_000);
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None);
     // 400 results of 1 000 tokens each: 400k tokens on a 100k window.
     let sim = simulate(&prep, &goose(3, false, 100_000), counter);
@@ -235,7 +237,7 @@ fn goose_compacts_inside_a_tool_loop_when_a_request_would_not_fit() {
 fn goose_gives_up_when_the_retry_still_does_not_fit() {
     // One result larger than the window: kept in the tail, the retry is still over.
     let s = one_long_loop(3, 500_000);
-    let counter = &chars_over_four;
+    let counter = &CharEstimate;
     let prep = Prepared::new(&s, counter, None);
     let kept = simulate(&prep, &goose(3, false, 100_000), counter);
     assert_eq!(

@@ -1,0 +1,166 @@
+//! The one abstraction every view counts a message's tokens through: [`Counter`]. Three kinds
+//! stand behind it, each saying how it counts ([`Counter::method`]):
+//! - [`CharEstimate`], characters / 4: the only estimate, used before a session is counted and
+//!   labelled as one wherever it is shown;
+//! - [`Counted`], the Tokens tab's BPE counts of a session's own messages (its pieces summed,
+//!   what the index keeps per message), once the token cache holds them all ([`counted`]);
+//! - [`super::known::Known`] and [`Bpe`], BPE of any message, for replays that count messages
+//!   the session never held (summaries, capped results).
+//!
+//! Which texts a message has is [`super::known::texts`]; the vocabulary is [`super::bpe`].
+//! Any `Fn(&Message) -> u64` is a counter too (tests and benches pass closures).
+
+use super::Encoding;
+use super::cache::{Key, TokenCache};
+use crate::model::{Message, Session};
+
+/// Counts the tokens of one message as the model receives it.
+pub trait Counter: Sync {
+    /// How the counts are made, shown next to the numbers ("BPE o200k_base", or
+    /// "estimate: characters / 4").
+    fn method(&self) -> &str;
+    /// The tokens of `m`.
+    fn count(&self, m: &Message) -> u64;
+}
+
+/// The label of chars / 4.
+pub const ESTIMATE: &str = "estimate: characters / 4";
+
+/// The one estimate rule: `chars` characters are about `chars / 4` tokens, rounded up.
+pub fn estimate(chars: usize) -> u64 {
+    (chars as u64).div_ceil(4)
+}
+
+/// Characters / 4, rounded up, over every text the model reads in a message: an estimate,
+/// labelled as one. Crude, but monotone and free.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CharEstimate;
+
+impl Counter for CharEstimate {
+    fn method(&self) -> &str {
+        ESTIMATE
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        let chars: usize = m
+            .parts
+            .iter()
+            .flat_map(super::known::texts)
+            .map(|t| t.chars().count())
+            .sum();
+        estimate(chars)
+    }
+}
+
+/// BPE in one vocabulary, every text counted afresh.
+#[derive(Debug, Clone)]
+pub struct Bpe {
+    encoding: Encoding,
+    label: String,
+}
+
+impl Bpe {
+    /// A counter in `encoding`.
+    pub fn new(encoding: Encoding) -> Bpe {
+        Bpe {
+            encoding,
+            label: format!("BPE {encoding}"),
+        }
+    }
+}
+
+impl Counter for Bpe {
+    fn method(&self) -> &str {
+        &self.label
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        m.parts
+            .iter()
+            .flat_map(super::known::texts)
+            .map(|t| self.encoding.count(&t))
+            .sum()
+    }
+}
+
+/// A closure is a counter whose method is not named.
+impl<F: Fn(&Message) -> u64 + Sync> Counter for F {
+    fn method(&self) -> &str {
+        "custom"
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        self(m)
+    }
+}
+
+/// The Tokens tab's BPE counts of one session's messages, by stored index; a message the
+/// session does not hold is estimated.
+#[derive(Debug, Clone)]
+pub struct Counted {
+    by_index: Vec<Option<u64>>,
+    label: String,
+}
+
+impl Counted {
+    /// The tokens of the message stored at `index`, when the session holds it.
+    pub fn of_index(&self, index: usize) -> Option<u64> {
+        self.by_index.get(index).copied().flatten()
+    }
+}
+
+impl Counter for Counted {
+    fn method(&self) -> &str {
+        &self.label
+    }
+
+    fn count(&self, m: &Message) -> u64 {
+        match self.by_index.get(m.index) {
+            Some(Some(n)) => *n,
+            _ => CharEstimate.count(m),
+        }
+    }
+}
+
+/// The session's BPE counts as the Tokens tab has them, when `cache` holds every long piece
+/// (the tab or the index counted the session); `None` before that, so a view is never made to
+/// wait for a whole count. Short pieces are counted here: they are never cached, and cost
+/// about what a lookup does.
+pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Option<Counted> {
+    let pieces = super::category::pieces(session);
+    let keys: Vec<Key> = pieces
+        .iter()
+        .filter(|p| p.text.len() >= super::CACHE_MIN_BYTES)
+        .map(|p| Key::of(&p.text))
+        .collect();
+    // A session never counted misses at once: ask for its first texts before all of them.
+    let probe = &keys[..keys.len().min(16)];
+    if cache.get_many(encoding, probe).ok()?.contains(&None) {
+        return None;
+    }
+    let mut hits = cache.get_many(encoding, &keys).ok()?.into_iter();
+    let len = session
+        .messages
+        .iter()
+        .map(|m| m.index + 1)
+        .max()
+        .unwrap_or(0);
+    let mut by_index = vec![None; len];
+    for m in &session.messages {
+        by_index[m.index] = Some(0);
+    }
+    for p in &pieces {
+        let n = if p.text.len() >= super::CACHE_MIN_BYTES {
+            hits.next()??
+        } else {
+            encoding.count(&p.text)
+        };
+        if let Some(Some(t)) = by_index.get_mut(p.message_index) {
+            *t += n;
+        }
+    }
+    Some(Counted {
+        by_index,
+        label: format!("BPE {encoding}"),
+    })
+}
