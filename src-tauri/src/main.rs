@@ -31,6 +31,13 @@ macro_rules! handlers {
 }
 
 fn main() {
+    // The one place the app's core learns the environment.
+    palimpsest_core::env::install(palimpsest_core::env::Machine::new(
+        dirs::home_dir(),
+        dirs::cache_dir(),
+        dirs::config_dir(),
+        std::env::vars_os(),
+    ));
     let state = AppState::new(locations::path_argument(std::env::args_os().skip(1)));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

@@ -60,6 +60,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The one place the CLI's core learns the environment.
+    palimpsest_core::env::install(palimpsest_core::env::Machine::new(
+        dirs::home_dir(),
+        dirs::cache_dir(),
+        dirs::config_dir(),
+        std::env::vars_os(),
+    ));
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sessions(a) => cmd::sessions::run(a),

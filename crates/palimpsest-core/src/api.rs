@@ -310,8 +310,8 @@ pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> 
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.
 pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::discovery::Location> {
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    crate::sources::discovery::discover(home.as_deref(), &|k| std::env::var(k).ok(), added)
+    let m = crate::env::machine();
+    crate::sources::discovery::discover(m.home(), &|k| m.var_str(k), added)
 }
 
 // ---- The app's Tokens and Replay panels (`crate::panels`). ----

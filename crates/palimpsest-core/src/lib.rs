@@ -13,6 +13,7 @@ pub mod charts;
 pub mod compaction;
 pub mod compare;
 pub mod cost;
+pub mod env;
 pub mod error;
 pub mod export;
 pub mod follow;

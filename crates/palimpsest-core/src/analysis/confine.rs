@@ -171,7 +171,8 @@ pub fn read_confined(res: &Resolution, max: usize) -> std::io::Result<(String, b
 
 fn expand_home(raw: &str) -> PathBuf {
     match raw.strip_prefix("~/") {
-        Some(rest) => std::env::home_dir()
+        Some(rest) => crate::env::machine()
+            .home()
             .map(|h| h.join(rest))
             .unwrap_or_else(|| PathBuf::from(raw)),
         None => PathBuf::from(raw),

@@ -54,7 +54,8 @@ fn too_broad(dir: &Path) -> bool {
         return false;
     };
     c.parent().is_none()
-        || std::env::home_dir()
+        || crate::env::machine()
+            .home()
             .and_then(|h| h.canonicalize().ok())
             .is_some_and(|h| h.starts_with(&c))
 }
@@ -128,9 +129,9 @@ pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders 
     match session.meta.format {
         SourceFormat::Coworker => {
             let base = opts.scratch_base.clone().or_else(|| {
-                std::env::var_os("COWORKER_SCRATCH_BASE")
-                    .map(PathBuf::from)
-                    .or_else(|| std::env::home_dir().map(|h| h.join("OpenWorker")))
+                let m = crate::env::machine();
+                m.var_path("COWORKER_SCRATCH_BASE")
+                    .or_else(|| m.home().map(|h| h.join("OpenWorker")))
             });
             if let Some(b) = base {
                 if plain {
@@ -196,10 +197,20 @@ mod tests {
     #[test]
     fn root_and_home_are_too_broad() {
         assert!(too_broad(Path::new("/")), "/ holds everything");
-        if let Some(h) = std::env::home_dir()
-            && h.is_dir()
-        {
-            assert!(too_broad(&h), "the home folder itself");
-        }
+        let home = tempfile::tempdir().unwrap();
+        let inside = home.path().join("work");
+        std::fs::create_dir(&inside).unwrap();
+        let machine = crate::env::Machine::new(Some(home.path().to_owned()), None, None, []);
+        crate::env::with(machine, || {
+            assert!(too_broad(home.path()), "the home folder itself");
+            assert!(
+                !too_broad(&inside),
+                "a folder inside home is a session's own"
+            );
+        });
+        assert!(
+            !too_broad(home.path()),
+            "a folder is only home on the machine that says so"
+        );
     }
 }

@@ -10,8 +10,8 @@ use crate::index::{Index, IndexReport};
 
 /// The default session folders of this machine that exist (`palimpsest sources`' list).
 pub fn default_paths() -> Vec<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    crate::sources::discovery::default_locations(home.as_deref(), &|k| std::env::var(k).ok())
+    let m = crate::env::machine();
+    crate::sources::discovery::default_locations(m.home(), &|k| m.var_str(k))
         .into_iter()
         .map(|(_, p)| p)
         .filter(|p| p.exists())

@@ -110,7 +110,10 @@ impl PriceTable {
 
     /// The user's override file in the config dir (`$XDG_CONFIG_HOME/palimpsest/prices.json`).
     pub fn user_file() -> Option<PathBuf> {
-        dirs::config_dir().map(|d| d.join("palimpsest").join("prices.json"))
+        crate::env::machine()
+            .config_dir
+            .as_ref()
+            .map(|d| d.join("prices.json"))
     }
 
     /// The table to use: the snapshot, with `file` (or, without one, the user's file when it

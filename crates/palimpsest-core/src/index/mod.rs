@@ -82,7 +82,10 @@ pub fn under(file: &str, roots: &[PathBuf]) -> bool {
 impl Index {
     /// The default location: `$XDG_CACHE_HOME/palimpsest/index.db`.
     pub fn default_path() -> Option<PathBuf> {
-        dirs::cache_dir().map(|d| d.join("palimpsest").join("index.db"))
+        crate::env::machine()
+            .cache_dir
+            .as_ref()
+            .map(|d| d.join("index.db"))
     }
 
     /// Open (or create, or rebuild when its schema is older) the index at `path`.

@@ -58,12 +58,12 @@ pub struct TokenCache {
 
 impl TokenCache {
     /// The default cache directory: `$XDG_CACHE_HOME/palimpsest` (or the platform's cache dir).
-    /// It reads the environment, so only the CLI and the app call it; they pass the cache (or
-    /// its folder) to everything in core that counts.
+    /// From the machine the CLI or the app installed ([`crate::env`]); they open the cache and
+    /// pass it to everything in core that counts.
     ///
     /// [`open`]: TokenCache::open
     pub fn default_dir() -> Option<PathBuf> {
-        dirs::cache_dir().map(|d| d.join("palimpsest"))
+        crate::env::machine().cache_dir.clone()
     }
 
     /// Open the cache in `dir` when one is there (never creating it): what a view reads counts

@@ -50,11 +50,12 @@ impl CoworkerSource {
         {
             bases.push(dir.join(b));
         }
-        if let Some(b) = std::env::var_os("COWORKER_SCRATCH_BASE").filter(|b| !b.is_empty()) {
-            bases.push(PathBuf::from(b));
+        let m = crate::env::machine();
+        if let Some(b) = m.var_path("COWORKER_SCRATCH_BASE") {
+            bases.push(b);
         }
-        if let Some(h) = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")) {
-            bases.push(PathBuf::from(h).join("OpenWorker"));
+        if let Some(h) = m.home() {
+            bases.push(h.join("OpenWorker"));
         }
         Self::with_scratch(dir, bases)
     }

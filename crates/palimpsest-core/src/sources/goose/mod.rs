@@ -203,10 +203,10 @@ pub fn claim(probe: &Probe) -> Claim {
 /// (goose uses the XDG layout on macOS too); on Windows `%APPDATA%\Block\goose\data\sessions`.
 /// Folders are returned whether or not they exist.
 pub fn default_locations() -> Vec<PathBuf> {
-    locations_from(|k| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
+    let m = crate::env::machine();
+    locations_from(|k| match k {
+        "HOME" => m.home().map(Path::to_owned),
+        _ => m.var_path(k),
     })
 }
 
