@@ -10,8 +10,10 @@ use serde_json::Value;
 
 mod meta;
 mod recorded;
+mod usage;
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
+pub use usage::UsageSplit;
 
 /// Who wrote a message, as the provider API would see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -174,6 +176,11 @@ pub struct Message {
     /// Format-specific details that are not content the model saw (sidecar keys, usage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
+    /// What the provider billed for the request this message answers, as the source recorded
+    /// it (its reader reads its own keys): the first entry is that request; Codex adds counts
+    /// billed with no answer of their own to its latest answer. Empty: nothing recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usage: Vec<UsageSplit>,
 }
 
 impl Message {
@@ -191,6 +198,7 @@ impl Message {
             error: None,
             links: Vec::new(),
             details: None,
+            usage: Vec::new(),
         }
     }
 

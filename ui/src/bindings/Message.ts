@@ -3,6 +3,7 @@ import type { Link } from "./Link";
 import type { MessageKind } from "./MessageKind";
 import type { Part } from "./Part";
 import type { Role } from "./Role";
+import type { UsageSplit } from "./UsageSplit";
 import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
@@ -53,4 +54,10 @@ links?: Array<Link>,
 /**
  * Format-specific details that are not content the model saw (sidecar keys, usage).
  */
-details?: JsonValue | null, };
+details?: JsonValue | null, 
+/**
+ * What the provider billed for the request this message answers, as the source recorded
+ * it (its reader reads its own keys): the first entry is that request; Codex adds counts
+ * billed with no answer of their own to its latest answer. Empty: nothing recorded.
+ */
+usage?: Array<UsageSplit>, };

@@ -80,7 +80,7 @@ pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
     let recorded = |i: usize| {
         let m = &msgs[i];
         (m.role == Role::Assistant)
-            .then(|| message_usage(m.details.as_ref()))
+            .then(|| message_usage(m))
             .flatten()
             .filter(|&u| u > 0)
     };

@@ -7,8 +7,8 @@
 //! (`--prices FILE`, or `prices.json` in the config dir) overrides it model by model, in the
 //! same shape or in LiteLLM's own. A model is priced only under its exact name (or that name
 //! behind its provider's prefix): a model the table does not know gets no price, never a guess.
-//! Reading usage out of each format's details is here because only cost needs the split of
-//! fresh input, cache reads and cache writes; the context total is `tokens::report`'s.
+//! The usage it prices is what each reader recorded on the messages ([`crate::model::Message::usage`]);
+//! the context total is `tokens::report`'s.
 
 pub mod setting;
 mod table;
@@ -18,117 +18,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::model::UsageSplit;
 use crate::model::{Role, Session};
 pub use table::{Price, PriceTable};
-
-/// Tokens of one request, split the way they are priced.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct UsageSplit {
-    /// Fresh input (not read from or written to the cache).
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub input: u64,
-    /// Output, reasoning included.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub output: u64,
-    /// Cache reads.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub cache_read: u64,
-    /// Cache writes kept 5 minutes (or of unstated lifetime).
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub cache_write: u64,
-    /// Cache writes kept 1 hour.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub cache_write_1h: u64,
-}
-
-impl UsageSplit {
-    /// The whole prompt: input and cache.
-    pub fn prompt(&self) -> u64 {
-        self.input + self.cache_read + self.cache_write + self.cache_write_1h
-    }
-
-    fn add(&mut self, o: &UsageSplit) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_read += o.cache_read;
-        self.cache_write += o.cache_write;
-        self.cache_write_1h += o.cache_write_1h;
-    }
-}
-
-/// The usage one message's details record, split for pricing, per format:
-/// Claude (`usage` with fresh `input_tokens` apart from `cache_read_input_tokens` and
-/// `cache_creation_input_tokens`, split by `cache_creation.ephemeral_1h_input_tokens`),
-/// coworker (`input`, `cache_read`, `cache_write`), Codex (`last_token_usage`: `input_tokens`
-/// includes `cached_input_tokens`), OpenAI logs (`prompt_tokens` includes
-/// `prompt_tokens_details.cached_tokens`) and goose (`inputTokens` is the whole prompt, its
-/// `cacheReadTokens` / `cacheWriteTokens` shares of it).
-pub fn usage_split(details: Option<&Value>) -> Option<UsageSplit> {
-    let d = details?;
-    let u = d
-        .get("usage")
-        .or_else(|| d.get("last_token_usage"))
-        .or_else(|| d.pointer("/info/last_token_usage"))?;
-    let num = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(Value::as_u64));
-    let input = num(&["input_tokens", "input", "inputTokens", "prompt_tokens"])?;
-    let output = num(&[
-        "output_tokens",
-        "output",
-        "outputTokens",
-        "completion_tokens",
-    ])
-    .unwrap_or(0);
-    // Shapes whose input already holds the cached tokens.
-    if let Some(cached) = num(&["cached_input_tokens"]).or_else(|| {
-        u.pointer("/prompt_tokens_details/cached_tokens")
-            .and_then(Value::as_u64)
-    }) {
-        return Some(UsageSplit {
-            input: input.saturating_sub(cached),
-            output,
-            cache_read: cached,
-            ..Default::default()
-        });
-    }
-    if u.get("inputTokens").is_some() {
-        let read = num(&["cacheReadTokens", "cacheReadInputTokens"]).unwrap_or(0);
-        let write = num(&["cacheWriteTokens", "cacheCreationInputTokens"]).unwrap_or(0);
-        return Some(UsageSplit {
-            input: input.saturating_sub(read + write),
-            output,
-            cache_read: read,
-            cache_write: write,
-            cache_write_1h: 0,
-        });
-    }
-    let read = num(&[
-        "cache_read_input_tokens",
-        "cache_read",
-        "cache_read_tokens",
-        "cacheReadInputTokens",
-    ])
-    .unwrap_or(0);
-    let write = num(&[
-        "cache_creation_input_tokens",
-        "cache_write",
-        "cache_write_tokens",
-        "cacheCreationInputTokens",
-    ])
-    .unwrap_or(0);
-    let write_1h = u
-        .pointer("/cache_creation/ephemeral_1h_input_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        .min(write);
-    Some(UsageSplit {
-        input,
-        output,
-        cache_read: read,
-        cache_write: write - write_1h,
-        cache_write_1h: write_1h,
-    })
-}
 
 /// The long-context tier a prompt of this size is priced at: 0 (base), 1 (over 200k tokens),
 /// 2 (over 272k).
@@ -295,20 +187,12 @@ pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost
         if m.role != Role::Assistant {
             continue;
         }
-        // Codex keeps billed counts with no answer of their own on the latest answer.
-        let more = m
-            .details
-            .as_ref()
-            .and_then(|d| d.get("more_token_usage"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|u| usage_split(Some(&serde_json::json!({"last_token_usage": u}))));
-        let all: Vec<UsageSplit> = usage_split(m.details.as_ref())
-            .into_iter()
-            .chain(more)
+        let all: Vec<UsageSplit> = m
+            .usage
+            .iter()
             // A request that recorded no tokens (Claude's `<synthetic>` error turns) cost nothing.
             .filter(|u| u.prompt() + u.output > 0)
+            .cloned()
             .collect();
         for u in all {
             let model = m

@@ -15,8 +15,9 @@ use rusqlite::{Connection, params};
 use super::rows::Prepared;
 use crate::error::{Error, Result};
 
-/// Bump when the schema or what a row means changes: older files are rebuilt.
-pub const SCHEMA_VERSION: i64 = 11;
+/// Bump when the schema or what a row means changes: older files are rebuilt (12: messages
+/// kept whole carry the usage their reader recorded).
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;

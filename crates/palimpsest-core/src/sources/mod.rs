@@ -22,6 +22,7 @@ pub mod message_log;
 pub mod scan;
 pub use catalog::Catalog;
 pub mod sqlite;
+pub mod usage;
 
 /// A file or folder that holds sessions of one format.
 pub trait SessionSource: Send + Sync {

@@ -265,7 +265,7 @@ fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
             next += 1;
         }
         if m.role == Role::Assistant
-            && let Some(u) = message_usage(m.details.as_ref())
+            && let Some(u) = message_usage(m)
             && let Some(r) = out.last_mut()
         {
             // Claude repeats one response's usage on each of its lines: one per request.

@@ -3,10 +3,9 @@
 //! sources is the readers' job; which request a message answers is the report's.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::report::RequestTokens;
-use crate::model::{RecordedUsage, Session};
+use crate::model::{Message, RecordedUsage, Session};
 
 /// Usage the source recorded, beside our estimate of the same thing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,21 +31,10 @@ pub struct UsageComparison {
     pub recorded_processed: Option<u64>,
 }
 
-/// The recorded context (input + cache reads + cache writes) in a message's usage details, as
-/// the readers leave it:
-/// - Claude Code: `usage` with `input_tokens`, `cache_read_input_tokens`,
-///   `cache_creation_input_tokens` (fresh input apart from the cache: summed);
-/// - coworker: `usage` with `input`, `cache_read`, `cache_write` (likewise summed);
-/// - Codex: `last_token_usage` of the `token_count` after the answer, whose `input_tokens`
-///   already includes `cached_input_tokens` (taken as is);
-/// - goose (newer rows): `usage` with `inputTokens`, the whole prompt; its `cacheReadTokens` /
-///   `cacheWriteTokens` are shares of it (the split takes them out of the fresh input, so the
-///   prompt stays `inputTokens`).
-///
-/// It is [`crate::cost::usage_split`]'s prompt: the reading of each shape lives there once.
-pub fn message_usage(details: Option<&Value>) -> Option<u64> {
-    // One definition: the prompt of the split cost prices (fresh input + cache reads + writes).
-    crate::cost::usage_split(details).map(|u| u.prompt())
+/// The recorded context (input + cache reads + cache writes) of the request `m` answers, as its
+/// reader recorded it ([`Message::usage`]: the shapes are the readers').
+pub fn message_usage(m: &Message) -> Option<u64> {
+    m.usage.first().map(|u| u.prompt())
 }
 
 pub(crate) fn usage(

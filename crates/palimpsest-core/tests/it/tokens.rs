@@ -689,7 +689,7 @@ fn claude_recorded_usage_is_one_per_response_not_per_line() {
     let lines_with_usage = s
         .messages
         .iter()
-        .filter(|m| report::message_usage(m.details.as_ref()).is_some())
+        .filter(|m| report::message_usage(m).is_some())
         .count();
     assert_eq!(
         lines_with_usage, 1,

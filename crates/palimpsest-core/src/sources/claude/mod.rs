@@ -328,6 +328,8 @@ pub fn finish(
     parent: Option<String>,
     mut b: build::Builder,
 ) -> Result<Loaded> {
+    // What each answer was billed, in Anthropic's shape (compaction after-sizes read it).
+    super::usage::fill(&mut b.messages, "usage", super::usage::anthropic);
     let mut compactions = visibility::apply(&mut b, parent.is_none());
     visibility::post_from_usage(&mut compactions, &b.messages);
     if parent.is_none() {

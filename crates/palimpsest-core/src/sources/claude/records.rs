@@ -41,5 +41,7 @@ pub fn message_from(path: &Path, records: &[[u64; 2]]) -> Result<Option<Message>
             value: jsonl::parse(path, number, &text),
         });
     }
+    // What the answer was billed, as the whole-file read records it.
+    crate::sources::usage::fill(&mut b.messages, "usage", crate::sources::usage::anthropic);
     Ok(b.messages.into_iter().next())
 }

@@ -211,7 +211,12 @@ impl CoworkerSource {
             spill_dirs: self.spill_dirs(id),
             column: row.as_ref().and_then(|r| r.compaction.as_ref()),
         };
-        let built = build::build(&entries, &ctx);
+        let mut built = build::build(&entries, &ctx);
+        crate::sources::usage::fill(
+            &mut built.messages,
+            "usage",
+            crate::sources::usage::coworker,
+        );
         let first_user = built
             .messages
             .iter()

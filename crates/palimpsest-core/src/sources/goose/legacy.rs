@@ -296,6 +296,7 @@ pub fn load(path: &Path) -> Result<Session> {
             bad_metadata(path)
         });
     };
+    crate::sources::usage::fill(&mut messages, "usage", crate::sources::usage::goose);
     let compactions = kinds::classify(&mut messages);
     meta.created = messages.iter().find_map(|m| m.created);
     meta.message_count = messages.len();

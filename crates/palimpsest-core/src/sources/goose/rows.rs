@@ -119,6 +119,7 @@ pub fn load(conn: &Connection, schema: &Schema, path: &Path, id: &str) -> Result
     for (index, row) in rows.enumerate() {
         messages.push(to_message(path, index, row.map_err(sql_err)?));
     }
+    crate::sources::usage::fill(&mut messages, "usage", crate::sources::usage::goose);
     let mut compactions = kinds::classify(&mut messages);
     super::delegation::link_children(conn, schema, path, id, &mut messages)?;
     super::delegation::ledger_sizes(conn, schema, path, id, &mut compactions)?;

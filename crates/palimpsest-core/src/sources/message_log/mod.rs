@@ -162,7 +162,9 @@ impl MessageLogSource {
 
     fn build(&self) -> Result<(Session, build::Built)> {
         let (items, top) = self.items()?;
-        let built = build::build(&self.path, &items);
+        let mut built = build::build(&self.path, &items);
+        // A log keeps `usage` in the shape its provider returned.
+        crate::sources::usage::fill(&mut built.messages, "usage", crate::sources::usage::any);
         let first_user = built
             .messages
             .iter()
