@@ -1,7 +1,10 @@
 // One way for a view to ask core for what it shows: call `cmd` with `req` whenever the
 // dependencies change, and keep only the answer to the latest ask. A reply that arrives after
 // the session, the setting or the view changed is dropped, so one session's answer is never
-// drawn under another's. What is asked and how it is drawn stay with the view.
+// drawn under another's. What is asked and how it is drawn stay with the view. Every view that
+// asks one command per change uses it; the four flows that chain asks (the timeline's pages, the
+// sources listed then each loaded, the fleet ranked across every source, the message the
+// inspector fetches on a click as well as on selection) guard their chain the same way inline.
 import { startTransition, useEffect, useState, type DependencyList } from "react";
 import { call, toIpcError, type Command, type Req, type Res } from "./ipc";
 import type { Problem } from "./bindings/Problem";

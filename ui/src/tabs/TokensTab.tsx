@@ -4,14 +4,12 @@
 // usage the source recorded beside our estimate. Charts are core's SVGs; a table under each
 // gives the exact numbers. Counting reports progress in the status bar and can be cancelled.
 import { CostTable } from "./CostTable";
-import { startTransition, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import type { TabContext } from "./context";
 import { useCommand } from "../useCommand";
 import type { TokenReport } from "../bindings/TokenReport";
 import type { TokenCharts } from "../bindings/TokenCharts";
 import type { CategoryTotals } from "../bindings/CategoryTotals";
-import type { Problem } from "../bindings/Problem";
-import { call, toIpcError } from "../ipc";
 import { cancelRunning, setRunning, useEncoding } from "../tasks";
 import { useSystemTheme } from "../theme";
 import { SvgImage } from "../components/SvgImage";
@@ -21,34 +19,23 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const [encoding] = useEncoding();
   const theme = useSystemTheme();
-  const [report, setReport] = useState<TokenReport | null>(null);
-  const [counted, setError] = useState<Problem | null>(null);
-  const [counting, setCounting] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [everyOpen, setEveryOpen] = useState(false);
   const [everyShown, setEveryShown] = useState(2000);
 
+  // A new count (another session, encoding or attempt) supersedes this one; its answer lands
+  // as a transition, so the tables and charts of a big session render in slices between frames.
+  const asked = useCommand("count_tokens", path && id ? { path, id, encoding } : null, [path, id, encoding, attempt], {
+    transition: true,
+  });
+  const report: TokenReport | null = asked.data;
+  const counting = asked.loading;
+  // The status bar shows the count while it runs (its progress comes as events).
   useEffect(() => {
-    if (!path || !id) return;
-    let live = true;
-    setCounting(true);
-    setError(null);
-    setReport(null);
+    if (!counting) return;
     setRunning({ task: "tokens", label: "Counting tokens", fraction: null });
-    call("count_tokens", { path, id, encoding })
-      // A transition: the tables and charts of a big session render in slices between frames.
-      .then((r) => live && startTransition(() => setReport(r)))
-      .catch((e) => live && setError(toIpcError(e)))
-      .finally(() => {
-        if (!live) return;
-        setCounting(false);
-        setRunning(null);
-      });
-    return () => {
-      // A new count (another session or encoding) cancels this one in the app.
-      live = false;
-    };
-  }, [path, id, encoding, attempt]);
+    return () => setRunning(null);
+  }, [counting]);
 
   // Leaving the tab: the count is no longer wanted.
   useEffect(
@@ -64,7 +51,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
     transition: true,
   });
   const charts: TokenCharts | null = drawn.data;
-  const error = counted ?? drawn.error;
+  const error = asked.error ?? drawn.error;
 
   if (!timeline || !path) return <div className="empty-pane">Select a session in the sidebar to count its tokens.</div>;
   if (error)
