@@ -8,19 +8,19 @@ use palimpsest_core::analysis::spill_text::Confirmation;
 use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::search::{Hit, Query};
-use palimpsest_core::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::rpc::{BundledExamplesReq, SearchReq};
 use palimpsest_core::rpc::{
     CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
 use palimpsest_core::rpc::{
     DiagnoseFleetReq, DiagnoseReq, GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq,
-    LoadSourceReq, MessageDetail, OpenPathReq, OpenSpillAnywayReq, SourceGroup, SourceOrigin,
-    SpillTextReq, SpillsReq,
+    LoadSourceReq, OpenPathReq, OpenSpillAnywayReq, SpillTextReq, SpillsReq,
 };
-use palimpsest_core::timeline::Timeline;
 use palimpsest_core::tokens::TokenCache;
 use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
+use palimpsest_core::views::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
+use palimpsest_core::views::timeline::Timeline;
+use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
 use tauri::State;
 
 use crate::progress;
@@ -290,7 +290,7 @@ pub fn replay_sweep(
 pub fn get_cuts(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetCutsReq,
-) -> Result<palimpsest_core::compaction::cutview::SessionCuts, IpcError> {
+) -> Result<palimpsest_core::views::cuts::SessionCuts, IpcError> {
     let session = state.session(&req.path, &req.id)?;
     Ok(api::session_cuts(&session, token_cache().as_ref()))
 }
@@ -342,7 +342,7 @@ pub fn export_report(
 pub fn get_request(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetRequestReq,
-) -> Result<palimpsest_core::compaction::cutview::RequestView, IpcError> {
+) -> Result<palimpsest_core::views::cuts::RequestView, IpcError> {
     let session = state.session(&req.path, &req.id)?;
     Ok(api::request_view(
         &session,

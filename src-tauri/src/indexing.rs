@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::timeline::Timeline;
+use palimpsest_core::views::timeline::Timeline;
 
 /// The timeline of session `id` under `path` from the index, when it holds it as it is on
 /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
@@ -21,7 +21,11 @@ pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
 
 /// Message `index` of session `id` under `path` read by offset through the index, when it
 /// holds the file as it is (the window shows it while the session is still being read).
-pub fn message(path: &str, id: &str, index: usize) -> Option<palimpsest_core::rpc::MessageDetail> {
+pub fn message(
+    path: &str,
+    id: &str,
+    index: usize,
+) -> Option<palimpsest_core::views::MessageDetail> {
     let ix = api::open_index(None).ok()?;
     api::message_indexed(&ix, Path::new(path), Some(id), index)
         .ok()

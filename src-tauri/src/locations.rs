@@ -11,8 +11,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use palimpsest_core::model::Family;
-use palimpsest_core::rpc::SourceOrigin;
 use palimpsest_core::sources::discovery;
+use palimpsest_core::views::SourceOrigin;
 
 use crate::state::StartupSource;
 

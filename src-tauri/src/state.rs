@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
-use palimpsest_core::rpc::{ErrorCode, IpcError, SourceGroup, SourceOrigin};
-use palimpsest_core::timeline::Timeline;
+use palimpsest_core::rpc::{ErrorCode, IpcError};
+use palimpsest_core::views::timeline::Timeline;
+use palimpsest_core::views::{SourceGroup, SourceOrigin};
 
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]

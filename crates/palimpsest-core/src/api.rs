@@ -67,8 +67,8 @@ pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
 pub fn source_group(
     label: &str,
     path: &Path,
-    origin: crate::rpc::SourceOrigin,
-) -> crate::rpc::SourceGroup {
+    origin: crate::views::SourceOrigin,
+) -> crate::views::SourceGroup {
     let (sessions, problems) = match list_sessions_indexed(path) {
         Ok(list) => (list.sessions, list.problems),
         Err(e) => (Vec::new(), vec![Problem::from(&e)]),
@@ -83,7 +83,7 @@ pub fn source_group(
         }
     }
     let family = families.iter().max_by_key(|(_, n)| *n).map(|(f, _)| *f);
-    crate::rpc::SourceGroup {
+    crate::views::SourceGroup {
         label: label.to_owned(),
         path: path.to_string_lossy().into_owned(),
         origin,
@@ -95,9 +95,9 @@ pub fn source_group(
     }
 }
 
-/// The compact timeline of a loaded session ([`crate::timeline`]).
-pub fn timeline(session: &Session, cache: Option<&TokenCache>) -> crate::timeline::Timeline {
-    let mut t = crate::timeline::timeline(session);
+/// The compact timeline of a loaded session ([`crate::views::timeline`]).
+pub fn timeline(session: &Session, cache: Option<&TokenCache>) -> crate::views::timeline::Timeline {
+    let mut t = crate::views::timeline::timeline(session);
     // Once the session is counted its rows carry the Tokens tab's counts, as rows from the
     // index do, so the ribbon draws the numbers the cut labels give.
     if let Some(counted) = counted_session(session, cache) {
@@ -314,14 +314,14 @@ pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::dis
     crate::sources::discovery::discover(m.home(), &|k| m.var_str(k), added)
 }
 
-// ---- The app's Tokens and Replay panels (`crate::panels`). ----
+// ---- The app's Tokens and Replay panels (`crate::views::panels`). ----
 
 /// The Tokens panel's four charts, one SVG each, in the light or dark theme.
 pub fn token_charts(
     report: &crate::tokens::report::TokenReport,
     theme: crate::charts::ThemeName,
-) -> Result<crate::panels::TokenCharts> {
-    crate::panels::token_charts(report, theme)
+) -> Result<crate::views::panels::TokenCharts> {
+    crate::views::panels::token_charts(report, theme)
 }
 
 /// A loaded session's history compacted once, as timeline rows with tokens and orphans marked.
@@ -329,10 +329,10 @@ pub fn replay_panel(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
     cache: Option<&TokenCache>,
-) -> crate::panels::ReplayPanel {
+) -> crate::views::panels::ReplayPanel {
     let counter = replay_counter(session, cache);
     let view = crate::replay::options::replay_once(session, opts, None, &counter);
-    crate::panels::replay_panel(session, opts, view, &counter)
+    crate::views::panels::replay_panel(session, opts, view, &counter)
 }
 
 /// The totals and compactions of a loaded session run forward under a replay policy.
@@ -340,24 +340,24 @@ pub fn replay_summary(
     session: &Session,
     opts: &crate::replay::options::ReplayOptions,
     cache: Option<&TokenCache>,
-) -> crate::panels::SimulationSummary {
+) -> crate::views::panels::SimulationSummary {
     let sim = replay_simulate(session, opts, cache);
-    crate::panels::SimulationSummary {
+    crate::views::panels::SimulationSummary {
         totals: sim.totals,
         compactions: sim.compactions,
         cost: sim.cost,
     }
 }
 
-// ---- The app's cut view, request stepper and finding badges (`crate::compaction::cutview`). ----
+// ---- The app's cut view, request stepper and finding badges (`crate::views::cuts`). ----
 
 /// Every compaction of a loaded session as three columns with file fates, its requests, the
 /// messages that carried files, and the pairing lint under both providers' rules.
 pub fn session_cuts(
     session: &Session,
     cache: Option<&TokenCache>,
-) -> crate::compaction::cutview::SessionCuts {
-    crate::compaction::cutview::session_cuts(session, &*view_counter(session, cache))
+) -> crate::views::cuts::SessionCuts {
+    crate::views::cuts::session_cuts(session, &*view_counter(session, cache))
 }
 
 /// The context of request `number` as timeline rows with its pairing findings; an error names
@@ -366,9 +366,9 @@ pub fn request_view(
     session: &Session,
     number: usize,
     cache: Option<&TokenCache>,
-) -> Result<crate::compaction::cutview::RequestView> {
+) -> Result<crate::views::cuts::RequestView> {
     let counter = view_counter(session, cache);
-    crate::compaction::cutview::request_view(session, number, &*counter).ok_or_else(|| {
+    crate::views::cuts::request_view(session, number, &*counter).ok_or_else(|| {
         // The same range error `context` gives.
         request_context(session, number, None)
             .err()

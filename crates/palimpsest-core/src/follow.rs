@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::api::Problem;
 use crate::error::Result;
 use crate::model::{CompactionRecord, SessionMeta};
-use crate::timeline::{TimelineRow, row};
+use crate::views::timeline::{TimelineRow, row};
 use crate::watch::{Change, FsWatch, Tracker};
 
 /// One change to a followed source, as the app's UI applies it.
@@ -26,7 +26,7 @@ use crate::watch::{Change, FsWatch, Tracker};
 pub enum LiveEvent {
     /// A session appeared under `path`.
     SessionAdded {
-        /// The source path ([`crate::rpc::SourceGroup::path`]).
+        /// The source path ([`crate::views::SourceGroup::path`]).
         path: String,
         /// Its listing.
         session: SessionMeta,

@@ -20,13 +20,12 @@ pub mod follow;
 pub mod index;
 pub mod markdown;
 pub mod model;
-pub mod panels;
 pub mod replay;
 pub mod report;
 pub mod rpc;
 pub mod sources;
-pub mod timeline;
 pub mod tokens;
+pub mod views;
 pub mod watch;
 
 pub use error::{Error, Result};

@@ -2,15 +2,15 @@
 //! the window's "Copy as Markdown" and `show --message N --markdown` / `compactions --cut N
 //! --markdown` print the same text. Transcript text is put in fences longer than any backtick
 //! run it holds, so nothing it contains can close them; assistant text, already Markdown, is
-//! kept as written. Which messages a cut dropped and kept is [`crate::compaction::cutview`]'s.
+//! kept as written. Which messages a cut dropped and kept is [`crate::views::cuts`]'s.
 
 use std::fmt::Write;
 
 use serde_json::Value;
 
 use crate::analysis::edits::{self, EditDiff, EditOp, LineOp};
-use crate::compaction::cutview::CutDetail;
 use crate::model::{Message, MessageKind, Part, Role, Session};
+use crate::views::cuts::CutDetail;
 
 /// A dropped message's one-line preview is cut to this many characters.
 const PREVIEW: usize = 100;

@@ -10,9 +10,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Problem;
-use crate::model::{Message, SessionMeta};
-
 mod compare;
 mod markdown;
 mod recorded;
@@ -29,26 +26,26 @@ pub use search::SearchReq;
 macro_rules! with_commands {
     ($m:ident) => {
         $m! {
-            list_sources($crate::rpc::ListSourcesReq) -> Vec<$crate::rpc::SourceGroup>,
-            open_path($crate::rpc::OpenPathReq) -> $crate::rpc::SourceGroup,
-            load_source($crate::rpc::LoadSourceReq) -> $crate::rpc::SourceGroup,
-            get_timeline($crate::rpc::GetTimelineReq) -> $crate::timeline::Timeline,
-            get_message($crate::rpc::GetMessageReq) -> $crate::rpc::MessageDetail,
+            list_sources($crate::rpc::ListSourcesReq) -> Vec<$crate::views::SourceGroup>,
+            open_path($crate::rpc::OpenPathReq) -> $crate::views::SourceGroup,
+            load_source($crate::rpc::LoadSourceReq) -> $crate::views::SourceGroup,
+            get_timeline($crate::rpc::GetTimelineReq) -> $crate::views::timeline::Timeline,
+            get_message($crate::rpc::GetMessageReq) -> $crate::views::MessageDetail,
             count_tokens($crate::rpc::CountTokensReq) -> $crate::tokens::report::TokenReport,
             cancel_tokens($crate::rpc::CancelTokensReq) -> bool,
-            token_charts($crate::rpc::TokenChartsReq) -> $crate::panels::TokenCharts,
-            replay_panel($crate::rpc::ReplayReq) -> $crate::panels::ReplayPanel,
-            replay_summary($crate::rpc::ReplayReq) -> $crate::panels::SimulationSummary,
-            replay_sweep($crate::rpc::ReplaySweepReq) -> $crate::panels::SweepView,
+            token_charts($crate::rpc::TokenChartsReq) -> $crate::views::panels::TokenCharts,
+            replay_panel($crate::rpc::ReplayReq) -> $crate::views::panels::ReplayPanel,
+            replay_summary($crate::rpc::ReplayReq) -> $crate::views::panels::SimulationSummary,
+            replay_sweep($crate::rpc::ReplaySweepReq) -> $crate::views::panels::SweepView,
             diagnose($crate::rpc::DiagnoseReq) -> $crate::analysis::Diagnosis,
             diagnose_fleet($crate::rpc::DiagnoseFleetReq) -> $crate::analysis::Fleet,
             spills($crate::rpc::SpillsReq) -> $crate::analysis::SpillReview,
             spill_text($crate::rpc::SpillTextReq) -> $crate::analysis::SpillEntry,
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
-            get_cuts($crate::rpc::GetCutsReq) -> $crate::compaction::cutview::SessionCuts,
-            get_request($crate::rpc::GetRequestReq) -> $crate::compaction::cutview::RequestView,
+            get_cuts($crate::rpc::GetCutsReq) -> $crate::views::cuts::SessionCuts,
+            get_request($crate::rpc::GetRequestReq) -> $crate::views::cuts::RequestView,
             get_markdown($crate::rpc::GetMarkdownReq) -> String,
-            get_recorded($crate::rpc::GetRecordedReq) -> $crate::api::RecordedSet,
+            get_recorded($crate::rpc::GetRecordedReq) -> $crate::views::RecordedSet,
             export_report($crate::rpc::ExportReportReq) -> String,
             compare_runs($crate::rpc::CompareRunsReq) -> $crate::compare::CompareView,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
@@ -339,65 +336,6 @@ pub struct GetRequestReq {
     pub id: String,
     /// The request number, 1-based; the last one is the request the agent would send next.
     pub request: usize,
-}
-
-/// Where a source in the sidebar came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-#[serde(rename_all = "snake_case")]
-pub enum SourceOrigin {
-    /// The path given on the command line.
-    Argument,
-    /// An agent family's default folder on this machine ([`SourceGroup::family`] says which).
-    Default,
-    /// The fixtures bundled with Palimpsest (shown when the user has no sessions).
-    Fixtures,
-    /// Opened with File › Open or dropped on the window.
-    Opened,
-}
-
-/// One source in the sidebar: a path and the sessions found under it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct SourceGroup {
-    /// Short name for the sidebar ("goose", "fixtures", the file name...).
-    pub label: String,
-    /// The path, as `get_timeline` wants it back.
-    pub path: String,
-    /// Where it came from.
-    pub origin: SourceOrigin,
-    /// The agent family: the default folder's, else the one most sessions found there belong
-    /// to; `null` when none is known yet (a path not listed yet, or holding no session).
-    #[serde(default)]
-    pub family: Option<crate::model::Family>,
-    /// Sessions there, counted without reading them (file names, database rows) before the
-    /// listing is in; once `loaded`, `sessions.len()`. None when not counted yet.
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
-    pub session_count: Option<usize>,
-    /// False while only counted (`list_sources`), true once listed (`load_source`, `open_path`).
-    #[serde(default)]
-    pub loaded: bool,
-    /// Sessions found, newest update first.
-    pub sessions: Vec<SessionMeta>,
-    /// What failed to open there (the path itself, or single files under it).
-    pub problems: Vec<Problem>,
-}
-
-/// Response of `get_message`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct MessageDetail {
-    /// The whole message as read.
-    pub message: Message,
-    /// The stored text of the row or line, when asked for and the source can give it.
-    pub raw: Option<String>,
-    /// What the message's edit calls change, as line diffs (`analysis::edits`).
-    #[serde(default)]
-    pub edits: Vec<crate::analysis::edits::EditDiff>,
-    /// Read by its records' byte offsets through the fleet index, the session not loaded.
-    #[serde(default)]
-    pub from_index: bool,
 }
 
 pub use crate::error::ErrorCode;

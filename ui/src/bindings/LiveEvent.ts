@@ -9,7 +9,7 @@ import type { TimelineRow } from "./TimelineRow";
  */
 export type LiveEvent = { "event": "session_added", 
 /**
- * The source path ([`crate::rpc::SourceGroup::path`]).
+ * The source path ([`crate::views::SourceGroup::path`]).
  */
 path: string, 
 /**

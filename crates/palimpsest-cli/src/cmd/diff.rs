@@ -128,7 +128,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// One row as a cell: index, role and its first part, cut to `w` characters.
-fn cell(r: Option<&palimpsest_core::timeline::TimelineRow>, w: usize) -> String {
+fn cell(r: Option<&palimpsest_core::views::timeline::TimelineRow>, w: usize) -> String {
     let text = r.map_or_else(String::new, |r| {
         let part = r.parts.first().map_or(String::new(), |p| {
             let label = p.label.as_deref().unwrap_or("");

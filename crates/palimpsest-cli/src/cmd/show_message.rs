@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use palimpsest_core::api;
-use palimpsest_core::rpc::{MarkdownOf, MessageDetail};
+use palimpsest_core::rpc::MarkdownOf;
+use palimpsest_core::views::MessageDetail;
 
 /// Run `show --message N`.
 pub fn run(

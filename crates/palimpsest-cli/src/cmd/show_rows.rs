@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use palimpsest_core::api;
 use palimpsest_core::model::View;
-use palimpsest_core::timeline::{Timeline, TimelineRow};
+use palimpsest_core::views::timeline::{Timeline, TimelineRow};
 
 /// Print the timeline of `target` in `view`; `index`: `Some(file)` to try the index first
 /// (`Some(None)` the default one).

@@ -76,7 +76,7 @@ pub fn timeline_indexed(
     index: &Index,
     path: &Path,
     id: Option<&str>,
-) -> Result<Option<crate::timeline::Timeline>> {
+) -> Result<Option<crate::views::timeline::Timeline>> {
     index.timeline(path, id)
 }
 

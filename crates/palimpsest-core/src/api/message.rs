@@ -37,7 +37,7 @@ pub fn message_detail(
     session: &Session,
     index: usize,
     with_raw: bool,
-) -> Result<crate::rpc::MessageDetail> {
+) -> Result<crate::views::MessageDetail> {
     let message = session
         .messages
         .iter()
@@ -57,7 +57,7 @@ pub fn message_detail(
         None
     };
     let edits = crate::analysis::edits::of_message(&message);
-    Ok(crate::rpc::MessageDetail {
+    Ok(crate::views::MessageDetail {
         message,
         raw,
         edits,
@@ -66,7 +66,7 @@ pub fn message_detail(
 }
 
 /// Message `index` of session `id` under `path`, whole, with its stored text.
-pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::rpc::MessageDetail> {
+pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::views::MessageDetail> {
     let session = load_session(path, Some(id))?;
     message_detail(path, &session, index, true)
 }
@@ -115,10 +115,10 @@ pub fn message_indexed(
     path: &Path,
     id: Option<&str>,
     at: usize,
-) -> Result<Option<crate::rpc::MessageDetail>> {
+) -> Result<Option<crate::views::MessageDetail>> {
     Ok(index.message(path, id, at)?.map(|(message, raw)| {
         let edits = crate::analysis::edits::of_message(&message);
-        crate::rpc::MessageDetail {
+        crate::views::MessageDetail {
             message,
             raw: Some(raw),
             edits,

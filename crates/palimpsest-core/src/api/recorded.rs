@@ -4,27 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use super::Problem;
 use crate::compaction::Eras;
-use crate::compaction::recorded::{Held, RecordedComparison};
+use crate::compaction::recorded::Held;
+use crate::error::Problem;
 use crate::model::{Session, SourceFormat};
 use crate::sources::goose::requests;
-
-/// What the logs beside a session hold for it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
-pub struct RecordedSet {
-    /// The folder the logs were read from, when one held any.
-    pub dir: Option<String>,
-    /// How many logs it held.
-    pub logs: usize,
-    /// The logs that are this session's requests, newest first.
-    pub matched: Vec<RecordedComparison>,
-    /// Logs that could not be read, naming the file and line.
-    pub problems: Vec<Problem>,
-}
+pub use crate::views::RecordedSet;
 
 /// Where the logs of `session` may be: `dirs` when given, else the source's own places
 /// (goose: [`requests::log_dirs`]; other formats keep none).

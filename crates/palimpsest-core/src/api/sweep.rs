@@ -82,7 +82,7 @@ pub struct SweptFile {
 }
 
 /// The Replay tab's sweep of a loaded `session` over its default grid
-/// ([`crate::panels::default_axes`]): goose's from the index's digests when the file is as they
+/// ([`crate::views::panels::default_axes`]): goose's from the index's digests when the file is as they
 /// were made of, else from the session. Its digests are then kept when the index holds the
 /// file as it is now and `session` is that one (the index's listing data equal the session's):
 /// a session read before the file grew must not be kept under the grown file's fingerprint.
@@ -92,8 +92,8 @@ pub fn replay_sweep_view_indexed(
     metric: Metric,
     theme: crate::charts::ThemeName,
     index: Option<&mut Index>,
-) -> Result<crate::panels::SweepView> {
-    let (rows, cols) = crate::panels::default_axes(session, opts);
+) -> Result<crate::views::panels::SweepView> {
+    let (rows, cols) = crate::views::panels::default_axes(session, opts);
     let caps = match (&cols, opts.policy) {
         (Axis::ToolResultCap(c), PolicyName::Goose) => c.clone(),
         _ => Vec::new(),
@@ -118,9 +118,9 @@ pub fn replay_sweep_view_indexed(
         _ => None,
     }
     .unwrap_or_else(|| super::replay_sweep(session, opts, rows, cols, metric, cache));
-    let title = crate::panels::sweep_title(session, metric);
+    let title = crate::views::panels::sweep_title(session, metric);
     let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
-    Ok(crate::panels::SweepView { grid, svg })
+    Ok(crate::views::panels::SweepView { grid, svg })
 }
 
 /// goose's digests of `session` at `caps`, counted as every replay counts.

@@ -23,8 +23,8 @@ use crate::analysis::calls::calls;
 use crate::analysis::paths::file_name;
 use crate::analysis::reads::{AccessKind, classify};
 use crate::model::{Session, Trigger};
-use crate::timeline::TimelineRow;
 use crate::tokens::Counter;
+use crate::views::timeline::TimelineRow;
 
 /// A message that carried a file's content to the model: the result of a call that read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -368,7 +368,11 @@ pub fn request_view(
         requests: ctx.requests,
         answer_index: ctx.answer_index,
         after_cut: ctx.after_cut,
-        rows: ctx.messages.iter().map(crate::timeline::row).collect(),
+        rows: ctx
+            .messages
+            .iter()
+            .map(crate::views::timeline::row)
+            .collect(),
         tokens_counted: ctx.tokens_counted,
         token_method: ctx.token_method,
         findings,

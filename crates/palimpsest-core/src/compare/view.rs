@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{RunDiff, diff};
 use crate::cost::PriceTable;
 use crate::model::{Message, Part, Session};
-use crate::timeline::{TimelineRow, row};
+use crate::views::timeline::{TimelineRow, row};
 
 /// One line of the side-by-side view.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

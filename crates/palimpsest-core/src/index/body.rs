@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, params};
 use super::Index;
 use crate::error::Result;
 use crate::model::Message;
-use crate::timeline::TimelineRow;
+use crate::views::timeline::TimelineRow;
 
 impl Index {
     /// Message `index` of session `id` under `path` and its stored text, read by offset;

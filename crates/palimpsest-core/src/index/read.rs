@@ -12,7 +12,7 @@ use super::{Index, canonical, roots, under};
 use crate::analysis::{Fleet, FleetRow};
 use crate::api::Problem;
 use crate::error::Result;
-use crate::timeline::{Timeline, TimelineRow};
+use crate::views::timeline::{Timeline, TimelineRow};
 
 impl Index {
     /// The fleet rows of every indexed session under `paths`, with the index's problems,
@@ -204,7 +204,7 @@ impl Index {
     /// one session under `path`), from the
     /// index, when its file is as it was indexed; `None` when the index does not hold it, its
     /// file changed, or it shares its file with other sessions (a database: loading one session
-    /// of it is quick, and its stamp is the source's). The rows are those [`crate::timeline::timeline`]
+    /// of it is quick, and its stamp is the source's). The rows are those [`crate::views::timeline::timeline`]
     /// makes of the loaded session, byte for byte.
     pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
         let Some((rowid, _file, meta, compactions)) = self.fresh_session(path, id)? else {

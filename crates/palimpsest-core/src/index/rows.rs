@@ -62,7 +62,7 @@ pub struct MessageRow {
     pub body_json: Option<String>,
     /// BPE tokens of its parts (`tokens::message_tokens`), when counted.
     pub tokens: Option<u64>,
-    /// Its [`crate::timeline::TimelineRow`] as JSON: what the window's timeline draws.
+    /// Its [`crate::views::timeline::TimelineRow`] as JSON: what the window's timeline draws.
     pub row_json: String,
 }
 
@@ -251,7 +251,8 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                     serde_json::to_string(&records).unwrap_or_default()
                 },
                 tokens: tokens.get(pos).copied(),
-                row_json: serde_json::to_string(&crate::timeline::row(m)).unwrap_or_default(),
+                row_json: serde_json::to_string(&crate::views::timeline::row(m))
+                    .unwrap_or_default(),
             }
         })
         .collect()

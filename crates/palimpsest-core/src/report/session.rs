@@ -7,9 +7,9 @@ use std::fmt::Write;
 use super::ReportOptions;
 use super::html::{esc, msg_link, msg_links, preview, session_anchor, svg_img};
 use crate::analysis::{Fleet, Severity};
-use crate::compaction::cutview::SessionCuts;
 use crate::error::Result;
 use crate::model::Session;
+use crate::views::cuts::SessionCuts;
 
 fn severity(s: Severity) -> (&'static str, &'static str) {
     match s {

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use palimpsest_core::api;
 use palimpsest_core::model::{MessageKind, Part};
-use palimpsest_core::rpc::{ErrorCode, IpcError, SourceOrigin};
+use palimpsest_core::rpc::{ErrorCode, IpcError};
+use palimpsest_core::views::SourceOrigin;
 
 fn goose_db() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/goose/sessions.db")

@@ -71,7 +71,7 @@ fn six_cuts_of_three_kinds_are_read_exactly() {
 
 #[test]
 fn a_microcompact_shows_what_it_cleared_not_a_summary() {
-    use palimpsest_core::compaction::cutview::{CutFileFate, session_cuts};
+    use palimpsest_core::views::cuts::{CutFileFate, session_cuts};
     let s = api::load_session(&six_cuts(), None).expect("the fixture loads");
     let cuts = session_cuts(&s, &palimpsest_core::tokens::counter::CharEstimate);
     let micro = &cuts.cuts[1];

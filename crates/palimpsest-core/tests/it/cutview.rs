@@ -1,12 +1,12 @@
-//! The app's cut view and request stepper data (`compaction::cutview`) on the committed
+//! The app's cut view and request stepper data (`views::cuts`) on the committed
 //! fixtures: three columns, what became of each file the dropped messages carried, and the
 //! pairing findings of one request with both providers' texts.
 
 use std::path::PathBuf;
 
 use palimpsest_core::api;
-use palimpsest_core::compaction::cutview::CutFileFate;
 use palimpsest_core::compaction::{Api, FindingKind};
+use palimpsest_core::views::cuts::CutFileFate;
 
 fn fixture(p: &str) -> PathBuf {
     PathBuf::from(format!("{}/../../fixtures/{p}", env!("CARGO_MANIFEST_DIR")))

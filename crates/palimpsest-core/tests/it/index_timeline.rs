@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::Index;
-use palimpsest_core::timeline::Timeline;
 use palimpsest_core::tokens::{Encoding, count_session};
+use palimpsest_core::views::timeline::Timeline;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -28,7 +28,7 @@ fn opts() -> ReplayOptions {
 fn sweep(
     session: &palimpsest_core::model::Session,
     index: Option<&mut Index>,
-) -> palimpsest_core::panels::SweepView {
+) -> palimpsest_core::views::panels::SweepView {
     api::replay_sweep_view_indexed(session, &opts(), Metric::default(), ThemeName::Light, index)
         .unwrap()
 }

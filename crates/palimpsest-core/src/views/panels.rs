@@ -14,8 +14,8 @@ use crate::replay::options::{PolicyName, ReplayOptions, ReplayView};
 use crate::replay::simulate::{SimCompaction, Totals};
 use crate::replay::sweep::{Axis, Metric, SweepGrid};
 use crate::replay::{Counter, ReplayedMessage, SummarySource};
-use crate::timeline::TimelineRow;
 use crate::tokens::report::TokenReport;
+use crate::views::timeline::TimelineRow;
 
 /// The Tokens panel's charts, one SVG each, drawn in one theme.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,7 +117,7 @@ pub fn replay_panel(
             ReplayRow {
                 position,
                 source_index,
-                row: crate::timeline::row(&message),
+                row: crate::views::timeline::row(&message),
                 tokens: tokens(&message, opts, counter),
                 kept_tail: r.kind != MessageKind::PreservedCopy
                     && source_index.is_some_and(|i| view.kept_tail.contains(&i)),
