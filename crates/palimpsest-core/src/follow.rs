@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Problem;
+use crate::error::Problem;
 use crate::error::Result;
 use crate::model::{CompactionRecord, SessionMeta};
 use crate::views::timeline::{TimelineRow, row};

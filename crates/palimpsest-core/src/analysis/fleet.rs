@@ -96,7 +96,7 @@ pub struct Fleet {
     /// Totals.
     pub totals: FleetTotals,
     /// Sessions or files that failed, each naming its file.
-    pub problems: Vec<crate::api::Problem>,
+    pub problems: Vec<crate::error::Problem>,
 }
 
 /// Make a fleet row. `cost_usd` is the session's cost, when it has one.
@@ -133,7 +133,7 @@ pub fn row(meta: &SessionMeta, d: &Diagnosis, cost_usd: Option<f64>) -> FleetRow
 }
 
 /// Sort the rows and sum them.
-pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::api::Problem>) -> Fleet {
+pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::error::Problem>) -> Fleet {
     rows.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)

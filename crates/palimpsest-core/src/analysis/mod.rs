@@ -13,6 +13,7 @@
 //! Everything here works on [`Session`] alone. Token counts come from a counting function the
 //! caller passes (BPE from `tokens` when wired in; [`chars_div_4`] by default).
 
+pub mod asked;
 pub mod calls;
 pub mod confine;
 pub mod cuts;
@@ -22,7 +23,6 @@ pub mod fleet;
 pub mod loops;
 pub mod losses;
 pub mod markers;
-pub mod patch;
 pub mod paths;
 pub mod polls;
 pub mod ranges;

@@ -16,11 +16,9 @@
 
 pub mod anatomy;
 pub mod context;
-mod cutblock;
 pub mod cutview;
 pub mod health;
 pub mod lint;
-pub mod micro;
 pub mod recorded;
 pub mod request;
 #[cfg(test)]

@@ -11,13 +11,7 @@ use std::path::Path;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-/// True when `path` starts with SQLite's header (a database: one file, many sessions).
-pub fn is_sqlite(path: &Path) -> bool {
-    let mut head = [0u8; 16];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"SQLite format 3\0")
-}
+pub use crate::sources::sqlite::is_sqlite;
 
 /// Bytes hashed at each end.
 const EDGE: u64 = 4096;

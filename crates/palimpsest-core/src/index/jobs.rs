@@ -7,7 +7,8 @@ use std::sync::mpsc;
 
 use super::rows::{self, Prepared};
 use super::{IndexReport, store};
-use crate::api::{DiagnoseOptions, Problem};
+use crate::analysis::asked::DiagnoseOptions;
+use crate::error::Problem;
 use crate::error::{Error, Result};
 
 /// One session to (re)load.
@@ -97,7 +98,7 @@ fn prepare(
     token_dir: Option<&Path>,
 ) -> Result<Prepared> {
     let session = catalog.sources[job.source].load(&job.id)?;
-    let d = crate::api::diagnose(&session, opts)?;
+    let d = crate::analysis::asked::diagnose(&session, opts)?;
     let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
     let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let never = std::sync::atomic::AtomicBool::new(false);

@@ -30,7 +30,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use crate::api::{DiagnoseOptions, Problem};
+use crate::analysis::asked::DiagnoseOptions;
+use crate::error::Problem;
 use crate::error::{Error, ErrorCode, Result};
 use fingerprint::Fingerprint;
 

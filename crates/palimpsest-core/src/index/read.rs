@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, params};
 use super::fingerprint::Fingerprint;
 use super::{Index, canonical, roots, under};
 use crate::analysis::{Fleet, FleetRow};
-use crate::api::Problem;
+use crate::error::Problem;
 use crate::error::Result;
 use crate::views::timeline::{Timeline, TimelineRow};
 
@@ -159,7 +159,7 @@ impl Index {
     /// The diagnosis of session `id` under `path` (no id: the one session under `path`) as
     /// the index made it, when its file is as it was indexed: what the Post-mortem shows first
     /// without reading a 200 MB transcript. The index diagnoses with the default options
-    /// ([`crate::api::DiagnoseOptions::default`]); a caller with others diagnoses afresh.
+    /// ([`crate::analysis::asked::DiagnoseOptions::default`]); a caller with others diagnoses afresh.
     pub fn diagnosis(
         &self,
         path: &Path,

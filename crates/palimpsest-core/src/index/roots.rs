@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::api::Problem;
+use crate::error::Problem;
 
 /// What the index knew of a folder at its last full update.
 pub struct Known {

@@ -56,7 +56,7 @@ impl Catalog {
         // A database given alone holds the session or says it does not: its rows are asked
         // for directly (a listing of a 1 GB goose database costs more than the load).
         if let [only] = self.sources.as_slice()
-            && crate::index::fingerprint::is_sqlite(root)
+            && super::sqlite::is_sqlite(root)
         {
             return only.load(want);
         }

@@ -27,6 +27,14 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+/// True when `path` starts with SQLite's header (a database: one file, many sessions).
+pub fn is_sqlite(path: &Path) -> bool {
+    let mut head = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
 /// How long a read waits for the agent's writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 

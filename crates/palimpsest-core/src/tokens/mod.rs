@@ -21,7 +21,6 @@ pub mod counter;
 pub mod known;
 pub mod report;
 pub mod totals;
-pub mod usage;
 
 pub use bpe::Encoding;
 pub use cache::TokenCache;

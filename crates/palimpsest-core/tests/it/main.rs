@@ -35,6 +35,7 @@ mod index_bodies;
 mod index_diagnosis;
 mod index_timeline;
 mod known_counts;
+mod layout;
 mod message_log;
 mod properties;
 mod replay;

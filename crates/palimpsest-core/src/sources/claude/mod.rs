@@ -24,7 +24,6 @@ pub mod detect;
 pub mod listing;
 pub mod orphans;
 pub mod records;
-pub mod replace;
 pub mod resume;
 pub mod visibility;
 

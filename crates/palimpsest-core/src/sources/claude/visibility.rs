@@ -21,8 +21,8 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::build::{Builder, CLEARED, Node};
-use crate::model::{CompactionRecord, Message, Part, Trigger};
+use super::build::{Builder, CLEARED, Node, is_conversation, set_detail};
+use crate::model::{CompactionRecord, Part, Trigger};
 
 /// Apply the rules above to the messages; returns the compactions recorded in the file.
 /// `main` is false for a subagent file, whose lines are all sidechain lines.
@@ -34,7 +34,7 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
     }
     // Replacements and collapses first: a compaction's preserved segment keeps only what was
     // still in view.
-    let mut records = super::replace::apply(b);
+    let mut records = super::build::replace::apply(b);
     let boundaries: Vec<usize> = b
         .nodes
         .iter()
@@ -68,22 +68,6 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
     }
     records.sort_by_key(|r| r.cut_index);
     records
-}
-
-pub(super) fn set_detail(m: &mut Message, key: &str, value: Value) {
-    match &mut m.details {
-        Some(Value::Object(o)) => {
-            o.insert(key.into(), value);
-        }
-        _ => m.details = Some(json!({ key: value })),
-    }
-}
-
-pub(super) fn is_conversation(m: &Message) -> bool {
-    matches!(
-        m.role,
-        crate::model::Role::User | crate::model::Role::Assistant
-    ) && m.error.is_none()
 }
 
 fn mark_branches(b: &mut Builder) {

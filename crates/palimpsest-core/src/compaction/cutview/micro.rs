@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::cutview::FileCarrier;
+use super::FileCarrier;
 use crate::model::{CompactionRecord, Message, Part, Role, Session};
 use crate::tokens::Counter;
 

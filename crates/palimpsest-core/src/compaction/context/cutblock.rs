@@ -2,7 +2,7 @@
 //! copies of dropped messages (a kept tail re-appended) and the preserved user message, found by
 //! walking from the cut. When each message was visible is `context`'s (its spans come in).
 
-use super::context::Span;
+use super::Span;
 use crate::model::{MessageKind, Role, Session, Trigger};
 
 /// The messages a compaction wrote at its cut, in stored positions.

@@ -25,10 +25,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::blocks::str_of;
-use super::build::{Builder, Node};
-use super::visibility::{is_conversation, set_detail};
+use super::{Builder, Node, is_conversation, set_detail};
 use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Trigger};
+use crate::sources::claude::blocks::str_of;
 use crate::sources::scan::millis;
 
 /// Record types this module reads (each becomes a row).

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::report::RequestTokens;
+use super::RequestTokens;
 use crate::model::{Message, RecordedUsage, Session};
 
 /// Usage the source recorded, beside our estimate of the same thing.

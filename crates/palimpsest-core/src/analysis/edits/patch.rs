@@ -1,9 +1,9 @@
-//! Patches as text, parsed into per-file hunks for [`super::edits`]: Codex's `apply_patch`
+//! Patches as text, parsed into per-file hunks for [`super`]: Codex's `apply_patch`
 //! format (`*** Begin Patch`, `*** Update File:` / `*** Add File:` / `*** Delete File:`,
 //! `*** Move to:`, `@@` sections) and unified diffs (`--- a/x`, `+++ b/x`, `@@ -a,b +c,d @@`).
 //! Nothing is applied; a line outside any file is ignored.
 
-use super::edits::{DiffLine, EditDiff, EditOp, Hunk, LineOp, patch_diff};
+use super::{DiffLine, EditDiff, EditOp, Hunk, LineOp, patch_diff};
 
 /// One file's part of a patch while it is read.
 struct File {

@@ -7,14 +7,16 @@
 //! unknown types) is counted, not turned into messages. Visibility (branches, compaction) is
 //! decided afterwards by `visibility`, from the per-message [`Node`]s kept here.
 
+pub mod replace;
+
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::blocks::{assistant_block, lazy, str_of, user_block};
-use super::detect::NON_MESSAGE_TYPES;
 use crate::model::{Message, MessageKind, Part, Role};
+use crate::sources::claude::blocks::{assistant_block, lazy, str_of, user_block};
+use crate::sources::claude::detect::NON_MESSAGE_TYPES;
 use crate::sources::jsonl::Line;
 use crate::sources::scan::millis;
 
@@ -135,8 +137,8 @@ impl Builder {
             "custom-title" => self.title("custom", &v, "customTitle"),
             "ai-title" => self.title("ai", &v, "aiTitle"),
             "summary" => self.title("summary", &v, "summary"),
-            t if super::replace::TYPES.contains(&t) => {
-                let (m, node) = super::replace::row(&v, t, line.number);
+            t if replace::TYPES.contains(&t) => {
+                let (m, node) = replace::row(&v, t, line.number);
                 self.add(m, node, line.number);
             }
             t if KNOWN_OTHER.contains(&t) || NON_MESSAGE_TYPES.contains(&t) => {}
@@ -361,4 +363,22 @@ impl Builder {
 fn is_compact_echo(text: &str) -> bool {
     text.contains("<command-name>/compact</command-name>")
         || (text.starts_with("<local-command-stdout>") && text.contains("Compacted"))
+}
+
+/// Set `key` in a message's details (made an object when it has none).
+pub(in crate::sources::claude) fn set_detail(m: &mut Message, key: &str, value: Value) {
+    match &mut m.details {
+        Some(Value::Object(o)) => {
+            o.insert(key.into(), value);
+        }
+        _ => m.details = Some(json!({ key: value })),
+    }
+}
+
+/// A user or assistant message that was read (not an unreadable line).
+pub(in crate::sources::claude) fn is_conversation(m: &Message) -> bool {
+    matches!(
+        m.role,
+        crate::model::Role::User | crate::model::Role::Assistant
+    ) && m.error.is_none()
 }

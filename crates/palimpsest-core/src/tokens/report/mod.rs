@@ -12,11 +12,12 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 pub use super::totals::{CategoryCounts, CategoryShare, CategoryTotals};
-use super::usage::usage;
-pub use super::usage::{UsageComparison, message_usage};
+mod usage;
 use super::{Category, CountStats, SessionCounts, ToolKind};
 use crate::compaction::Eras;
 use crate::model::{Role, Session, Trigger};
+use usage::usage;
+pub use usage::{UsageComparison, message_usage};
 
 /// The context of one request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,6 +8,8 @@
 //! A transcript holds the replaced text, not the file, so hunks are numbered within the edit,
 //! never as file line numbers. Which calls read or write which file is [`super::reads`].
 
+mod patch;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
@@ -299,7 +301,7 @@ fn patch_in(tool: &str, args: &Value) -> Vec<EditDiff> {
             found = Some(s);
         }
     });
-    found.map_or_else(Vec::new, |p| super::patch::parse(tool, p))
+    found.map_or_else(Vec::new, |p| patch::parse(tool, p))
 }
 
 /// Every string in `v`, depth first.
@@ -326,5 +328,4 @@ pub(super) fn patch_diff(
 }
 
 #[cfg(test)]
-#[path = "edits_tests.rs"]
 mod tests;

@@ -29,9 +29,10 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::cutblock::CutBlock;
-use super::cutblock::{block, clears_in_place};
+mod cutblock;
 use crate::model::{CompactionRecord, MessageKind, Role, Session};
+pub use cutblock::CutBlock;
+use cutblock::{block, clears_in_place};
 
 /// When one message was in the model's context: for every request point `t` (the position of
 /// the answer) with `from < t <= until`.

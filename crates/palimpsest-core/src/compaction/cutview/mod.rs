@@ -17,7 +17,7 @@ use super::anatomy::{CompactionAnatomy, anatomy};
 use super::context::{Eras, RequestInfo};
 use super::health::HealthProfile;
 use super::lint::{Finding, LintReport, lint_session};
-pub use super::micro::ClearedResult;
+pub mod micro;
 use super::request::Api;
 use crate::analysis::calls::calls;
 use crate::analysis::paths::file_name;
@@ -25,6 +25,7 @@ use crate::analysis::reads::{AccessKind, classify};
 use crate::model::{Session, Trigger};
 use crate::tokens::Counter;
 use crate::views::timeline::TimelineRow;
+pub use micro::ClearedResult;
 
 /// A message that carried a file's content to the model: the result of a call that read it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,7 +210,7 @@ fn detail(
     let record = &session.compactions[a.ordinal];
     let micro = matches!(a.trigger, Some(Trigger::Micro | Trigger::Replacement));
     let cleared = if micro {
-        super::micro::cleared(session, record, carriers, counter)
+        micro::cleared(session, record, carriers, counter)
     } else {
         Vec::new()
     };
@@ -279,7 +280,7 @@ fn detail(
     }
     CutDetail {
         tokens_saved_recorded: micro
-            .then(|| super::micro::tokens_saved_recorded(record))
+            .then(|| micro::tokens_saved_recorded(record))
             .flatten(),
         tokens_saved_counted: cleared.iter().map(|c| c.tokens_counted).sum(),
         cleared,

@@ -1,0 +1,56 @@
+//! The diagnosis as the CLI, the app and the index ask for it: their options, and the session's
+//! diagnosis with BPE counts in its model's vocabulary (or the estimate, when asked). The
+//! analyses are this module's siblings'; `crate::api` and `crate::index` both call this, so
+//! neither needs the other for it.
+
+use crate::error::Result;
+use crate::model::Session;
+
+/// Options of [`diagnose`], and of the fleet and the spill review (`crate::api`).
+#[derive(Debug, Clone, Default)]
+pub struct DiagnoseOptions {
+    /// A user spill-marker pattern: a regex with a named group `path`.
+    pub spill_pattern: Option<String>,
+    /// Count re-read tokens as characters / 4 instead of with the model's BPE vocabulary.
+    pub estimate_tokens: bool,
+    /// Folders the user added: spill files there may be opened.
+    pub extra_roots: Vec<std::path::PathBuf>,
+    /// For the spill review: read up to this many bytes of each present spill file; 0 reads none.
+    pub max_text_bytes: usize,
+    /// The price table fleet rows are costed with; `None` is the shipped snapshot.
+    pub prices: Option<crate::cost::PriceTable>,
+}
+
+impl DiagnoseOptions {
+    /// The price table to cost sessions with.
+    pub fn price_table(&self) -> &crate::cost::PriceTable {
+        self.prices
+            .as_ref()
+            .unwrap_or_else(|| crate::cost::PriceTable::bundled())
+    }
+}
+
+/// The user's spill-marker pattern, compiled.
+pub(crate) fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
+    opts.spill_pattern
+        .as_deref()
+        .map(super::spills::custom_pattern)
+        .transpose()
+}
+
+/// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
+/// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
+pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<super::Diagnosis> {
+    let re = spill_regex(opts)?;
+    let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
+    let bpe = move |t: &str| enc.count(t) as usize;
+    let o = super::Options {
+        count_tokens: if opts.estimate_tokens {
+            &super::chars_div_4
+        } else {
+            &bpe
+        },
+        spill_pattern: re.as_ref(),
+    };
+    Ok(super::diagnose(session, &o))
+}
