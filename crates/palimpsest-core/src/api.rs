@@ -204,6 +204,32 @@ pub fn token_report_indexed(
         .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
 }
 
+/// [`token_report_indexed`] as `tokens` asks for it: its top lists cut to `opts.top` (the
+/// index keeps the default report, whose lists are the longest `tokens` asks for by default and
+/// sorted in a total order, so a shorter list is its head) and priced at `table`. `None` when
+/// `opts` ask for more than the index keeps (a longer list, a trigger of their own).
+pub fn token_report_indexed_as(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    encoding: Option<crate::tokens::Encoding>,
+    opts: &crate::tokens::report::ReportOptions,
+    table: &crate::cost::PriceTable,
+) -> Result<Option<crate::tokens::report::TokenReport>> {
+    let kept = crate::tokens::report::ReportOptions::default();
+    if opts.top > kept.top || opts.trigger_tokens != kept.trigger_tokens {
+        return Ok(None);
+    }
+    Ok(
+        token_report_indexed(index, path, id, encoding)?.map(|mut r| {
+            r.top_tools.truncate(opts.top);
+            r.top_parts.truncate(opts.top);
+            r.cost = r.cost.as_ref().and_then(|c| crate::cost::reprice(c, table));
+            r
+        }),
+    )
+}
+
 /// The Tokens view as one SVG (final-context share, processed share, context per request with
 /// compaction cuts, top tools), in the light or dark theme.
 pub fn token_charts_svg(

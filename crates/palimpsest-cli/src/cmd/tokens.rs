@@ -58,6 +58,51 @@ enum ThemeArg {
 
 /// Run `tokens`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let report_opts = ReportOptions {
+        top: a.top,
+        trigger_tokens: a.trigger,
+    };
+    let prices = palimpsest_core::cost::PriceTable::load(a.prices.as_deref())?;
+    // A session the index holds as its file is now: its report is the index's (counted when it
+    // was indexed, through the same cache), so nothing is read or counted. Only an index that
+    // exists is asked, and not when the count is to bypass the cache or use another one.
+    let encoding = a.encoding.as_deref().and_then(Encoding::from_name);
+    let kept = palimpsest_core::index::Index::default_path()
+        .filter(|p| !a.no_cache && a.cache_dir.is_none() && p.is_file())
+        .and_then(|p| api::open_index(Some(&p)).ok())
+        .and_then(|ix| {
+            let id = a.target.session.as_deref();
+            api::token_report_indexed_as(&ix, &a.target.path, id, encoding, &report_opts, &prices)
+                .ok()
+                .flatten()
+        });
+    let report = match kept {
+        Some(r) => r,
+        None => count(&a, encoding, report_opts, prices)?,
+    };
+    if let Some(file) = &a.svg {
+        let theme = match a.theme {
+            ThemeArg::Light => ThemeName::Light,
+            ThemeArg::Dark => ThemeName::Dark,
+        };
+        let svg = api::token_charts_svg(&report, theme)?;
+        std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    if a.json {
+        crate::output::json(&report)?;
+    } else {
+        print_text(&report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report of a session loaded and counted now (the cache reused and filled).
+fn count(
+    a: &Args,
+    encoding: Option<Encoding>,
+    report: ReportOptions,
+    prices: palimpsest_core::cost::PriceTable,
+) -> anyhow::Result<TokenReport> {
     let session = a.target.load("count tokens of")?;
     let cache_dir = if a.no_cache {
         None
@@ -65,15 +110,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.cache_dir.clone().or_else(TokenCache::default_dir)
     };
     let opts = TokenOptions {
-        encoding: a.encoding.as_deref().and_then(Encoding::from_name),
+        encoding,
         cache_dir,
-        report: ReportOptions {
-            top: a.top,
-            trigger_tokens: a.trigger,
-        },
-        prices: Some(palimpsest_core::cost::PriceTable::load(
-            a.prices.as_deref(),
-        )?),
+        report,
+        prices: Some(prices),
     };
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
@@ -89,23 +129,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let report = api::token_report(&session, &opts, &mut on_progress, &cancel);
     bar.finish_and_clear();
-    let report =
-        report.with_context(|| format!("cannot count tokens of {}", a.target.path.display()))?;
-
-    if let Some(file) = &a.svg {
-        let theme = match a.theme {
-            ThemeArg::Light => ThemeName::Light,
-            ThemeArg::Dark => ThemeName::Dark,
-        };
-        let svg = api::token_charts_svg(&report, theme)?;
-        std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
-    }
-    if a.json {
-        crate::output::json(&report)?;
-    } else {
-        print_text(&report)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    report.with_context(|| format!("cannot count tokens of {}", a.target.path.display()))
 }
 
 fn print_text(r: &TokenReport) -> anyhow::Result<()> {

@@ -166,3 +166,71 @@ fn goose_fixture_and_bad_encoding() {
         .sum();
     assert_eq!(total, sum, "the categories add up to the total");
 }
+
+/// `tokens` of a transcript the index holds as it is answers from the index: the same report a
+/// count gives (its lists cut to `--top`, priced at `--prices`), with the counting statistics
+/// of the indexing run that made it.
+#[test]
+fn an_indexed_transcript_is_reported_from_the_index() {
+    let six = repo()
+        .join("fixtures/claude/projects/-home-dev-shop/6c075000-0000-4000-8000-00000000c006.jsonl");
+    let six = six.to_str().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| -> Value {
+        let out = Command::cargo_bin("palimpsest")
+            .unwrap()
+            .env("XDG_CACHE_HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path())
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).expect("stdout is JSON")
+    };
+    let indexed = run(&["index", six, "--json"]);
+    assert_eq!(
+        indexed["added"], 2,
+        "the transcript and its subagent's run are indexed: {indexed}"
+    );
+    let without_stats = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("stats");
+        v
+    };
+    let prices = home.path().join("p.json");
+    std::fs::write(
+        &prices,
+        r#"{"claude-opus-4-6": {"input_cost_per_token": 1e-6, "output_cost_per_token": 1e-6,
+            "cache_read_input_token_cost": 1e-6, "cache_creation_input_token_cost": 1e-6}}"#,
+    )
+    .unwrap();
+    let p = prices.to_str().unwrap();
+    for args in [vec![], vec!["--top", "3"], vec!["--prices", p]] {
+        let mut kept = vec!["tokens", six, "--json"];
+        kept.extend(&args);
+        let from_index = run(&kept);
+        kept.push("--no-cache");
+        let counted = run(&kept);
+        assert!(
+            from_index["stats"]["counted"].as_u64() > Some(0)
+                && counted["stats"]["counted"] == from_index["stats"]["counted"],
+            "{args:?}: the report is the indexing run's (a count with the warm cache would \
+             count nothing): {} vs {}",
+            from_index["stats"],
+            counted["stats"]
+        );
+        assert_eq!(
+            without_stats(from_index),
+            without_stats(counted),
+            "{args:?}: the index's report is the one counting gives"
+        );
+    }
+    let warm = run(&["tokens", six, "--json", "--top", "30"]);
+    assert!(
+        warm["stats"]["cache_hits"].as_u64() > Some(0),
+        "a longer list than the index keeps is counted again, the long texts from the warm \
+         cache: {}",
+        warm["stats"]
+    );
+}

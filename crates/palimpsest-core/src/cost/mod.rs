@@ -202,17 +202,31 @@ pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .or_else(|| session.meta.model.clone());
-            let usd = model
-                .as_deref()
-                .and_then(|name| table.price(name))
-                .map(|p| price_request(p, &u));
             per_request.push(RequestCost {
                 message_index: m.index,
-                model: model.clone(),
+                model,
                 usage: u,
-                usd,
+                usd: None,
             });
         }
+    }
+    priced(per_request, table)
+}
+
+/// `cost` priced again at `table` (a user's table laid over the one it was priced at): each
+/// request's recorded usage and model are kept, so no session is read.
+pub fn reprice(cost: &SessionCost, table: &PriceTable) -> Option<SessionCost> {
+    priced(cost.per_request.clone(), table)
+}
+
+/// Each request priced at `table`, and the totals per model and session.
+fn priced(mut per_request: Vec<RequestCost>, table: &PriceTable) -> Option<SessionCost> {
+    for r in &mut per_request {
+        r.usd = r
+            .model
+            .as_deref()
+            .and_then(|name| table.price(name))
+            .map(|p| price_request(p, &r.usage));
     }
     if per_request.is_empty() {
         return None;
