@@ -204,6 +204,17 @@ pub fn token_report_indexed(
         .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
 }
 
+/// Session `id` under `path` message by message from the index, when it holds the file as it
+/// is and can give back every message (a Claude Code transcript): `show` of a 200 MB
+/// transcript then holds one message at a time ([`crate::index::StoredMessages`]).
+pub fn messages_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+) -> Result<Option<crate::index::StoredMessages>> {
+    index.stored_messages(path, id)
+}
+
 /// [`token_report_indexed`] as `tokens` asks for it: its top lists cut to `opts.top` (the
 /// index keeps the default report, whose lists are the longest `tokens` asks for by default and
 /// sorted in a total order, so a shorter list is its head) and priced at `table`. `None` when

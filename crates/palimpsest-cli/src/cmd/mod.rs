@@ -17,6 +17,7 @@ pub mod sessions;
 pub mod show;
 pub mod show_message;
 pub mod show_rows;
+pub mod show_stream;
 pub mod sources;
 pub mod spills;
 pub mod sweep;

@@ -7,6 +7,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use palimpsest_core::api;
 use palimpsest_core::model::{Message, Part, View};
 use serde::Serialize;
 
@@ -35,6 +36,10 @@ pub struct Args {
     /// The index file for --index (default `$XDG_CACHE_HOME/palimpsest/index.db`).
     #[arg(long, value_name = "FILE", requires = "index")]
     index_file: Option<std::path::PathBuf>,
+    /// Read the file even when the fleet index holds it as it is (by default a transcript the
+    /// index holds is printed message by message from it, each read by its byte offsets).
+    #[arg(long, conflicts_with = "index")]
+    no_index: bool,
     /// One message whole, by its stored index: as Markdown (what the window's "Copy as
     /// Markdown" copies), or with --json as the inspector gets it: {message, raw, edits}.
     #[arg(long, value_name = "N", conflicts_with = "rows")]
@@ -78,6 +83,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.index {
         anyhow::bail!("--index goes with --rows or --message");
     }
+    // A transcript the index holds as it is: printed one message at a time, each read by its
+    // offsets, so a 200 MB transcript is not held whole. Only an index that exists is asked.
+    if !a.no_index
+        && let Some(stored) = palimpsest_core::index::Index::default_path()
+            .filter(|p| p.is_file())
+            .and_then(|p| api::open_index(Some(&p)).ok())
+            .and_then(|ix| {
+                api::messages_indexed(&ix, &a.target.path, a.target.session.as_deref())
+                    .ok()
+                    .flatten()
+            })
+    {
+        return super::show_stream::run(stored, view, a.json);
+    }
     let session = a.target.load("show")?;
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {
@@ -88,29 +107,42 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = crate::output::stdout();
+    heading(&mut out, &session.meta)?;
+    for m in messages {
+        line(&mut out, m)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text view's first line: the session's name, id and format.
+pub(super) fn heading(
+    out: &mut impl Write,
+    meta: &palimpsest_core::model::SessionMeta,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "{} ({}) — {}",
-        session.meta.name,
-        session.meta.id,
-        session.meta.format.as_str()
-    )?;
-    for m in messages {
-        let eyes = format!(
-            "{}{}",
-            if m.agent_visible { "M" } else { "-" },
-            if m.user_visible { "U" } else { "-" }
-        );
-        writeln!(
-            out,
-            "[{:>5}] {eyes} {:<9} {:<14} {}",
-            m.index,
-            role(m),
-            kind(m),
-            preview(m)
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
+        meta.name,
+        meta.id,
+        meta.format.as_str()
+    )
+}
+
+/// One message of the text view: index, who sees it, role, kind and a preview.
+pub(super) fn line(out: &mut impl Write, m: &Message) -> std::io::Result<()> {
+    let eyes = format!(
+        "{}{}",
+        if m.agent_visible { "M" } else { "-" },
+        if m.user_visible { "U" } else { "-" }
+    );
+    writeln!(
+        out,
+        "[{:>5}] {eyes} {:<9} {:<14} {}",
+        m.index,
+        role(m),
+        kind(m),
+        preview(m)
+    )
 }
 
 fn role(m: &Message) -> String {

@@ -25,6 +25,7 @@ mod cli_replay;
 mod cli_replay_coworker;
 mod cli_replay_policy;
 mod cli_report;
+mod cli_show_index;
 mod cli_snapshots;
 mod cli_sweep;
 mod cli_tokens;

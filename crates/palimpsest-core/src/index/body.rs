@@ -42,24 +42,58 @@ impl Index {
             return Ok(None);
         };
         let file = PathBuf::from(file);
-        let raw = crate::sources::claude::records::read_records(&file, &records)?
-            .into_iter()
-            .map(|(_, _, text)| String::from_utf8_lossy(&text).into_owned())
+        let lines = crate::sources::claude::records::read_records(&file, &records)?;
+        let raw = lines
+            .iter()
+            .map(|(_, _, text)| String::from_utf8_lossy(text).into_owned())
             .collect::<Vec<_>>()
             .join("\n");
-        if let Some(body) = body {
-            return Ok(serde_json::from_str(&body).ok().map(|m| (m, raw)));
-        }
-        let (Some(mut m), Ok(row)) = (
-            crate::sources::claude::records::message_from(&file, &records)?,
-            serde_json::from_str::<TimelineRow>(&row),
-        ) else {
+        let Some(laid) = Laid::of(&row) else {
             return Ok(None);
         };
-        m.index = row.index;
-        m.kind = row.kind;
-        m.agent_visible = row.agent_visible;
-        m.user_visible = row.user_visible;
-        Ok(Some((m, raw)))
+        Ok(from_lines(&file, lines, body.as_deref(), &laid)?.map(|m| (m, raw)))
     }
+}
+
+/// What only the whole file knows of a message, kept in its row: its place, kind and
+/// visibility.
+pub(super) struct Laid {
+    index: usize,
+    kind: crate::model::MessageKind,
+    agent_visible: bool,
+    user_visible: bool,
+}
+
+impl Laid {
+    /// From a row's JSON (`TimelineRow`).
+    pub(super) fn of(row_json: &str) -> Option<Laid> {
+        let row: TimelineRow = serde_json::from_str(row_json).ok()?;
+        Some(Laid {
+            index: row.index,
+            kind: row.kind,
+            agent_visible: row.agent_visible,
+            user_visible: row.user_visible,
+        })
+    }
+}
+
+/// The message a row gives back: its body when the index kept it whole, else the message its
+/// record `lines` make with `laid` over it; `None` when they make none.
+pub(super) fn from_lines(
+    file: &Path,
+    lines: Vec<(u64, u64, Vec<u8>)>,
+    body: Option<&str>,
+    laid: &Laid,
+) -> Result<Option<Message>> {
+    if let Some(body) = body {
+        return Ok(serde_json::from_str(body).ok());
+    }
+    let Some(mut m) = crate::sources::claude::records::message_from_lines(file, lines)? else {
+        return Ok(None);
+    };
+    m.index = laid.index;
+    m.kind = laid.kind;
+    m.agent_visible = laid.agent_visible;
+    m.user_visible = laid.user_visible;
+    Ok(Some(m))
 }

@@ -23,6 +23,8 @@ pub mod roots;
 pub mod rows;
 pub mod search;
 pub mod store;
+mod stream;
+pub use stream::StoredMessages;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

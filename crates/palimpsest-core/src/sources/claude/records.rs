@@ -15,8 +15,21 @@ use crate::sources::jsonl::{self, Line};
 
 /// The stored lines at `records` (`[line, offset]`), each without its line end.
 pub fn read_records(path: &Path, records: &[[u64; 2]]) -> Result<Vec<(u64, u64, Vec<u8>)>> {
+    read_records_from(&mut open(path)?, path, records)
+}
+
+/// `path` opened for reading records from.
+pub fn open(path: &Path) -> Result<BufReader<std::fs::File>> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut r = BufReader::with_capacity(1 << 16, file);
+    Ok(BufReader::with_capacity(1 << 16, file))
+}
+
+/// [`read_records`] through a reader of `path` already open (one for a whole session).
+pub fn read_records_from(
+    r: &mut BufReader<std::fs::File>,
+    path: &Path,
+    records: &[[u64; 2]],
+) -> Result<Vec<(u64, u64, Vec<u8>)>> {
     let mut out = Vec::with_capacity(records.len());
     for &[line, offset] in records {
         r.seek(SeekFrom::Start(offset))
@@ -32,8 +45,13 @@ pub fn read_records(path: &Path, records: &[[u64; 2]]) -> Result<Vec<(u64, u64, 
 
 /// The message the records at `records` make, as the whole-file read builds it from them.
 pub fn message_from(path: &Path, records: &[[u64; 2]]) -> Result<Option<Message>> {
+    message_from_lines(path, read_records(path, records)?)
+}
+
+/// The message the lines read at its records make.
+pub fn message_from_lines(path: &Path, lines: Vec<(u64, u64, Vec<u8>)>) -> Result<Option<Message>> {
     let mut b = super::build::Builder::default();
-    for (line, offset, text) in read_records(path, records)? {
+    for (line, offset, text) in lines {
         let number = usize::try_from(line).unwrap_or(usize::MAX);
         b.push(Line {
             number,
