@@ -352,6 +352,12 @@ def test_tokens_total_equals_cli(c):
               f"the processed table total equals the CLI's: app {processed}, CLI {want['processed']['total']}")
         enc = c.d.text("[data-testid=tokens-encoding]")
         check(enc == want["encoding"], f"the same encoding as the CLI; app {enc!r}, CLI {want['encoding']!r}")
+        # The charts are drawn after the tables, from the report the app kept: wait for them.
+        try:
+            c.d.wait("return document.querySelectorAll('[data-testid=tokens] .chart img').length === 4;",
+                     timeout=30, what="the four charts")
+        except Exception:
+            pass
         charts = c.d.run("return document.querySelectorAll('[data-testid=tokens] .chart img').length;")
         check(charts == 4, f"four charts (final, processed, per request, tools); got {charts}")
         # A top part links to its message: clicking selects it in the inspector.
