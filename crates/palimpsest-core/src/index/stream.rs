@@ -54,13 +54,16 @@ impl Index {
                 "SELECT records, body_json, row_json FROM messages WHERE session = ?1 ORDER BY idx",
             )
             .map_err(|e| self.sql(e))?;
-        let stored: Vec<(String, Option<String>, String)> = q
-            .query_map(params![rowid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .map_err(|e| self.sql(e))?
-            .collect::<rusqlite::Result<_>>()
+        // Each row is made as it is read, so the rows' JSON is never held all at once.
+        let stored = q
+            .query_map(params![rowid], |r| {
+                Ok((r.get::<_, String>(0)?, r.get(1)?, r.get::<_, String>(2)?))
+            })
             .map_err(|e| self.sql(e))?;
-        let mut rows = Vec::with_capacity(stored.len());
-        for (records, body, row) in stored {
+        let mut rows = Vec::new();
+        for row in stored {
+            let (records, body, row): (String, Option<String>, String) =
+                row.map_err(|e| self.sql(e))?;
             let records = serde_json::from_str::<Vec<[u64; 2]>>(&records).unwrap_or_default();
             let Some(laid) = Laid::of(&row) else {
                 return Ok(None);
