@@ -75,7 +75,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let fleet_wanted = !indexed && a.session.is_none() && {
-        let list = api::list_sessions(&a.path)
+        // From the index when it holds the path as it is: listing a 2 GB transcript reads it.
+        let list = if a.no_index {
+            api::list_sessions(&a.path)
+        } else {
+            api::list_sessions_indexed(&a.path)
+        }
             .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
         list.sessions.len() > 1
     };
