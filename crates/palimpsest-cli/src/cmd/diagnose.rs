@@ -81,7 +81,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         } else {
             api::list_sessions_indexed(&a.path)
         }
-            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+        .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
         list.sessions.len() > 1
     };
     if fleet_wanted {

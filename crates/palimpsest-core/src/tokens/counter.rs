@@ -3,7 +3,8 @@
 //! - [`CharEstimate`], characters / 4: the only estimate, used before a session is counted and
 //!   labelled as one wherever it is shown;
 //! - [`Counted`], the Tokens tab's BPE counts of a session's own messages (its pieces summed,
-//!   what the index keeps per message), once the token cache holds them all ([`counted`]);
+//!   what the index keeps per message), once the token cache holds them all ([`counted`]); a
+//!   message made from a stored one (a restored or capped result) is counted afresh in BPE;
 //! - [`super::known::Known`] and [`Bpe`], BPE of any message, for replays that count messages
 //!   the session never held (summaries, capped results).
 //!
@@ -94,30 +95,42 @@ impl<F: Fn(&Message) -> u64 + Sync> Counter for F {
     }
 }
 
-/// The Tokens tab's BPE counts of one session's messages, by stored index; a message the
-/// session does not hold is estimated.
+/// The Tokens tab's BPE counts of one session's messages, by stored index. A message is
+/// answered from them only as the session stores it (its texts hash the same): a copy made
+/// from it (a cleared result with its text restored, a capped result) is counted afresh in
+/// the same vocabulary, never given the stored message's number.
 #[derive(Debug, Clone)]
 pub struct Counted {
-    by_index: Vec<Option<u64>>,
-    label: String,
+    by_index: Vec<Option<(u64, u64)>>,
+    bpe: Bpe,
+}
+
+/// What a message's texts hash to: tells the stored message from a copy with other content.
+fn fingerprint(m: &Message) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for t in m.parts.iter().flat_map(super::known::texts) {
+        h.update(t.as_bytes());
+        h.update(&[0xff]);
+    }
+    h.digest()
 }
 
 impl Counted {
     /// The tokens of the message stored at `index`, when the session holds it.
     pub fn of_index(&self, index: usize) -> Option<u64> {
-        self.by_index.get(index).copied().flatten()
+        self.by_index.get(index).copied().flatten().map(|(n, _)| n)
     }
 }
 
 impl Counter for Counted {
     fn method(&self) -> &str {
-        &self.label
+        self.bpe.method()
     }
 
     fn count(&self, m: &Message) -> u64 {
         match self.by_index.get(m.index) {
-            Some(Some(n)) => *n,
-            _ => CharEstimate.count(m),
+            Some(Some((n, print))) if *print == fingerprint(m) => *n,
+            _ => self.bpe.count(m),
         }
     }
 }
@@ -147,7 +160,7 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
         .unwrap_or(0);
     let mut by_index = vec![None; len];
     for m in &session.messages {
-        by_index[m.index] = Some(0);
+        by_index[m.index] = Some((0, fingerprint(m)));
     }
     for p in &pieces {
         let n = if p.text.len() >= super::CACHE_MIN_BYTES {
@@ -155,12 +168,12 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
         } else {
             encoding.count(&p.text)
         };
-        if let Some(Some(t)) = by_index.get_mut(p.message_index) {
+        if let Some(Some((t, _))) = by_index.get_mut(p.message_index) {
             *t += n;
         }
     }
     Some(Counted {
         by_index,
-        label: format!("BPE {encoding}"),
+        bpe: Bpe::new(encoding),
     })
 }

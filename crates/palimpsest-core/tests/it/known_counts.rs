@@ -82,6 +82,21 @@ fn views_count_as_the_tokens_tab_once_counted() {
         per_message, tab,
         "every message has the Tokens tab's number in the views"
     );
+    // A message made from a stored one is not given the stored one's number: the result a
+    // microcompact cleared is counted with its text restored, in BPE.
+    let cuts = palimpsest_core::api::session_cuts(&session, Some(&cache));
+    let cleared = &cuts.cuts[1].cleared[0];
+    assert!(
+        cleared.index == 16 && cleared.tokens_counted > 500,
+        "the cleared Read of cart.py held the 60-function file, not the placeholder's {} tokens: \
+         {} tokens",
+        tab[16],
+        cleared.tokens_counted
+    );
+    assert_eq!(
+        cuts.cuts[1].anatomy.token_method, "BPE o200k_base",
+        "and the cut says how it counted"
+    );
     assert_ne!(
         per_message,
         session
