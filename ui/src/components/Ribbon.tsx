@@ -51,7 +51,7 @@ export function Ribbon({ all, cuts, selectedIndex, onSeek, onOpenCut, openCut }:
       ribbonLabels(
         marks,
         width,
-        cuts.map((c, i) => `✂ ${i + 1} · ${c.anatomy.trigger ?? "?"} · ${cutTokens(c).replace(" tokens (estimate)", " est.").replace(" tokens", "")}`),
+        cuts.map((c, i) => `✂ ${i + 1} · ${c.anatomy.trigger ?? "?"} · ${cutTokens(c).replace(" tokens (estimate)", " est.").replace(/ tokens \(BPE [^)]*\)/, " BPE").replace(" tokens", "")}`),
         cuts.map((_, i) => `✂ ${i + 1}`),
       ),
     [marks, width, cuts],
