@@ -292,7 +292,10 @@ pub fn get_cuts(
     req: palimpsest_core::rpc::GetCutsReq,
 ) -> Result<palimpsest_core::views::cuts::SessionCuts, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::session_cuts(&session, token_cache().as_ref()))
+    Ok(api::session_cuts(
+        &session,
+        state.counts(&session).as_deref(),
+    ))
 }
 
 /// A message, a summary or a whole cut as Markdown, for "Copy as Markdown".
@@ -302,7 +305,11 @@ pub fn get_markdown(
     req: palimpsest_core::rpc::GetMarkdownReq,
 ) -> Result<String, IpcError> {
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::markdown(&session, req.of, token_cache().as_ref())?)
+    Ok(api::markdown(
+        &session,
+        req.of,
+        state.counts(&session).as_deref(),
+    )?)
 }
 
 /// The requests the agent recorded it sent for one session, each beside the rebuilt one.
@@ -347,7 +354,7 @@ pub fn get_request(
     Ok(api::request_view(
         &session,
         req.request,
-        token_cache().as_ref(),
+        state.counts(&session).as_deref(),
     )?)
 }
 

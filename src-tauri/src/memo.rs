@@ -47,6 +47,21 @@ impl Memo {
         Ok(value)
     }
 
+    /// [`Memo::get`] for a result that may not exist yet (`None`: not kept, asked again next
+    /// time): once it exists it is kept like any other.
+    pub fn get_some<T: Clone + Send + Sync + 'static>(
+        &self,
+        session: &Arc<Session>,
+        key: &str,
+        make: impl FnOnce() -> Option<T>,
+    ) -> Option<T> {
+        if let Some(hit) = self.lookup::<T>(session, key) {
+            return Some(hit);
+        }
+        let value = make()?;
+        self.get(session, key, || Ok(value)).ok()
+    }
+
     fn lookup<T: Clone + 'static>(&self, session: &Arc<Session>, key: &str) -> Option<T> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (w, map) = inner.as_ref()?;

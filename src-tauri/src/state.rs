@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
 use palimpsest_core::rpc::{ErrorCode, IpcError};
+use palimpsest_core::tokens::counter::Counted;
 use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
 
@@ -117,6 +118,16 @@ impl AppState {
         load_into(&self.loaded, path, id)
     }
 
+    /// The counts of a loaded session once it is counted (the views then count in BPE as the
+    /// Tokens tab does), made once per loaded copy: making them reads every text of the session,
+    /// and each request step or cut asks for them. Until the session is counted they are asked
+    /// for again, so a count made in the Tokens tab reaches the views.
+    pub fn counts(&self, session: &Arc<Session>) -> Option<Arc<Counted>> {
+        self.memo.get_some(session, "session_counts", || {
+            api::session_counts(session, token_cache().as_ref()).map(Arc::new)
+        })
+    }
+
     /// Session `id` under `path` when it is loaded now; `None` while a read holds the slot or
     /// another session is kept (never waits).
     pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
@@ -170,7 +181,8 @@ impl AppState {
                 t
             }
             None => {
-                let t = api::timeline(&*self.session(path, id)?, token_cache().as_ref());
+                let session = self.session(path, id)?;
+                let t = api::timeline(&session, self.counts(&session).as_deref());
                 crate::indexing::later(path);
                 t
             }

@@ -176,7 +176,8 @@ fn main() -> anyhow::Result<()> {
     row(
         "cutview: session_cuts | compactions",
         time(|| {
-            api::session_cuts(&session, counts.as_ref());
+            let c = api::session_counts(&session, counts.as_ref());
+            api::session_cuts(&session, c.as_ref());
         }),
         time(command(&cache, &["compactions", &f, "--json"])),
     );

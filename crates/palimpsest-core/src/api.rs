@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta};
 use crate::sources;
 use crate::tokens::TokenCache;
+use crate::tokens::counter::Counted;
 
 pub use crate::error::Problem;
 
@@ -96,11 +97,12 @@ pub fn source_group(
 }
 
 /// The compact timeline of a loaded session ([`crate::views::timeline`]).
-pub fn timeline(session: &Session, cache: Option<&TokenCache>) -> crate::views::timeline::Timeline {
+/// `counts`: the session's counts once it is counted ([`session_counts`]).
+pub fn timeline(session: &Session, counts: Option<&Counted>) -> crate::views::timeline::Timeline {
     let mut t = crate::views::timeline::timeline(session);
     // Once the session is counted its rows carry the Tokens tab's counts, as rows from the
     // index do, so the ribbon draws the numbers the cut labels give.
-    if let Some(counted) = counted_session(session, cache) {
+    if let Some(counted) = counts {
         for row in &mut t.rows {
             row.tokens = counted.of_index(row.index);
         }
@@ -119,9 +121,9 @@ pub use recorded::{RecordedSet, recorded, recorded_dirs};
 /// Every compaction of a loaded session taken apart, and its requests.
 pub fn compactions(
     session: &Session,
-    cache: Option<&TokenCache>,
+    counts: Option<&Counted>,
 ) -> crate::compaction::CompactionsView {
-    crate::compaction::view(session, &*view_counter(session, cache))
+    crate::compaction::view(session, view_counter(counts))
 }
 
 /// What the model saw at request `number` (1-based; the last number is the next request, see
@@ -129,10 +131,9 @@ pub fn compactions(
 pub fn request_context(
     session: &Session,
     number: usize,
-    cache: Option<&TokenCache>,
+    counts: Option<&Counted>,
 ) -> Result<crate::compaction::RequestContext> {
-    let counter = view_counter(session, cache);
-    crate::compaction::request_context(session, number, &*counter).ok_or_else(|| {
+    crate::compaction::request_context(session, number, view_counter(counts)).ok_or_else(|| {
         let count = crate::compaction::Eras::new(session).request_count();
         Error::OutOfRange(format!(
             "{}: session `{}` has requests 1 to {count} ({count} = the next request); \
@@ -272,25 +273,21 @@ pub(crate) fn replay_counter(
 }
 
 /// How the cut view, the compactions and the request contexts count a session's messages: the
-/// Tokens tab's BPE counts once the session is counted (the tab or the index put every long
-/// text in the token cache), so one message shows one number everywhere; characters / 4 before
-/// that, labelled an estimate, so no view waits for a whole count.
-/// `cache` is the token cache the caller opened, or `None` (then always the estimate).
-pub fn view_counter(
-    session: &Session,
-    cache: Option<&TokenCache>,
-) -> Box<dyn crate::tokens::Counter> {
-    match counted_session(session, cache) {
-        Some(counted) => Box::new(counted),
-        None => Box::new(crate::tokens::counter::CharEstimate),
+/// Tokens tab's BPE counts once the session is counted (`counts`), so one message shows one
+/// number everywhere; characters / 4 before that, labelled an estimate, so no view waits for a
+/// whole count.
+pub fn view_counter(counts: Option<&Counted>) -> &dyn crate::tokens::Counter {
+    match counts {
+        Some(counted) => counted,
+        None => &crate::tokens::counter::CharEstimate,
     }
 }
 
-/// The session's BPE counts in its model's vocabulary, when it is counted.
-fn counted_session(
-    session: &Session,
-    cache: Option<&TokenCache>,
-) -> Option<crate::tokens::counter::Counted> {
+/// The session's BPE counts in its model's vocabulary, as the Tokens tab has them, when
+/// `cache` (the token cache the caller opened) holds them; `None` before it is counted. Making
+/// them reads every text of the session, so a caller that keeps the session (the app) keeps
+/// them too, and passes them to each view.
+pub fn session_counts(session: &Session, cache: Option<&TokenCache>) -> Option<Counted> {
     let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
     crate::tokens::counter::counted(session, enc, cache?)
 }
@@ -392,9 +389,9 @@ pub fn replay_summary(
 /// messages that carried files, and the pairing lint under both providers' rules.
 pub fn session_cuts(
     session: &Session,
-    cache: Option<&TokenCache>,
+    counts: Option<&Counted>,
 ) -> crate::views::cuts::SessionCuts {
-    crate::views::cuts::session_cuts(session, &*view_counter(session, cache))
+    crate::views::cuts::session_cuts(session, view_counter(counts))
 }
 
 /// The context of request `number` as timeline rows with its pairing findings; an error names
@@ -402,10 +399,9 @@ pub fn session_cuts(
 pub fn request_view(
     session: &Session,
     number: usize,
-    cache: Option<&TokenCache>,
+    counts: Option<&Counted>,
 ) -> Result<crate::views::cuts::RequestView> {
-    let counter = view_counter(session, cache);
-    crate::views::cuts::request_view(session, number, &*counter).ok_or_else(|| {
+    crate::views::cuts::request_view(session, number, view_counter(counts)).ok_or_else(|| {
         // The same range error `context` gives.
         request_context(session, number, None)
             .err()

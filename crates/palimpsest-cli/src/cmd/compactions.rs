@@ -44,7 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let at = usize::try_from(n - 1)?;
         return one_cut(&session, at, a.summary, a.json);
     }
-    let view = api::compactions(&session, super::token_cache().as_ref());
+    let view = api::compactions(&session, super::session_counts(&session).as_ref());
     if a.json {
         crate::output::json(&Out {
             session: &session.meta.id,
@@ -72,7 +72,7 @@ fn one_cut(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     if json {
-        let cuts = api::session_cuts(session, super::token_cache().as_ref());
+        let cuts = api::session_cuts(session, super::session_counts(session).as_ref());
         let Some(c) = cuts.cuts.get(at) else {
             anyhow::bail!(
                 "session `{}` has no cut {} (it holds {})",
@@ -92,7 +92,7 @@ fn one_cut(
     write!(
         crate::output::stdout(),
         "{}",
-        api::markdown(session, of, super::token_cache().as_ref())?
+        api::markdown(session, of, super::session_counts(session).as_ref())?
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -50,7 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return super::recorded::run(&session, number, a.logs, a.json);
     }
     let number = number.expect("clap requires --request without --recorded");
-    let ctx = api::request_context(&session, number, super::token_cache().as_ref())?;
+    let ctx = api::request_context(&session, number, super::session_counts(&session).as_ref())?;
     if a.json {
         crate::output::json(&ctx)?;
         return Ok(ExitCode::SUCCESS);

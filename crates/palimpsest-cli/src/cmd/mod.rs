@@ -37,6 +37,12 @@ pub fn token_cache() -> Option<palimpsest_core::tokens::TokenCache> {
         .and_then(|d| palimpsest_core::tokens::TokenCache::existing(&d))
 }
 
+/// `session`'s counts once it is counted, from the user's token cache: the views then count in
+/// BPE as the Tokens tab does ([`api::session_counts`]).
+pub fn session_counts(session: &Session) -> Option<palimpsest_core::tokens::counter::Counted> {
+    api::session_counts(session, token_cache().as_ref())
+}
+
 /// The `PATH [--session ID]` pair that the commands reading one session share, so their
 /// positional, flag and help text stay the same everywhere.
 #[derive(clap::Args)]

@@ -34,11 +34,8 @@ pub fn run(
             write!(
                 out,
                 "{}",
-                api::markdown(
-                    &session,
-                    MarkdownOf::Message(n),
-                    super::token_cache().as_ref()
-                )?
+                // One message's Markdown counts nothing: no session counts.
+                api::markdown(&session, MarkdownOf::Message(n), None)?
             )?;
         }
     }

@@ -24,7 +24,10 @@ pub fn run(
     })?;
     let mut t = match found {
         Some(t) => t,
-        None => api::timeline(&target.load("show")?, super::token_cache().as_ref()),
+        None => {
+            let session = target.load("show")?;
+            api::timeline(&session, super::session_counts(&session).as_ref())
+        }
     };
     t.rows.retain(|r| in_view(r, view));
     if json {

@@ -73,11 +73,11 @@ pub fn get_message(path: &Path, id: &str, index: usize) -> Result<crate::views::
 
 /// A message, a cut's summary or a whole cut of a loaded session as Markdown
 /// ([`crate::markdown`]); an error names what the session holds instead.
-/// `cache`: the token cache the caller opened, for the cut's counts ([`super::view_counter`]).
+/// `counts`: the session's counts once it is counted ([`super::session_counts`]).
 pub fn markdown(
     session: &Session,
     of: crate::rpc::MarkdownOf,
-    cache: Option<&crate::tokens::TokenCache>,
+    counts: Option<&crate::tokens::counter::Counted>,
 ) -> Result<String> {
     use crate::rpc::MarkdownOf;
     let no = |what: &str, n: usize, holds: usize| {
@@ -94,7 +94,7 @@ pub fn markdown(
             .map(crate::markdown::message)
             .ok_or_else(|| no("message", i, session.messages.len())),
         MarkdownOf::Summary(c) | MarkdownOf::Cut(c) => {
-            let cuts = session_cuts(session, cache);
+            let cuts = session_cuts(session, counts);
             let cut = cuts
                 .cuts
                 .get(c)

@@ -84,7 +84,8 @@ pub fn section(s: &Session, o: &ReportOptions, at: &str, whole: bool) -> Result<
         .token_cache
         .as_deref()
         .and_then(crate::tokens::TokenCache::existing);
-    let view = crate::api::session_cuts(s, cache.as_ref());
+    let counts = crate::api::session_counts(s, cache.as_ref());
+    let view = crate::api::session_cuts(s, counts.as_ref());
     cuts(&mut out, at, s, &view);
     tokens(&mut out, s, o);
     pairing(&mut out, at, &view);

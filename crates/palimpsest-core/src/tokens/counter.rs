@@ -13,7 +13,7 @@
 
 use super::Encoding;
 use super::cache::{Key, TokenCache};
-use crate::model::{Message, Session};
+use crate::model::{Message, Part, Session};
 
 /// Counts the tokens of one message as the model receives it.
 pub trait Counter: Sync {
@@ -140,17 +140,32 @@ impl Counter for Counted {
 /// wait for a whole count. Short pieces are counted here: they are never cached, and cost
 /// about what a lookup does.
 pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Option<Counted> {
+    // A session never counted misses at once: its first long texts are asked for before the
+    // session is split into pieces. Text, thinking and results are pieces whole, so their keys
+    // are the pieces' keys.
+    let probe: Vec<Key> = session
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
+                Some(text)
+            }
+            _ => None,
+        })
+        .filter(|t| t.len() >= super::CACHE_MIN_BYTES)
+        .take(16)
+        .map(|t| Key::of(t))
+        .collect();
+    if cache.get_many(encoding, &probe).ok()?.contains(&None) {
+        return None;
+    }
     let pieces = super::category::pieces(session);
     let keys: Vec<Key> = pieces
         .iter()
         .filter(|p| p.text.len() >= super::CACHE_MIN_BYTES)
         .map(|p| Key::of(&p.text))
         .collect();
-    // A session never counted misses at once: ask for its first texts before all of them.
-    let probe = &keys[..keys.len().min(16)];
-    if cache.get_many(encoding, probe).ok()?.contains(&None) {
-        return None;
-    }
     let mut hits = cache.get_many(encoding, &keys).ok()?.into_iter();
     let len = session
         .messages

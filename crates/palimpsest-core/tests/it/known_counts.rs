@@ -84,7 +84,7 @@ fn views_count_as_the_tokens_tab_once_counted() {
     );
     // A message made from a stored one is not given the stored one's number: the result a
     // microcompact cleared is counted with its text restored, in BPE.
-    let cuts = palimpsest_core::api::session_cuts(&session, Some(&cache));
+    let cuts = palimpsest_core::api::session_cuts(&session, Some(&views));
     let cleared = &cuts.cuts[1].cleared[0];
     assert!(
         cleared.index == 16 && cleared.tokens_counted > 500,
