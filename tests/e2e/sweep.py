@@ -3,7 +3,8 @@ compaction) through the index's goose digests: the first sweep computes every ce
 session and keeps its digests (the index holds the file as it was loaded), a second sweep
 draws the same cells from them, and the CLI's sweep of the same file then reads those digests
 too (`from_index`) and gives the cells the window shows. Each sweep's time from the click to
-the grid is printed."""
+the grid is printed. The same window then shows a request counted in BPE (indexing counted the
+transcript) and the Tokens tab with its charts."""
 
 import json
 import os
@@ -78,6 +79,20 @@ def test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests(c):
                     d.run("document.querySelector('[data-testid=sweep]').scrollIntoView();")
                     time.sleep(0.3)
                     d.screenshot(os.path.join(c.out, "sweep-real.png"))
+                    # Indexing counted the transcript: the request stepper counts in BPE, as the
+                    # Tokens tab does, and says so.
+                    open_tab(c, "requests")
+                    summary = d.wait("const s = document.querySelector('[data-testid=request-summary]')?.textContent;"
+                                     "return s && s.includes('token') ? s : null;", timeout=60, what="the request's tokens")
+                    check("BPE o200k_base" in summary and "≈" not in summary,
+                          f"a counted session's request is counted in BPE, not estimated: {summary!r}")
+                    d.screenshot(os.path.join(c.out, "requests-real.png"))
+                    open_tab(c, "tokens")
+                    d.wait("return document.querySelector('[data-testid=final-table-total]')?.dataset.total;",
+                           timeout=60, what="the real transcript's token report")
+                    d.wait("return document.querySelectorAll('[data-testid=tokens] .chart img').length === 4;",
+                           timeout=30, what="its four charts")
+                    d.screenshot(os.path.join(c.out, "tokens-real.png"))
             finally:
                 c.d = main_driver
         cli = json.loads(subprocess.run(
