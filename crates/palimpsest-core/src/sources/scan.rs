@@ -53,21 +53,49 @@ pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Stream `path` and call `f` with a sketch of every line, blank ones included.
-pub fn for_each_sketch(path: &Path, mut f: impl FnMut(&Sketch)) -> Result<()> {
-    let mut file = super::compressed::open(path)?;
+pub fn for_each_sketch(path: &Path, f: impl FnMut(&Sketch)) -> Result<()> {
+    sketch_from(path, Resume::default(), f).map(|_| ())
+}
+
+/// Where a scan of a plain file stopped: just after its last line end, and that line's number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// Byte offset after the last `\n` read.
+    pub offset: u64,
+    /// How many whole lines lie before `offset`.
+    pub lines: usize,
+}
+
+/// [`for_each_sketch`] from `at` on (a plain file only: a compressed stream cannot be entered
+/// midway, so it is read from its start whatever `at` says). Returns where the last whole line
+/// ended, to go on from there once the file has grown.
+pub fn sketch_from(path: &Path, at: Resume, mut f: impl FnMut(&Sketch)) -> Result<Resume> {
+    let (mut file, at): (Box<dyn Read + Send>, Resume) = if super::compressed::is_zst(path) {
+        (super::compressed::open(path)?, Resume::default())
+    } else {
+        let mut plain = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        plain
+            .seek(SeekFrom::Start(at.offset))
+            .map_err(|e| Error::io(path, e))?;
+        (Box::new(plain), at)
+    };
+    let mut end = at;
     let mut chunk = vec![0u8; 1 << 20];
     let mut head: Vec<u8> = Vec::with_capacity(2 * SKETCH);
     // The last SKETCH bytes of a long line, trimmed from the front as the line grows.
     let mut tail: Vec<u8> = Vec::with_capacity(2 * SKETCH);
     let mut len = 0usize;
     let mut long = false;
-    let mut number = 0usize;
+    let mut number = at.lines;
+    let mut read = at.offset;
     loop {
         let n = file.read(&mut chunk).map_err(|e| Error::io(path, e))?;
         if n == 0 {
             break;
         }
         let mut rest = &chunk[..n];
+        let base = read;
+        read += n as u64;
         while !rest.is_empty() {
             let (piece, ended) = match memchr::memchr(b'\n', rest) {
                 Some(i) => (&rest[..i], Some(i + 1)),
@@ -82,6 +110,10 @@ pub fn for_each_sketch(path: &Path, mut f: impl FnMut(&Sketch)) -> Result<()> {
                     len = 0;
                     long = false;
                     rest = &rest[skip..];
+                    end = Resume {
+                        offset: base + (n - rest.len()) as u64,
+                        lines: number,
+                    };
                 }
                 None => rest = &[],
             }
@@ -90,7 +122,7 @@ pub fn for_each_sketch(path: &Path, mut f: impl FnMut(&Sketch)) -> Result<()> {
     if len > 0 {
         emit(&mut f, number + 1, &mut head, &mut tail, len, false);
     }
-    Ok(())
+    Ok(end)
 }
 
 fn push_piece(head: &mut Vec<u8>, tail: &mut Vec<u8>, long: &mut bool, mut piece: &[u8]) {

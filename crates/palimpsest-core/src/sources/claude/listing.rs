@@ -3,14 +3,13 @@
 //! lines, distinct API responses and compaction boundaries; the file's tail gives the last
 //! timestamp and usage. A 2 GB file is read once, in chunks, and never held in memory.
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use serde_json::Value;
 
 use crate::error::Result;
 use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
-use crate::sources::scan::{self, Sketch, find_kv, first_string_field, json_lines};
+use crate::sources::scan::{self, json_lines};
 
 /// What the first lines of a file say.
 #[derive(Debug, Default, Clone)]
@@ -29,9 +28,12 @@ pub struct Head {
     pub slug: Option<String>,
 }
 
-/// Read the head of `path` (256 KiB at most).
+/// How much of a file [`head`] reads.
+pub const HEAD_BYTES: usize = 256 * 1024;
+
+/// Read the head of `path` ([`HEAD_BYTES`] at most).
 pub fn head(path: &Path) -> Result<Head> {
-    let bytes = scan::read_head(path, 256 * 1024)?;
+    let bytes = scan::read_head(path, HEAD_BYTES)?;
     let mut h = Head::default();
     for v in json_lines(&bytes) {
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
@@ -69,95 +71,6 @@ fn shorten(t: &str, max: usize) -> String {
         flat
     } else {
         format!("{}…", flat.chars().take(max).collect::<String>())
-    }
-}
-
-/// Counts from one pass of line sketches.
-#[derive(Debug, Default)]
-struct Tally {
-    messages: usize,
-    compactions: usize,
-    last_timestamp: Option<String>,
-    custom_title: Option<String>,
-    ai_title: Option<String>,
-    summary_title: Option<String>,
-    api_ids: HashSet<String>,
-}
-
-impl Tally {
-    fn see(&mut self, s: &Sketch) {
-        if s.len == 0 || !s.complete {
-            return;
-        }
-        let ts = scan::last_string_field(s.tail, "timestamp")
-            .or_else(|| scan::last_string_field(s.head, "timestamp"));
-        if ts.is_some() {
-            self.last_timestamp = ts;
-        }
-        let h = s.head;
-        // Keys are matched with or without spaces around the colon (re-serialised files).
-        let has = |k: &str, v: &str| find_kv(h, k, v).is_some();
-        if has("type", "progress")
-            || has("type", "file-history-snapshot")
-            || has("type", "queue-operation")
-        {
-            return;
-        }
-        if s.is_whole() {
-            for (typ, slot, key) in [
-                ("custom-title", &mut self.custom_title, "customTitle"),
-                ("ai-title", &mut self.ai_title, "aiTitle"),
-                ("summary", &mut self.summary_title, "summary"),
-            ] {
-                if find_kv(h, "type", typ).is_some() {
-                    *slot = first_string_field(h, key).or_else(|| first_string_field(h, "title"));
-                    return;
-                }
-            }
-        }
-        // Rows that edit the model's view without a boundary (`replace`): each is a cut.
-        if has("type", "content-replacement") || has("type", "marble-origami-commit") {
-            self.messages += 1;
-            self.compactions += 1;
-            return;
-        }
-        if has("type", "marble-origami-reset") {
-            self.messages += 1;
-            return;
-        }
-        if has("type", "system") {
-            self.messages += 1;
-            if has("subtype", "compact_boundary") || has("subtype", "microcompact_boundary") {
-                self.compactions += 1;
-            }
-            return;
-        }
-        // A user line names its type before its message; an assistant line's message (which
-        // opens with its role) comes before its type. Whichever shows first decides.
-        let user = find_kv(h, "type", "user");
-        let role = find_kv(h, "role", "assistant");
-        let assistant = match (user, role) {
-            (Some(u), Some(r)) => r < u,
-            (None, Some(_)) => true,
-            (Some(_), None) => false,
-            (None, None) => {
-                find_kv(h, "type", "assistant").is_some()
-                    || find_kv(s.tail, "type", "assistant").is_some()
-            }
-        };
-        if user.is_some() && !assistant {
-            self.messages += 1;
-        } else if assistant {
-            // One message per API response: lines of the same response share `message.id`.
-            match first_string_field(h, "id") {
-                Some(id) if id.starts_with("msg_") => {
-                    if self.api_ids.insert(id) {
-                        self.messages += 1;
-                    }
-                }
-                _ => self.messages += 1,
-            }
-        }
     }
 }
 
@@ -225,8 +138,7 @@ pub fn meta(
     id: String,
     parent_id: Option<String>,
 ) -> Result<SessionMeta> {
-    let mut t = Tally::default();
-    scan::for_each_sketch(path, |s| t.see(s))?;
+    let t = super::tally::of(path)?;
     let (usage, last_model) = tail_usage(path)?;
     let name = if parent_id.is_some() {
         child_name(path, head)

@@ -1,0 +1,387 @@
+//! Follow sessions while agents write them, like `tail -f` with understanding.
+//!
+//! Two halves. [`FsWatch`] (`fs`) turns file-system notifications (notify, plus a slow poll as a
+//! safety net) into "something under these paths changed", debounced. [`Tracker`] answers "what
+//! changed?": it re-lists the sources (cheap), reloads only sessions whose listing moved, and
+//! diffs them against what it last saw by content fingerprint, so a goose compaction, which
+//! deletes and re-inserts every row with new row ids (or, from schema 17, updates the rows'
+//! visibility in place and inserts the new ones), yields a visibility change, the new rows and
+//! the cut exactly once instead of a duplicate history. A JSONL line still being written is left out by the
+//! readers and arrives on the next change. A Claude Code transcript that grows is read only from
+//! where the last read stopped (`sources::claude::resume`), for the last few that changed, and
+//! only the messages it says changed are compared. A caller keeping a session in memory takes
+//! a [`Patch`] of what changed instead of reading it again (`patch`).
+//! Nothing here writes to the watched files.
+
+mod fs;
+mod patch;
+
+pub use fs::{DEBOUNCE, FsWatch};
+pub use patch::{Patch, Tail};
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::{self, Problem};
+use crate::error::Result;
+use crate::model::{CompactionRecord, Message, Session, SessionMeta};
+use crate::sources::claude::resume::{Extended, Resumable};
+
+/// One thing that happened to the watched sessions, in the order it is reported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Change {
+    /// A session appeared.
+    SessionAdded {
+        /// Its listing.
+        session: SessionMeta,
+    },
+    /// Messages were added at the end of a session.
+    Appended {
+        /// The session id.
+        session_id: String,
+        /// The new messages, in order (their `index` is their position in the session).
+        messages: Vec<Message>,
+    },
+    /// The stored history changed before its end (a rewrite): everything from `from_index` on
+    /// is replaced by `messages`.
+    Rewritten {
+        /// The session id.
+        session_id: String,
+        /// First index that differs.
+        from_index: usize,
+        /// The messages from `from_index` to the end, as they are now.
+        messages: Vec<Message>,
+    },
+    /// Messages kept their content but changed visibility (compaction hides originals).
+    VisibilityChanged {
+        /// The session id.
+        session_id: String,
+        /// `(index, agent_visible, user_visible)` as they are now.
+        messages: Vec<(usize, bool, bool)>,
+    },
+    /// A compaction appeared.
+    Compaction {
+        /// The session id.
+        session_id: String,
+        /// The compaction as the reader recorded it.
+        record: CompactionRecord,
+    },
+    /// Something could not be read; the rest is still followed.
+    Problem {
+        /// What went wrong, naming the file.
+        problem: Problem,
+    },
+}
+
+/// What the tracker remembers of one session.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    /// `(message_count, updated)` from the listing: a change means "reload".
+    listing: (usize, Option<i64>),
+    /// Content fingerprints of the messages, when the session was loaded at least once.
+    fingerprints: Option<Vec<u64>>,
+    /// Visibility per message, parallel to `fingerprints`.
+    visibility: Vec<(bool, bool)>,
+    /// Compactions already reported.
+    compactions: usize,
+}
+
+/// Diffs successive states of the sessions under one path.
+pub struct Tracker {
+    root: PathBuf,
+    only: Option<String>,
+    seen: BTreeMap<String, Seen>,
+    /// The transcripts read last, kept to read only what is appended to them next; the oldest
+    /// goes first beyond [`RESUMABLE`] (each holds what its session's lines made).
+    resumable: Vec<(String, Resumable)>,
+    /// What changed in each session since the last [`Tracker::take_patches`], once a caller
+    /// asked for them ([`Tracker::keep_patches`]): a whole session handed over is a copy.
+    patches: Option<Vec<Patch>>,
+}
+
+/// A session a refresh looked at: loaded whole, or one of the transcripts kept to resume (by
+/// its place in `resumable`) with what its read changed.
+enum Fresh {
+    Loaded(Box<Session>),
+    Resumed(usize, Extended),
+}
+
+/// How many growing transcripts a tracker keeps to resume.
+const RESUMABLE: usize = 4;
+
+impl Tracker {
+    /// Start tracking `root`, optionally one session only. The current state is the baseline:
+    /// what exists now is not reported, only what changes from here on.
+    pub fn new(root: &Path, only: Option<&str>) -> Result<Self> {
+        let mut t = Tracker {
+            root: root.to_owned(),
+            only: only.map(str::to_owned),
+            seen: BTreeMap::new(),
+            resumable: Vec::new(),
+            patches: None,
+        };
+        // From the index when nothing changed since it was indexed (its counts are the
+        // listing's): the baseline of a folder holding a 200 MB transcript costs nothing.
+        let list = api::list_sessions_indexed(root)?;
+        let wanted: Vec<SessionMeta> = list
+            .sessions
+            .into_iter()
+            .filter(|m| t.wanted(&m.id))
+            .collect();
+        for meta in wanted {
+            let mut seen = Seen {
+                listing: (meta.message_count, meta.updated),
+                ..Seen::default()
+            };
+            if t.only.is_some() {
+                // A followed session is loaded up front so its first rewrite diffs exactly.
+                let session = api::load_session(&t.root, Some(&meta.id))?;
+                seen.remember(&session.messages, None, session.compactions.len());
+            }
+            t.seen.insert(meta.id.clone(), seen);
+        }
+        Ok(t)
+    }
+
+    /// Session `meta` as it is now: a Claude Code transcript read on from where its last read
+    /// stopped when it only grew, anything else loaded whole.
+    fn load(&mut self, meta: &SessionMeta) -> Result<Fresh> {
+        if meta.format != crate::model::SourceFormat::ClaudeCode {
+            return api::load_session(&self.root, Some(&meta.id))
+                .map(|s| Fresh::Loaded(Box::new(s)));
+        }
+        if let Some(at) = self.resumable.iter().position(|(id, _)| *id == meta.id) {
+            let (id, mut r) = self.resumable.remove(at);
+            if let Some(ext) = r.extend()? {
+                self.resumable.push((id, r));
+                return Ok(Fresh::Resumed(self.resumable.len() - 1, ext));
+            }
+        }
+        let r = Resumable::open(Path::new(&meta.path), &meta.id, meta.parent_id.clone())?;
+        if self.resumable.len() >= RESUMABLE {
+            self.resumable.remove(0);
+        }
+        self.resumable.push((meta.id.clone(), r));
+        Ok(Fresh::Resumed(self.resumable.len() - 1, Extended::Whole))
+    }
+
+    /// Keep a [`Patch`] of every change from now on, for a caller that keeps sessions in
+    /// memory and takes them ([`Tracker::take_patches`]).
+    pub fn keep_patches(&mut self) {
+        self.patches.get_or_insert_with(Vec::new);
+    }
+
+    /// What changed in each session since the last call, oldest first (nothing unless
+    /// [`Tracker::keep_patches`] was called): the caller patches its copy instead of reading the
+    /// session again.
+    pub fn take_patches(&mut self) -> Vec<Patch> {
+        self.patches
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn wanted(&self, id: &str) -> bool {
+        self.only.as_deref().is_none_or(|o| o == id)
+    }
+
+    /// Look again and report what changed since the last call.
+    pub fn refresh(&mut self) -> Vec<Change> {
+        let mut out = Vec::new();
+        let list = match api::list_sessions_indexed(&self.root) {
+            Ok(l) => l,
+            Err(e) => {
+                return vec![Change::Problem {
+                    problem: Problem::from(&e),
+                }];
+            }
+        };
+        let mut listed: Vec<SessionMeta> = list.sessions;
+        // Oldest first, so events come in the order sessions were written.
+        listed.sort_by(|a, b| a.updated.cmp(&b.updated).then_with(|| a.id.cmp(&b.id)));
+        listed.retain(|m| self.wanted(&m.id));
+        for meta in listed {
+            let listing = (meta.message_count, meta.updated);
+            let id = meta.id.clone();
+            let seen = match self.seen.get(&id) {
+                Some(s) if s.listing == listing => continue,
+                Some(s) => s.clone(),
+                None => {
+                    out.push(Change::SessionAdded {
+                        session: meta.clone(),
+                    });
+                    Seen::default()
+                }
+            };
+            let fresh = match self.load(&meta) {
+                Ok(f) => f,
+                Err(e) => {
+                    out.push(Change::Problem {
+                        problem: Problem::from(&e),
+                    });
+                    continue;
+                }
+            };
+            let (session, hint) = match &fresh {
+                Fresh::Loaded(s) => (&**s, None),
+                Fresh::Resumed(i, ext) => (
+                    self.resumable[*i].1.session(),
+                    match ext {
+                        Extended::From(from) => Some(*from),
+                        Extended::Whole => None,
+                    },
+                ),
+            };
+            let mut seen = seen;
+            let base_len = seen.fingerprints.as_ref().map(Vec::len);
+            let known = diff(&id, &seen, session, hint, &mut out);
+            seen.listing = listing;
+            seen.remember(&session.messages, known, session.compactions.len());
+            self.seen.insert(id.clone(), seen);
+            let Some(patches) = self.patches.as_mut() else {
+                continue;
+            };
+            // A copy kept elsewhere is patched from where this one changed, when this one was
+            // only read on; anything else hands the session over whole.
+            let patch = match (hint, base_len) {
+                (Some(from), Some(base_len)) => Patch::Tail(Box::new(Tail {
+                    session_id: id,
+                    base_len,
+                    from,
+                    messages: session.messages[from..].to_vec(),
+                    meta: session.meta.clone(),
+                    compactions: session.compactions.clone(),
+                })),
+                _ => Patch::Whole(match fresh {
+                    Fresh::Loaded(s) => Arc::from(s),
+                    Fresh::Resumed(..) => Arc::new(session.clone()),
+                }),
+            };
+            // One per session, a few at most: a caller that never takes them holds no more.
+            patches.retain(|p| p.session_id() != patch.session_id());
+            if patches.len() >= RESUMABLE {
+                patches.remove(0);
+            }
+            patches.push(patch);
+        }
+        out
+    }
+}
+
+impl Seen {
+    /// Remember `messages` as they are now. `known` holds the fingerprints from a message on
+    /// when those before it are remembered right already (a transcript read on, diffed).
+    fn remember(&mut self, messages: &[Message], known: Known, compactions: usize) {
+        let (start, tail) = match (known, self.fingerprints.as_mut()) {
+            (Some((start, tail)), Some(old)) if start <= old.len() => {
+                old.truncate(start);
+                old.extend(tail);
+                self.visibility.truncate(start);
+                (start, None)
+            }
+            _ => (0, Some(messages.iter().map(fingerprint).collect())),
+        };
+        if let Some(all) = tail {
+            self.fingerprints = Some(all);
+            self.visibility.clear();
+        }
+        self.visibility.extend(
+            messages[start..]
+                .iter()
+                .map(|m| (m.agent_visible, m.user_visible)),
+        );
+        self.compactions = compactions;
+    }
+}
+
+/// Fingerprints of the messages from a given one on, as a diff computed them.
+type Known = Option<(usize, Vec<u64>)>;
+
+/// A hash of what a message says (role, kind, time, parts), not of how it is stored: row ids,
+/// insertion times and visibility flags change on a goose rewrite while the message does not.
+fn fingerprint(m: &Message) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    m.role.hash(&mut h);
+    m.created.hash(&mut h);
+    m.id.hash(&mut h);
+    serde_json::to_string(&m.parts)
+        .unwrap_or_default()
+        .hash(&mut h);
+    h.finish()
+}
+
+/// Report what changed between what `seen` remembers and `session`. `hint` is the first message
+/// that may differ, when the reader knows it (those before it are as they were, visibility
+/// included), so only the messages from there on are compared.
+fn diff(
+    id: &str,
+    seen: &Seen,
+    session: &Session,
+    hint: Option<usize>,
+    out: &mut Vec<Change>,
+) -> Known {
+    let (messages, compactions) = (&session.messages, &session.compactions);
+    let session_id = id.to_owned();
+    let mut known = None;
+    match &seen.fingerprints {
+        None => {
+            // Never loaded: the listing's count is the baseline.
+            let from = seen.listing.0.min(messages.len());
+            if from < messages.len() {
+                out.push(Change::Appended {
+                    session_id: session_id.clone(),
+                    messages: messages[from..].to_vec(),
+                });
+            }
+        }
+        Some(old) => {
+            let start = hint.map_or(0, |h| h.min(old.len()).min(messages.len()));
+            let now: Vec<u64> = messages[start..].iter().map(fingerprint).collect();
+            let common = start
+                + old[start..]
+                    .iter()
+                    .zip(&now)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+            let changed: Vec<(usize, bool, bool)> = (start..common)
+                .filter(|&i| {
+                    seen.visibility.get(i)
+                        != Some(&(messages[i].agent_visible, messages[i].user_visible))
+                })
+                .map(|i| (i, messages[i].agent_visible, messages[i].user_visible))
+                .collect();
+            if !changed.is_empty() {
+                out.push(Change::VisibilityChanged {
+                    session_id: session_id.clone(),
+                    messages: changed,
+                });
+            }
+            if common < old.len() {
+                out.push(Change::Rewritten {
+                    session_id: session_id.clone(),
+                    from_index: common,
+                    messages: messages[common..].to_vec(),
+                });
+            } else if common < messages.len() {
+                out.push(Change::Appended {
+                    session_id: session_id.clone(),
+                    messages: messages[common..].to_vec(),
+                });
+            }
+            known = Some((start, now));
+        }
+    }
+    for record in compactions.iter().skip(seen.compactions) {
+        out.push(Change::Compaction {
+            session_id: session_id.clone(),
+            record: record.clone(),
+        });
+    }
+    known
+}
