@@ -8,11 +8,8 @@
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::Duration;
 
-use std::sync::Arc;
-
 use palimpsest_core::follow::{Follower, LiveEvent};
-use palimpsest_core::model::Session;
-use palimpsest_core::watch::Tracker;
+use palimpsest_core::watch::{Patch, Tracker};
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::state::AppState;
@@ -58,7 +55,7 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<Followed>) {
         }
         let events = follower.poll(POLL);
         if !events.is_empty() {
-            publish(app, &events, follower.take_loaded());
+            publish(app, &events, follower.take_patches());
         }
     }
 }
@@ -71,18 +68,22 @@ fn add(follower: &mut Follower, path: &str) {
     }
 }
 
-fn publish(app: &AppHandle, events: &[LiveEvent], fresh: Vec<(String, Arc<Session>)>) {
-    // Drop the cached copy first, so a click on a new row shows the session as it is now; a
-    // session the follower has just read as it is now takes its place instead of being read
-    // again (a transcript growing by a line is not read whole for each line).
+fn publish(app: &AppHandle, events: &[LiveEvent], patches: Vec<(String, Patch)>) {
+    // The cached copy of a changed session is patched with what changed (a transcript growing
+    // by a line is not read whole for each line); one that cannot be patched is dropped, so a
+    // click on a new row reads the session as it is now.
     let state = app.state::<AppState>();
     for e in events {
-        if let Some(id) = e.session_id() {
+        if let Some(id) = e.session_id()
+            && !patches
+                .iter()
+                .any(|(p, patch)| p == e.path() && patch.session_id() == id)
+        {
             state.forget(e.path(), id);
         }
     }
-    for (path, session) in fresh {
-        state.refreshed(&path, session);
+    for (path, patch) in patches {
+        state.patched(&path, &patch);
     }
     if let Err(e) = app.emit(EVENT, events) {
         eprintln!("palimpsest-app: cannot send live changes to the window: {e}");

@@ -14,6 +14,7 @@ use palimpsest_core::rpc::{ErrorCode, IpcError};
 use palimpsest_core::tokens::counter::Counted;
 use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
+use palimpsest_core::watch::Patch;
 
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,30 +193,52 @@ impl AppState {
         Ok(t)
     }
 
-    /// Keep `session`, which the live follower has just read as it is on disk, as the loaded
-    /// copy when it is the session the window shows (so nothing reads it again). Skipped while
-    /// a load holds the slot: that load reads the file as it is now anyway.
-    pub fn refreshed(&self, path: &str, session: Arc<Session>) {
-        let id = session.meta.id.clone();
+    /// Bring the kept copy of a session the live follower saw change up to date: patched when
+    /// the slot holds it, taken whole when the follower read it whole and the window shows it;
+    /// a patch that does not fit drops the copy. The timeline made from the old copy goes.
+    /// Skipped while a load holds the slot: that load reads the file as it is now anyway.
+    pub fn patched(&self, path: &str, patch: &Patch) {
+        let id = patch.session_id().to_owned();
+        self.forget_timeline(path, &id);
         let shown = self
             .wanted
             .lock()
             .is_ok_and(|w| w.as_ref().is_some_and(|(p, i)| p == path && *i == id));
-        if !shown {
+        let Ok(mut slot) = self.loaded.try_lock() else {
             return;
-        }
-        if let Ok(mut slot) = self.loaded.try_lock() {
-            *slot = Some((path.to_owned(), id, session));
+        };
+        let held = slot.as_ref().is_some_and(|(p, i, _)| p == path && *i == id);
+        match patch {
+            Patch::Whole(session) if held || shown => {
+                *slot = Some((path.to_owned(), id, Arc::clone(session)));
+            }
+            Patch::Tail(_) if held => {
+                // A new copy, not the old one changed in place: results kept for the old one
+                // (`memo`) are keyed by it and must not be taken for the new one's. The messages
+                // move across unless a command still holds the old copy.
+                if let Some((p, i, old)) = slot.take() {
+                    let mut session = Arc::try_unwrap(old).unwrap_or_else(|s| (*s).clone());
+                    if patch.apply(&mut session) {
+                        *slot = Some((p, i, Arc::new(session)));
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
-    /// Forget the cached copy of session `id` under `path` (it changed on disk).
-    pub fn forget(&self, path: &str, id: &str) {
+    /// Forget the timeline kept for session `id` under `path`.
+    fn forget_timeline(&self, path: &str, id: &str) {
         if let Ok(mut kept) = self.timeline.lock()
             && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
         {
             *kept = None;
         }
+    }
+
+    /// Forget the cached copy of session `id` under `path` (it changed on disk).
+    pub fn forget(&self, path: &str, id: &str) {
+        self.forget_timeline(path, id);
         if let Ok(mut loaded) = self.loaded.lock()
             && loaded
                 .as_ref()

@@ -31,7 +31,9 @@ fn main() -> anyhow::Result<()> {
     let file = dir.join("258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     std::fs::write(&file, lines[..lines.len() - held].join("\n") + "\n")?;
     let mut tracker = Tracker::new(&dir, None)?;
-    let (mut bare, _) = palimpsest_core::sources::claude::resume::Resumable::open(
+    // As the app follows it: a patch of each change for the copy it keeps.
+    tracker.keep_patches();
+    let mut bare = palimpsest_core::sources::claude::resume::Resumable::open(
         &file,
         "258c7280-ae70-4798-800f-63464d01a85d",
         None,
@@ -41,12 +43,14 @@ fn main() -> anyhow::Result<()> {
     append(&file, lines[lines.len() - held])?;
     let t0 = Instant::now();
     tracker.refresh();
+    std::hint::black_box(tracker.take_patches());
     let first = t0.elapsed();
     let (mut resumed, mut whole) = (Vec::new(), Vec::new());
     for line in &lines[lines.len() - held + 1..] {
         append(&file, line)?;
         let t0 = Instant::now();
         tracker.refresh();
+        std::hint::black_box(tracker.take_patches());
         resumed.push(t0.elapsed());
         let t0 = Instant::now();
         std::hint::black_box(bare.extend()?);

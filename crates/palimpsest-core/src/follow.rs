@@ -194,10 +194,11 @@ impl Follower {
     /// window takes the baseline first (on its own thread), so whatever is written between that
     /// listing and this thread picking the source up is still reported (at worst twice, which
     /// the window's merge by session id and message index absorbs).
-    pub fn add_tracker(&mut self, path: &str, tracker: Tracker) -> Result<()> {
+    pub fn add_tracker(&mut self, path: &str, mut tracker: Tracker) -> Result<()> {
         if self.sources.iter().any(|(p, _)| p == path) {
             return Ok(());
         }
+        tracker.keep_patches();
         self.sources.push((path.to_owned(), tracker));
         let paths: Vec<PathBuf> = self.sources.iter().map(|(p, _)| p.into()).collect();
         self.fs = Some(FsWatch::new(&paths)?);
@@ -234,12 +235,17 @@ impl Follower {
         out
     }
 
-    /// The sessions the last refreshes loaded, as `(source path, session)`: what the app keeps
-    /// of a session followed live is replaced by these rather than read again.
-    pub fn take_loaded(&mut self) -> Vec<(String, std::sync::Arc<crate::model::Session>)> {
+    /// What changed in each session since the last call, as `(source path, patch)`: what the
+    /// app keeps of a session followed live is patched with these rather than read again.
+    pub fn take_patches(&mut self) -> Vec<(String, crate::watch::Patch)> {
         let mut out = Vec::new();
         for (path, tracker) in &mut self.sources {
-            out.extend(tracker.take_loaded().into_iter().map(|s| (path.clone(), s)));
+            out.extend(
+                tracker
+                    .take_patches()
+                    .into_iter()
+                    .map(|p| (path.clone(), p)),
+            );
         }
         out
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
-use palimpsest_core::sources::claude::resume::Resumable;
+use palimpsest_core::sources::claude::resume::{Extended, Resumable};
 
 const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 
@@ -45,30 +45,50 @@ fn each_step_of_a_growing_transcript_reads_as_the_whole_file() {
     let t = tempfile::tempdir().unwrap();
     let path = t.path().join(format!("{ID}.jsonl"));
     std::fs::write(&path, lines[..100].concat()).unwrap();
-    let (mut r, first) = Resumable::open(&path, ID, None).unwrap();
-    assert_eq!(first, whole(&path), "the first read is the whole read");
+    let mut r = Resumable::open(&path, ID, None).unwrap();
+    assert_eq!(
+        *r.session(),
+        whole(&path),
+        "the first read is the whole read"
+    );
     let after_first = r.offset();
 
+    assert_eq!(r.session().messages.len(), 22, "100 lines make 22 messages");
     append(&path, &lines[100]);
-    let s = r.extend().unwrap().expect("an appended file is resumed");
-    assert_eq!(s, whole(&path), "one line more: as the whole file reads");
+    let ext = r.extend().unwrap().expect("an appended file is resumed");
+    assert_eq!(
+        (ext, r.session().messages.len()),
+        (Extended::From(22), 23),
+        "line 101 adds message 22: only it is finished"
+    );
+    assert_eq!(
+        *r.session(),
+        whole(&path),
+        "one line more: as the whole file reads"
+    );
     assert!(r.offset() > after_first, "the read moved on");
 
     // A line still being written: its first half now, the rest later.
     let (a, b) = lines[101].split_at(lines[101].len() / 2);
     append(&path, a);
-    let s = r.extend().unwrap().expect("resumed");
+    r.extend().unwrap().expect("resumed");
     assert_eq!(
-        s,
+        *r.session(),
         whole(&path),
         "a torn last line is left out, as the whole read leaves it"
     );
     append(&path, b);
-    let s = r.extend().unwrap().expect("resumed");
-    assert_eq!(s, whole(&path), "once whole, it is read");
+    r.extend().unwrap().expect("resumed");
+    assert_eq!(*r.session(), whole(&path), "once whole, it is read");
 
     append(&path, &lines[102..].concat());
-    let s = r.extend().unwrap().expect("resumed");
+    let ext = r.extend().unwrap().expect("resumed");
+    assert_eq!(
+        ext,
+        Extended::Whole,
+        "lines holding a compaction are read whole again: they change earlier messages"
+    );
+    let s = r.session().clone();
     let full = whole(&path);
     assert_eq!(
         s, full,
@@ -98,7 +118,7 @@ fn a_file_rewritten_in_place_is_not_resumed() {
     let t = tempfile::tempdir().unwrap();
     let path = t.path().join(format!("{ID}.jsonl"));
     std::fs::write(&path, lines[..50].concat()).unwrap();
-    let (mut r, _) = Resumable::open(&path, ID, None).unwrap();
+    let mut r = Resumable::open(&path, ID, None).unwrap();
     std::fs::write(&path, lines[..40].concat()).unwrap();
     assert!(
         r.extend().unwrap().is_none(),
@@ -114,7 +134,7 @@ fn a_file_rewritten_in_place_is_not_resumed() {
 }
 
 #[test]
-fn a_tracker_reports_each_append_once_and_hands_over_the_session_as_it_is() {
+fn a_tracker_reports_each_append_once_and_its_patches_keep_a_copy_as_the_file_reads() {
     require_shared!();
     use palimpsest_core::watch::{Change, Tracker};
     let lines = real();
@@ -124,6 +144,10 @@ fn a_tracker_reports_each_append_once_and_hands_over_the_session_as_it_is() {
     let path = dir.join(format!("{ID}.jsonl"));
     std::fs::write(&path, lines[..200].concat()).unwrap();
     let mut tracker = Tracker::new(&dir, None).unwrap();
+    tracker.keep_patches();
+    // A copy of the session kept as the app keeps it, patched after every change.
+    let before_copy = whole(&path);
+    let mut kept: Option<Session> = None;
     // Three appends: one line (a progress record: no message), then to line 301, then the
     // rest (microcompact, compaction). What the tracker says of each, as reading the whole file
     // before and after gives it; a message merged into an earlier one shows as a rewrite there.
@@ -167,12 +191,22 @@ fn a_tracker_reports_each_append_once_and_hands_over_the_session_as_it_is() {
             kinds, want,
             "up to line {step}: what changed, once, in order"
         );
-        let handed = tracker.take_loaded();
-        assert_eq!(handed.len(), 1, "the session it read, handed over");
+        let patches = tracker.take_patches();
         assert_eq!(
-            *handed[0], now,
-            "up to line {step}: as reading the whole file gives it"
+            patches.len(),
+            1,
+            "what changed in the one session, handed over"
         );
+        let mut copy = kept.take().unwrap_or_else(|| before_copy.clone());
+        assert!(
+            patches[0].apply(&mut copy),
+            "the patch fits the copy it follows"
+        );
+        assert_eq!(
+            copy, now,
+            "up to line {step}: the copy patched is what reading the whole file gives"
+        );
+        kept = Some(copy);
     }
-    assert!(tracker.take_loaded().is_empty(), "taken once");
+    assert!(tracker.take_patches().is_empty(), "taken once");
 }

@@ -16,18 +16,21 @@ use std::sync::Mutex;
 
 use super::{Claim, Probe, SessionSource, jsonl, scan};
 use crate::error::{Error, Result};
-use crate::model::{Link, LinkKind, Session, SessionMeta, SourceFormat};
+use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod blocks;
 pub mod build;
 pub mod detect;
+mod finish;
 pub mod listing;
 pub mod orphans;
 pub mod records;
 pub mod resume;
+mod tally;
 pub mod visibility;
 
 pub use build::LineCounts;
+pub use finish::finish;
 
 pub use detect::is_transcript;
 
@@ -317,138 +320,4 @@ pub fn load_file(path: &Path, id: &str, parent: Option<String>) -> Result<Loaded
         true
     })?;
     finish(path, id, parent, b)
-}
-
-/// The session the lines read into `b` make: visibility, cuts, links, title. Split from
-/// [`load_file`] so a transcript followed live (`resume`) applies it to a copy of what it read.
-pub fn finish(
-    path: &Path,
-    id: &str,
-    parent: Option<String>,
-    mut b: build::Builder,
-) -> Result<Loaded> {
-    // What each answer was billed, in Anthropic's shape (compaction after-sizes read it).
-    super::usage::fill(&mut b.messages, "usage", super::usage::anthropic);
-    let mut compactions = visibility::apply(&mut b, parent.is_none());
-    visibility::post_from_usage(&mut compactions, &b.messages);
-    if parent.is_none() {
-        link_subagents(path, &mut b, &compactions);
-    }
-    let head = listing::head(path)?;
-    let mut usage_total = 0u64;
-    let mut last_usage = None;
-    for m in &b.messages {
-        if let Some(u) = m.details.as_ref().and_then(|d| d.get("usage")) {
-            let r = listing::usage(u);
-            usage_total += r.total_tokens.unwrap_or(0);
-            last_usage = Some(r);
-        }
-    }
-    let usage = last_usage.map(|mut u| {
-        u.accumulated_total_tokens = Some(usage_total);
-        u
-    });
-    // A subagent or compactor run is titled as its listing titles it: one title everywhere.
-    let meta_name = parent
-        .is_some()
-        .then(|| listing::child_name(path, &head))
-        .or_else(|| b.titles.get("custom").cloned())
-        .or_else(|| b.titles.get("ai").cloned())
-        .or_else(|| b.titles.get("summary").cloned())
-        .or(head.prompt)
-        .or_else(|| b.slug.clone())
-        .unwrap_or_else(|| id.to_owned());
-    let lines = b.nodes.iter().map(|n| n.lines.clone()).collect();
-    let meta = SessionMeta {
-        id: id.to_owned(),
-        format: SourceFormat::ClaudeCode,
-        path: path.display().to_string(),
-        name: meta_name,
-        working_dir: b.cwd.clone(),
-        created: b.messages.iter().find_map(|m| m.created),
-        updated: b.messages.iter().rev().find_map(|m| m.created),
-        model: b.model.clone(),
-        context_limit: None,
-        usage,
-        message_count: b.messages.len(),
-        compaction_count: compactions.len(),
-        parent_id: parent,
-    };
-    Ok(Loaded {
-        session: Session {
-            meta,
-            messages: b.messages,
-            compactions,
-        },
-        counts: b.counts,
-        lines,
-    })
-}
-
-/// Link Task calls to their subagent files, and compactor runs to their compactions.
-fn link_subagents(
-    path: &Path,
-    b: &mut build::Builder,
-    compactions: &[crate::model::CompactionRecord],
-) {
-    let dir = path.with_extension("").join("subagents");
-    for m in &mut b.messages {
-        let mut links = Vec::new();
-        for p in &m.parts {
-            if let crate::model::Part::ToolCall { id, .. } = p
-                && let Some(agent) = b.agent_of_call.get(id)
-            {
-                let f = dir.join(format!("agent-{agent}.jsonl"));
-                if f.is_file() {
-                    links.push(Link {
-                        kind: LinkKind::Subagent,
-                        path: f.display().to_string(),
-                        session: None,
-                    });
-                }
-            }
-        }
-        m.links.extend(links);
-    }
-    // A compactor run ends before its boundary is written: link each run to the first
-    // full compaction at or after the run's last line.
-    let full: Vec<usize> = compactions
-        .iter()
-        .filter(|c| {
-            !matches!(
-                c.trigger,
-                Some(
-                    crate::model::Trigger::Micro
-                        | crate::model::Trigger::Replacement
-                        | crate::model::Trigger::Collapse
-                )
-            )
-        })
-        .map(|c| c.cut_index)
-        .collect();
-    for f in subagent_files(path) {
-        if !stem_of(&f).starts_with("agent-acompact") {
-            continue;
-        }
-        let ended = scan::read_tail(&f, 64 * 1024)
-            .ok()
-            .and_then(|t| scan::last_string_field(&t, "timestamp"))
-            .as_deref()
-            .and_then(scan::millis);
-        let target = full
-            .iter()
-            .copied()
-            .find(|&i| match (ended, b.messages[i].created) {
-                (Some(e), Some(c)) => c >= e,
-                _ => false,
-            })
-            .or_else(|| (full.len() == 1).then(|| full[0]));
-        if let Some(i) = target {
-            b.messages[i].links.push(Link {
-                kind: LinkKind::Subagent,
-                path: f.display().to_string(),
-                session: None,
-            });
-        }
-    }
 }

@@ -1,17 +1,27 @@
 //! A Claude Code transcript followed live: read whole once, then only from where the last read
-//! stopped, each time the file grows. The lines read are kept as the builder has them (before
-//! visibility, cuts and links, which depend on the whole file and are applied again to a copy,
-//! `super::finish`), so a session grown by one line costs that line and a copy, not a new
-//! parse of hundreds of megabytes. A file that is not the one read with lines appended (shorter,
-//! or its first bytes changed) is not resumed: the caller reads it again.
+//! stopped, each time the file grows, and finished only where the new lines changed it.
+//!
+//! Most changes are lines that add messages at the end (or another block of a response already
+//! read). For those the new messages alone are finished (usage, branch marks, links) and the
+//! listing entry is made again; the chain's branch marks are worked out again over the uuids
+//! alone (no text is read) to check that no earlier message changed. A line that changes what
+//! earlier messages are to the model (a boundary, a summary, a replacement or collapse record, a
+//! rewind, a compactor run appearing) is rare: then the file is read whole again, as the first
+//! time. So a line appended to a 200 MB transcript costs that line, not the transcript.
+//!
+//! A file that is not the one read with lines appended (shorter, or its first bytes changed)
+//! is not resumed: the caller reads it again.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::model::Session;
+use crate::model::{LinkKind, Part, Session};
 use crate::sources::jsonl::{self, Resume};
 
-use super::build::Builder;
+use super::build::{Builder, Marks};
+use super::finish;
+use super::listing::{self, Head};
+use super::visibility::{self, Off};
 
 /// How many first bytes must be unchanged for a file to count as appended.
 const HEAD: usize = 4096;
@@ -21,40 +31,105 @@ pub struct Resumable {
     path: PathBuf,
     id: String,
     parent: Option<String>,
+    /// What the lines made, its messages finished (they live in `session` between reads).
     builder: Builder,
+    session: Session,
+    /// The branch marks the messages were finished with.
+    branches: Vec<Option<Off>>,
+    /// The compactor runs beside the file when it was last read whole.
+    compactors: Vec<PathBuf>,
+    /// The file's head as the listing reads it, once the file is longer than that head.
+    listing_head: Option<Head>,
     at: Resume,
     head: Vec<u8>,
+}
+
+/// What an [`Resumable::extend`] changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extended {
+    /// Messages from `from` on are new or changed; those before it are as they were, their
+    /// visibility included. The listing entry and the cuts' records are made again.
+    From(usize),
+    /// The file was read whole again: anything may have changed.
+    Whole,
 }
 
 impl Resumable {
     /// Read `path` (session `id`, a subagent's when `parent` is set) whole: its lines up to the
     /// last line end (a line still being written is left for the next read), and the session
-    /// they make.
-    pub fn open(path: &Path, id: &str, parent: Option<String>) -> Result<(Self, Session)> {
-        let mut r = Resumable {
+    /// they make ([`Resumable::session`]).
+    pub fn open(path: &Path, id: &str, parent: Option<String>) -> Result<Self> {
+        let (mut builder, mut at, mut first) = (Builder::default(), Resume::default(), Vec::new());
+        read_into(path, &mut builder, &mut at, &mut first)?;
+        let main = parent.is_none();
+        // The marks a whole finish applies, worked out before it applies them.
+        let branches = if main {
+            visibility::branches(&builder)
+        } else {
+            vec![None; builder.messages.len()]
+        };
+        let head = listing::head(path)?;
+        let (meta, compactions) =
+            finish::finish_in_place(path, id, parent.clone(), &mut builder, Some(&head))?;
+        let session = Session {
+            meta,
+            messages: std::mem::take(&mut builder.messages),
+            compactions,
+        };
+        Ok(Resumable {
             path: path.to_owned(),
             id: id.to_owned(),
             parent,
-            builder: Builder::default(),
-            at: Resume::default(),
-            head: Vec::new(),
-        };
-        r.read()?;
-        let session = r.session()?;
-        Ok((r, session))
+            builder,
+            session,
+            branches,
+            compactors: if main {
+                finish::compactor_runs(path)
+            } else {
+                Vec::new()
+            },
+            listing_head: (at.offset > listing::HEAD_BYTES as u64).then_some(head),
+            at,
+            head: first,
+        })
     }
 
-    /// The session with what was appended since the last read; `None` when the file is not
-    /// the one read with lines appended (then read it again with [`Resumable::open`]).
-    pub fn extend(&mut self) -> Result<Option<Session>> {
+    /// The session as read so far.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Read what was appended since the last read; `None` when the file is not the one read
+    /// with lines appended (then read it again with [`Resumable::open`]).
+    pub fn extend(&mut self) -> Result<Option<Extended>> {
         let len = std::fs::metadata(&self.path)
             .map_err(|e| Error::io(&self.path, e))?
             .len();
         if len < self.at.offset || head(&self.path, self.head.len())? != self.head {
             return Ok(None);
         }
-        self.read()?;
-        self.session().map(Some)
+        let before = self.session.messages.len();
+        self.builder.messages = std::mem::take(&mut self.session.messages);
+        self.builder.take_marks();
+        let read = self.read();
+        let marks = self.builder.take_marks();
+        let from = marks.merged_from.map_or(before, |m| m.min(before));
+        let done = match read {
+            Ok(()) => self.finish_from(from, before, &marks),
+            Err(e) => Err(e),
+        };
+        match done {
+            Ok(Some(changed_from)) => Ok(Some(Extended::From(changed_from))),
+            Ok(None) => {
+                *self = Self::open(&self.path, &self.id, self.parent.clone())?;
+                Ok(Some(Extended::Whole))
+            }
+            Err(e) => {
+                // What was read stays read; the next change starts over.
+                self.session.messages = std::mem::take(&mut self.builder.messages);
+                Err(e)
+            }
+        }
     }
 
     /// Bytes read so far (up to the last whole line).
@@ -63,27 +138,124 @@ impl Resumable {
     }
 
     fn read(&mut self) -> Result<()> {
-        let b = &mut self.builder;
-        self.at = jsonl::read_from(&self.path, self.at, true, |line| {
-            b.push(line);
-            true
-        })?;
-        if self.head.len() < HEAD {
-            let want = HEAD.min(usize::try_from(self.at.offset).unwrap_or(HEAD));
-            self.head = head(&self.path, want)?;
-        }
-        Ok(())
+        read_into(&self.path, &mut self.builder, &mut self.at, &mut self.head)
     }
 
-    fn session(&self) -> Result<Session> {
-        super::finish(
+    /// Finish the messages from `from` on (the builder holds them all, those before `from`
+    /// finished), when nothing the new lines did reaches earlier messages. Returns the first
+    /// message that changed, or `None` when the file must be read whole again.
+    fn finish_from(&mut self, from: usize, before: usize, marks: &Marks) -> Result<Option<usize>> {
+        let main = self.parent.is_none();
+        let b = &mut self.builder;
+        // Anything that reaches back into the model's view, or a message merged into one a
+        // cut's record was made from.
+        let last_cut = self
+            .session
+            .compactions
+            .iter()
+            .flat_map(|c| [Some(c.cut_index), c.summary_index, c.applied_index])
+            .flatten()
+            .max();
+        if marks.structural || last_cut.is_some_and(|c| from <= c) {
+            return Ok(None);
+        }
+        let branches = if main {
+            visibility::branches(b)
+        } else {
+            vec![None; b.messages.len()]
+        };
+        // Messages read before keep their marks (a merged one too: its flags were set by them).
+        if branches[..before] != self.branches[..before] {
+            return Ok(None);
+        }
+        // A boundary's logical parent that a new line supplied, or a compactor run that appeared.
+        let logical_now_found = self.session.compactions.iter().any(|c| {
+            let found = |l: &str| b.parents.contains_key(l);
+            b.nodes[c.cut_index]
+                .logical_parent
+                .as_deref()
+                .is_some_and(found)
+                && b.messages[c.cut_index]
+                    .details
+                    .as_ref()
+                    .and_then(|d| d.pointer("/logical_parent/found"))
+                    .and_then(serde_json::Value::as_bool)
+                    == Some(false)
+        });
+        if logical_now_found || (main && finish::compactor_runs(&self.path) != self.compactors) {
+            return Ok(None);
+        }
+        finish::fill_usage(&mut b.messages[from..]);
+        for (m, off) in b.messages[from..].iter_mut().zip(&branches[from..]) {
+            if let Some(why) = off {
+                visibility::mark_off(m, *why);
+            }
+        }
+        let mut changed_from = from;
+        if main {
+            let dir = finish::runs_dir(&self.path);
+            // Messages whose Task call learnt its subagent now, besides the new ones.
+            let mut relink: Vec<usize> = (from..b.messages.len()).collect();
+            for call in &marks.calls {
+                let owner = b.messages.iter().rposition(|m| {
+                    m.parts
+                        .iter()
+                        .any(|p| matches!(p, Part::ToolCall { id, .. } if id == call))
+                });
+                if let Some(i) = owner.filter(|&i| i < from) {
+                    relink.push(i);
+                    changed_from = changed_from.min(i);
+                }
+            }
+            for i in relink {
+                let links = finish::task_links(&dir, &b.agent_of_call, &b.messages[i]);
+                let m = &mut b.messages[i];
+                // A Task call's links are all made here (a compactor run links a boundary).
+                m.links.retain(|l| l.kind != LinkKind::Subagent);
+                m.links.extend(links);
+            }
+        }
+        visibility::post_from_usage(&mut self.session.compactions, &b.messages);
+        let head = self.head_for_listing()?;
+        let b = &self.builder;
+        self.session.meta = finish::meta(
             &self.path,
             &self.id,
             self.parent.clone(),
-            self.builder.clone(),
-        )
-        .map(|l| l.session)
+            b,
+            self.session.compactions.len(),
+            &head,
+        );
+        self.branches = branches;
+        self.session.messages = std::mem::take(&mut self.builder.messages);
+        Ok(Some(changed_from))
     }
+
+    /// The head the listing reads (256 KiB), read again only while the file is shorter.
+    fn head_for_listing(&mut self) -> Result<Head> {
+        if let Some(h) = &self.listing_head {
+            return Ok(h.clone());
+        }
+        let h = listing::head(&self.path)?;
+        if self.at.offset > listing::HEAD_BYTES as u64 {
+            self.listing_head = Some(h.clone());
+        }
+        Ok(h)
+    }
+}
+
+/// Feed the lines of `path` from `at` on to `b` (up to the last line end), keeping the file's
+/// first bytes in `first` until it has [`HEAD`] of them.
+fn read_into(path: &Path, b: &mut Builder, at: &mut Resume, first: &mut Vec<u8>) -> Result<()> {
+    *at = jsonl::read_from(path, *at, true, |line| {
+        b.push(line);
+        true
+    })?;
+    if first.len() < HEAD {
+        let want = HEAD.min(usize::try_from(at.offset).unwrap_or(HEAD));
+        *first = head(path, want)?;
+    }
+    Ok(())
 }
 
 /// The first `n` bytes of `path` (fewer when it is shorter).

@@ -71,29 +71,50 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
 }
 
 fn mark_branches(b: &mut Builder) {
-    let mut on: HashSet<&str> = HashSet::new();
-    let walk = |from: &str, on: &mut HashSet<String>| {
-        let mut cur = Some(from.to_owned());
-        while let Some(u) = cur {
-            if !on.insert(u.clone()) {
-                break;
-            }
-            cur = b.parents.get(&u).cloned().flatten();
+    let off = branches(b);
+    for (m, why) in b.messages.iter_mut().zip(off) {
+        if let Some(why) = why {
+            mark_off(m, why);
         }
-    };
-    let mut chain: HashSet<String> = HashSet::new();
+    }
+}
+
+/// A message off the active chain: neither the model nor the user sees it.
+pub(super) fn mark_off(m: &mut crate::model::Message, why: Off) {
+    m.agent_visible = false;
+    m.user_visible = false;
+    match why {
+        Off::Sidechain => set_detail(m, "sidechain", json!(true)),
+        Off::Branch => set_detail(m, "branch", json!("inactive")),
+    }
+}
+
+/// Why a message is off the active chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Off {
+    /// An inline subagent line.
+    Sidechain,
+    /// A rewound sibling branch.
+    Branch,
+}
+
+/// Per message, whether the branch rules above take it off the active chain, and why. Reads
+/// only the chain (`parents`, each node's uuids and the messages' calls and results), so a
+/// transcript followed live can ask it again after every change.
+pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
+    let mut on: HashSet<&str> = HashSet::new();
     // Segments end at each boundary and at the end of the file.
-    let mut ends: Vec<(usize, Option<String>)> = b
+    let mut ends: Vec<(usize, Option<&str>)> = b
         .nodes
         .iter()
         .enumerate()
         .filter(|(_, n)| n.subtype.as_deref() == Some("compact_boundary"))
-        .map(|(i, n)| (i, n.logical_parent.clone()))
+        .map(|(i, n)| (i, n.logical_parent.as_deref()))
         .collect();
     ends.push((b.messages.len(), None));
     let mut start = 0;
     for (end, logical) in ends {
-        let leaf = logical.filter(|l| b.parents.contains_key(l)).or_else(|| {
+        let leaf = logical.filter(|l| b.parents.contains_key(*l)).or_else(|| {
             (start..end)
                 .rev()
                 // Rows without a uuid (a collapse's summary) are not in the chain.
@@ -102,55 +123,48 @@ fn mark_branches(b: &mut Builder) {
                         && !b.nodes[i].sidechain
                         && !b.nodes[i].uuids.is_empty()
                 })
-                .and_then(|i| b.nodes[i].uuids.last().cloned())
+                .and_then(|i| b.nodes[i].uuids.last().map(String::as_str))
         });
-        if let Some(leaf) = leaf {
-            walk(&leaf, &mut chain);
+        let mut cur = leaf;
+        while let Some(u) = cur {
+            if !on.insert(u) {
+                break;
+            }
+            cur = b.parents.get(u).and_then(|p| p.as_deref());
         }
         start = end;
     }
-    on.extend(chain.iter().map(String::as_str));
     let is_on = |n: &Node| n.uuids.iter().any(|u| on.contains(u.as_str()));
-    let calls_on: HashSet<String> = b
+    let calls_on: HashSet<&str> = b
         .messages
         .iter()
         .zip(&b.nodes)
         .filter(|(_, n)| is_on(n))
         .flat_map(|(m, _)| {
             m.parts.iter().filter_map(|p| match p {
-                Part::ToolCall { id, .. } => Some(id.clone()),
+                Part::ToolCall { id, .. } => Some(id.as_str()),
                 _ => None,
             })
         })
         .collect();
-    let mut off = Vec::new();
-    for (i, (m, n)) in b.messages.iter().zip(&b.nodes).enumerate() {
-        if !is_conversation(m) || is_on(n) || n.uuids.is_empty() {
-            continue;
-        }
-        if n.sidechain {
-            off.push((i, "sidechain"));
-            continue;
-        }
-        let answers_active = m.has_tool_result()
-            && m.parts.iter().all(|p| match p {
-                Part::ToolResult { call_id, .. } => calls_on.contains(call_id),
-                _ => true,
-            });
-        if !answers_active {
-            off.push((i, "branch"));
-        }
-    }
-    for (i, why) in off {
-        let m = &mut b.messages[i];
-        m.agent_visible = false;
-        m.user_visible = false;
-        if why == "sidechain" {
-            set_detail(m, "sidechain", json!(true));
-        } else {
-            set_detail(m, "branch", json!("inactive"));
-        }
-    }
+    b.messages
+        .iter()
+        .zip(&b.nodes)
+        .map(|(m, n)| {
+            if !is_conversation(m) || is_on(n) || n.uuids.is_empty() {
+                return None;
+            }
+            if n.sidechain {
+                return Some(Off::Sidechain);
+            }
+            let answers_active = m.has_tool_result()
+                && m.parts.iter().all(|p| match p {
+                    Part::ToolResult { call_id, .. } => calls_on.contains(call_id.as_str()),
+                    _ => true,
+                });
+            (!answers_active).then_some(Off::Branch)
+        })
+        .collect()
 }
 
 fn meta_u64(meta: Option<&Value>, key: &str) -> Option<u64> {

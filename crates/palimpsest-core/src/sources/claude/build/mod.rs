@@ -60,6 +60,19 @@ pub struct Node {
     pub created: Option<i64>,
 }
 
+/// What the lines fed since the last [`Builder::take_marks`] did besides adding messages at
+/// the end, for a reader that finishes only what changed (`resume`).
+#[derive(Debug, Clone, Default)]
+pub struct Marks {
+    /// The first earlier message a line was merged into (another block of its API response).
+    pub merged_from: Option<usize>,
+    /// Tool calls whose subagent became known (their message gains a link).
+    pub calls: Vec<String>,
+    /// A line that changes what earlier messages are to the model: a compact or microcompact
+    /// boundary, a compaction summary, a content replacement or a context-collapse record.
+    pub structural: bool,
+}
+
 /// The state of a file being read.
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
@@ -86,9 +99,15 @@ pub struct Builder {
     by_api_id: HashMap<String, usize>,
     /// Byte offset of the line being read, recorded beside its number (`details.offsets`).
     at: u64,
+    marks: Marks,
 }
 
 impl Builder {
+    /// What the lines fed since the last call did besides adding messages (see [`Marks`]).
+    pub fn take_marks(&mut self) -> Marks {
+        std::mem::take(&mut self.marks)
+    }
+
     /// Feed one line.
     pub fn push(&mut self, line: Line) {
         self.at = line.offset;
@@ -138,6 +157,7 @@ impl Builder {
             "ai-title" => self.title("ai", &v, "aiTitle"),
             "summary" => self.title("summary", &v, "summary"),
             t if replace::TYPES.contains(&t) => {
+                self.marks.structural = true;
                 let (m, node) = replace::row(&v, t, line.number);
                 self.add(m, node, line.number);
             }
@@ -178,10 +198,10 @@ impl Builder {
                 data.and_then(|d| d.get("agentId")).and_then(Value::as_str),
                 str_of(v, "parentToolUseID"),
             )
+            && !self.agent_of_call.contains_key(call)
         {
-            self.agent_of_call
-                .entry(call.to_owned())
-                .or_insert_with(|| agent.to_owned());
+            self.agent_of_call.insert(call.to_owned(), agent.to_owned());
+            self.marks.calls.push(call.to_owned());
         }
     }
 
@@ -235,6 +255,7 @@ impl Builder {
         m.user_visible = !meta && !transcript_only;
         let text = content.and_then(Value::as_str).unwrap_or("");
         if node.compact_summary {
+            self.marks.structural = true;
             m.kind = MessageKind::Summary;
         } else if is_compact_echo(text) {
             m.kind = MessageKind::Notification;
@@ -251,6 +272,7 @@ impl Builder {
                 for p in &m.parts {
                     if let Part::ToolResult { call_id, .. } = p {
                         self.agent_of_call.insert(call_id.clone(), agent.to_owned());
+                        self.marks.calls.push(call_id.clone());
                     }
                 }
             }
@@ -279,6 +301,7 @@ impl Builder {
         if let Some(&at) = api_id.and_then(|id| self.by_api_id.get(id)) {
             // Another content block of the same API response: one message, usage once.
             self.counts.merged_assistant_lines += 1;
+            self.marks.merged_from = Some(self.marks.merged_from.map_or(at, |m| m.min(at)));
             self.messages[at].parts.extend(blocks);
             let node = &mut self.nodes[at];
             node.lines.push(number);
@@ -316,6 +339,12 @@ impl Builder {
 
     fn system(&mut self, v: &Value, number: usize) {
         let subtype = str_of(v, "subtype").unwrap_or("").to_owned();
+        if matches!(
+            subtype.as_str(),
+            "compact_boundary" | "microcompact_boundary"
+        ) {
+            self.marks.structural = true;
+        }
         let mut parts = Vec::new();
         if let Some(text) = str_of(v, "content") {
             parts.push(Part::Text {

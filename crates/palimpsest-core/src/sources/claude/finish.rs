@@ -1,0 +1,190 @@
+//! What a Claude Code session is once its lines are read (`build` made the messages): usage,
+//! visibility and cuts (`visibility`), links to subagent and compactor runs, and the listing
+//! entry (title, times, recorded usage). Split in pieces so a transcript followed live
+//! (`resume`) can finish only the messages a change added, with the same rules.
+
+use std::path::{Path, PathBuf};
+
+use super::build::Builder;
+use super::{Loaded, listing, visibility};
+use crate::error::Result;
+use crate::model::{
+    CompactionRecord, Link, LinkKind, Message, Part, Session, SessionMeta, SourceFormat, Trigger,
+};
+
+/// The session the lines read into `b` make: visibility, cuts, links, title.
+pub fn finish(path: &Path, id: &str, parent: Option<String>, mut b: Builder) -> Result<Loaded> {
+    let (meta, compactions) = finish_in_place(path, id, parent, &mut b, None)?;
+    let lines = b.nodes.iter().map(|n| n.lines.clone()).collect();
+    Ok(Loaded {
+        session: Session {
+            meta,
+            messages: b.messages,
+            compactions,
+        },
+        counts: b.counts,
+        lines,
+    })
+}
+
+/// [`finish`] on the builder's own messages, leaving them finished there. `head` is the
+/// file's head when the caller has it already.
+pub(super) fn finish_in_place(
+    path: &Path,
+    id: &str,
+    parent: Option<String>,
+    b: &mut Builder,
+    head: Option<&listing::Head>,
+) -> Result<(SessionMeta, Vec<CompactionRecord>)> {
+    // What each answer was billed, in Anthropic's shape (compaction after-sizes read it).
+    fill_usage(&mut b.messages);
+    let mut compactions = visibility::apply(b, parent.is_none());
+    visibility::post_from_usage(&mut compactions, &b.messages);
+    if parent.is_none() {
+        let dir = runs_dir(path);
+        let agents = &b.agent_of_call;
+        for m in &mut b.messages {
+            let links = task_links(&dir, agents, m);
+            m.links.extend(links);
+        }
+        link_compactor_runs(path, b, &compactions);
+    }
+    let read;
+    let head = match head {
+        Some(h) => h,
+        None => {
+            read = listing::head(path)?;
+            &read
+        }
+    };
+    let meta = meta(path, id, parent, b, compactions.len(), head);
+    Ok((meta, compactions))
+}
+
+/// Each message's recorded usage, from its `usage` detail.
+pub(super) fn fill_usage(messages: &mut [Message]) {
+    crate::sources::usage::fill(messages, "usage", crate::sources::usage::anthropic);
+}
+
+/// The listing entry of the session the builder holds.
+pub(super) fn meta(
+    path: &Path,
+    id: &str,
+    parent: Option<String>,
+    b: &Builder,
+    compactions: usize,
+    head: &listing::Head,
+) -> SessionMeta {
+    let mut usage_total = 0u64;
+    let mut last_usage = None;
+    for m in &b.messages {
+        if let Some(u) = m.details.as_ref().and_then(|d| d.get("usage")) {
+            let r = listing::usage(u);
+            usage_total += r.total_tokens.unwrap_or(0);
+            last_usage = Some(r);
+        }
+    }
+    let usage = last_usage.map(|mut u| {
+        u.accumulated_total_tokens = Some(usage_total);
+        u
+    });
+    // A subagent or compactor run is titled as its listing titles it: one title everywhere.
+    let name = parent
+        .is_some()
+        .then(|| listing::child_name(path, head))
+        .or_else(|| b.titles.get("custom").cloned())
+        .or_else(|| b.titles.get("ai").cloned())
+        .or_else(|| b.titles.get("summary").cloned())
+        .or_else(|| head.prompt.clone())
+        .or_else(|| b.slug.clone())
+        .unwrap_or_else(|| id.to_owned());
+    SessionMeta {
+        id: id.to_owned(),
+        format: SourceFormat::ClaudeCode,
+        path: path.display().to_string(),
+        name,
+        working_dir: b.cwd.clone(),
+        created: b.messages.iter().find_map(|m| m.created),
+        updated: b.messages.iter().rev().find_map(|m| m.created),
+        model: b.model.clone(),
+        context_limit: None,
+        usage,
+        message_count: b.messages.len(),
+        compaction_count: compactions,
+        parent_id: parent,
+    }
+}
+
+/// Where a main transcript's subagent runs are written.
+pub(super) fn runs_dir(path: &Path) -> PathBuf {
+    path.with_extension("").join("subagents")
+}
+
+/// The links from message `m`'s Task calls to their subagent runs, for the runs on disk.
+pub(super) fn task_links(
+    dir: &Path,
+    agents: &std::collections::HashMap<String, String>,
+    m: &Message,
+) -> Vec<Link> {
+    let mut links = Vec::new();
+    for p in &m.parts {
+        if let Part::ToolCall { id, .. } = p
+            && let Some(agent) = agents.get(id)
+        {
+            let f = dir.join(format!("agent-{agent}.jsonl"));
+            if f.is_file() {
+                links.push(Link {
+                    kind: LinkKind::Subagent,
+                    path: f.display().to_string(),
+                    session: None,
+                });
+            }
+        }
+    }
+    links
+}
+
+/// The compactor's runs (`agent-acompact-*`) beside a main transcript, sorted.
+pub(super) fn compactor_runs(path: &Path) -> Vec<PathBuf> {
+    super::subagent_files(path)
+        .into_iter()
+        .filter(|f| super::stem_of(f).starts_with("agent-acompact"))
+        .collect()
+}
+
+/// A compactor run ends before its boundary is written: link each run to the first full
+/// compaction at or after the run's last line.
+fn link_compactor_runs(path: &Path, b: &mut Builder, compactions: &[CompactionRecord]) {
+    let full: Vec<usize> = compactions
+        .iter()
+        .filter(|c| {
+            !matches!(
+                c.trigger,
+                Some(Trigger::Micro | Trigger::Replacement | Trigger::Collapse)
+            )
+        })
+        .map(|c| c.cut_index)
+        .collect();
+    for f in compactor_runs(path) {
+        let ended = super::scan::read_tail(&f, 64 * 1024)
+            .ok()
+            .and_then(|t| super::scan::last_string_field(&t, "timestamp"))
+            .as_deref()
+            .and_then(super::scan::millis);
+        let target = full
+            .iter()
+            .copied()
+            .find(|&i| match (ended, b.messages[i].created) {
+                (Some(e), Some(c)) => c >= e,
+                _ => false,
+            })
+            .or_else(|| (full.len() == 1).then(|| full[0]));
+        if let Some(i) = target {
+            b.messages[i].links.push(Link {
+                kind: LinkKind::Subagent,
+                path: f.display().to_string(),
+                session: None,
+            });
+        }
+    }
+}
