@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::build::{Builder, CLEARED, Node, is_conversation, set_detail};
+use super::build::{Builder, CLEARED, is_conversation, set_detail};
 use crate::model::{CompactionRecord, Part, Trigger};
 
 /// Apply the rules above to the messages; returns the compactions recorded in the file.
@@ -134,12 +134,17 @@ pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
         }
         start = end;
     }
-    let is_on = |n: &Node| n.uuids.iter().any(|u| on.contains(u.as_str()));
+    // Each node looked up once: on a long session this pass is most of what a live change costs.
+    let is_on: Vec<bool> = b
+        .nodes
+        .iter()
+        .map(|n| n.uuids.iter().any(|u| on.contains(u.as_str())))
+        .collect();
     let calls_on: HashSet<&str> = b
         .messages
         .iter()
-        .zip(&b.nodes)
-        .filter(|(_, n)| is_on(n))
+        .zip(&is_on)
+        .filter(|(_, on)| **on)
         .flat_map(|(m, _)| {
             m.parts.iter().filter_map(|p| match p {
                 Part::ToolCall { id, .. } => Some(id.as_str()),
@@ -150,8 +155,9 @@ pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
     b.messages
         .iter()
         .zip(&b.nodes)
-        .map(|(m, n)| {
-            if !is_conversation(m) || is_on(n) || n.uuids.is_empty() {
+        .zip(is_on)
+        .map(|((m, n), on)| {
+            if !is_conversation(m) || on || n.uuids.is_empty() {
                 return None;
             }
             if n.sidechain {
