@@ -6,7 +6,7 @@
 //! [`tree_stamp`] fingerprints a whole folder from its listing alone (paths, sizes, mtimes), so
 //! an update of a folder where nothing changed reads no file at all.
 
-use std::io::{Read, Seek, SeekFrom};
+use crate::sources::scan::read_at;
 use std::path::Path;
 
 use xxhash_rust::xxh3::xxh3_64;
@@ -27,13 +27,6 @@ pub struct Fingerprint {
     pub head: u64,
     /// Hash of the last [`EDGE`] bytes.
     pub tail: u64,
-}
-
-fn read_at(f: &mut std::fs::File, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
-    f.seek(SeekFrom::Start(at))?;
-    let mut buf = vec![0u8; len as usize];
-    f.read_exact(&mut buf)?;
-    Ok(buf)
 }
 
 impl Fingerprint {

@@ -181,6 +181,15 @@ fn emit(
     tail.clear();
 }
 
+/// Up to `len` bytes of an open plain file from byte `at`: fewer when the file ends first, so a
+/// caller comparing them with bytes it kept sees a shrunk file as a change, not an error.
+pub fn read_at(f: &mut std::fs::File, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
+    f.seek(SeekFrom::Start(at))?;
+    let mut buf = Vec::with_capacity(len.min(1 << 20) as usize);
+    f.take(len).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 /// The first `max` bytes of a file.
 pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>> {
     let file = super::compressed::open(path)?;

@@ -10,7 +10,6 @@
 //! as is decided here, what the listing makes of the counts in `listing`.
 
 use std::collections::HashSet;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
@@ -74,9 +73,9 @@ pub(super) fn of(path: &Path) -> Result<Counts> {
     k.at = scan::sketch_from(path, k.at, |s| t.see(s))?;
     (k.size, k.modified) = (size, modified);
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    k.head = read_at(&mut f, 0, EDGE.min(k.at.offset)).map_err(|e| Error::io(path, e))?;
+    k.head = scan::read_at(&mut f, 0, EDGE.min(k.at.offset)).map_err(|e| Error::io(path, e))?;
     let from = k.at.offset.saturating_sub(EDGE);
-    k.edge = read_at(&mut f, from, k.at.offset - from).map_err(|e| Error::io(path, e))?;
+    k.edge = scan::read_at(&mut f, from, k.at.offset - from).map_err(|e| Error::io(path, e))?;
     let counts = k.tally.counts.clone();
     keep(k);
     Ok(counts)
@@ -85,9 +84,9 @@ pub(super) fn of(path: &Path) -> Result<Counts> {
 /// True when the bytes a kept pass saw at the head and where it stopped are still there.
 fn still_there(path: &Path, k: &Kept) -> Result<bool> {
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let head = read_at(&mut f, 0, k.head.len() as u64).map_err(|e| Error::io(path, e))?;
+    let head = scan::read_at(&mut f, 0, k.head.len() as u64).map_err(|e| Error::io(path, e))?;
     let from = k.at.offset - k.edge.len() as u64;
-    let edge = read_at(&mut f, from, k.edge.len() as u64).map_err(|e| Error::io(path, e))?;
+    let edge = scan::read_at(&mut f, from, k.edge.len() as u64).map_err(|e| Error::io(path, e))?;
     Ok(head == k.head && edge == k.edge)
 }
 
@@ -98,13 +97,6 @@ fn keep(k: Kept) {
         kept.remove(0);
     }
     kept.push(k);
-}
-
-fn read_at(f: &mut std::fs::File, at: u64, len: u64) -> std::io::Result<Vec<u8>> {
-    f.seek(SeekFrom::Start(at))?;
-    let mut buf = Vec::with_capacity(len as usize);
-    f.take(len).read_to_end(&mut buf)?;
-    Ok(buf)
 }
 
 /// What the listing takes from one pass of line sketches.
