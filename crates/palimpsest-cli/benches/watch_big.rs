@@ -22,16 +22,10 @@ fn main() -> anyhow::Result<()> {
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let t = tempfile::tempdir()?;
-    let dir = t.path().join("-home-u-proj");
-    std::fs::create_dir_all(&dir)?;
-    let big = t.path().join("big.jsonl");
-    palimpsest_fixtures::big::grow(&real, &big, mb << 20)?;
-    let text = std::fs::read_to_string(&big)?;
-    let lines: Vec<&str> = text.lines().collect();
     // The last lines are held back, to append one message per round.
-    let held = 80;
-    let file = dir.join("258c7280-ae70-4798-800f-63464d01a85d.jsonl");
-    std::fs::write(&file, lines[..lines.len() - held].join("\n") + "\n")?;
+    let (file, lines) =
+        palimpsest_fixtures::big::followed(&real, &t.path().join("-home-u-proj"), mb << 20, 80)?;
+    let dir = file.parent().expect("a project folder").to_path_buf();
     let size = std::fs::metadata(&file)?.len();
     let mut child = Command::new(env!("CARGO_BIN_EXE_palimpsest"))
         .args(["watch", "--json"])
@@ -55,7 +49,7 @@ fn main() -> anyhow::Result<()> {
     let mut first = None;
     let mut rounds = Vec::new();
     let mut pending = String::new();
-    for line in &lines[lines.len() - held..] {
+    for line in &lines {
         pending.push_str(line);
         pending.push('\n');
         // A line that makes no message (progress, snapshots) goes with the next one.

@@ -21,15 +21,9 @@ fn main() -> anyhow::Result<()> {
         .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let t = tempfile::tempdir()?;
     let dir = t.path().join("-home-u-proj");
-    std::fs::create_dir_all(&dir)?;
-    let big = t.path().join("big.jsonl");
-    palimpsest_fixtures::big::grow(&real, &big, mb << 20)?;
-    let text = std::fs::read_to_string(&big)?;
-    let lines: Vec<&str> = text.lines().collect();
     // Keep the last 12 lines back, to append one per round.
     let held = 12;
-    let file = dir.join("258c7280-ae70-4798-800f-63464d01a85d.jsonl");
-    std::fs::write(&file, lines[..lines.len() - held].join("\n") + "\n")?;
+    let (file, lines) = palimpsest_fixtures::big::followed(&real, &dir, mb << 20, held)?;
     let mut tracker = Tracker::new(&dir, None)?;
     // As the app follows it: a patch of each change for the copy it keeps.
     tracker.keep_patches();
@@ -40,13 +34,13 @@ fn main() -> anyhow::Result<()> {
     )?;
     let mut extend = Vec::new();
     // The first change reads the transcript whole (nothing read yet to go on from).
-    append(&file, lines[lines.len() - held])?;
+    append(&file, &lines[0])?;
     let t0 = Instant::now();
     tracker.refresh();
     std::hint::black_box(tracker.take_patches());
     let first = t0.elapsed();
     let (mut resumed, mut whole) = (Vec::new(), Vec::new());
-    for line in &lines[lines.len() - held + 1..] {
+    for line in &lines[1..] {
         append(&file, line)?;
         let t0 = Instant::now();
         tracker.refresh();
@@ -69,11 +63,10 @@ fn main() -> anyhow::Result<()> {
         median(&mut extend),
     );
     println!(
-        "live append to a {:.0} MB transcript ({} lines): refresh {r:.1?} (first change, read \
+        "live append to a {:.0} MB transcript: refresh {r:.1?} (first change, read \
          whole: {first:.1?}; of it the resumed read {e:.1?}) beside reading it again {w:.1?}: \
          {:.1}× less",
         std::fs::metadata(&file)?.len() as f64 / 1e6,
-        lines.len(),
         w.as_secs_f64() / r.as_secs_f64().max(1e-9),
     );
     Ok(())

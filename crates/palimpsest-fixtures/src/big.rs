@@ -54,3 +54,26 @@ pub fn grow(from: &Path, out: &Path, bytes: u64) -> anyhow::Result<usize> {
     w.flush()?;
     Ok(copies)
 }
+
+/// A big transcript being written, for the live measurements: [`grow`] `from` to `bytes`, write
+/// all but its last `held` lines to `dir/<session>.jsonl` (a project folder as Claude Code
+/// keeps one) and hand back that file and the held lines, to append as the agent would.
+pub fn followed(
+    from: &Path,
+    dir: &Path,
+    bytes: u64,
+    held: usize,
+) -> anyhow::Result<(std::path::PathBuf, Vec<String>)> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = from.file_name().context("a transcript file name")?;
+    let grown = dir.with_extension("grown.jsonl");
+    grow(from, &grown, bytes)?;
+    let text = std::fs::read_to_string(&grown)?;
+    std::fs::remove_file(&grown)?;
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let rest = lines.split_off(lines.len().saturating_sub(held));
+    let file = dir.join(name);
+    std::fs::write(&file, lines.join("\n") + "\n")
+        .with_context(|| format!("cannot write {}", file.display()))?;
+    Ok((file, rest))
+}
