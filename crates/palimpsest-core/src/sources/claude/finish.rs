@@ -9,12 +9,13 @@ use super::build::Builder;
 use super::{Loaded, listing, visibility};
 use crate::error::Result;
 use crate::model::{
-    CompactionRecord, Link, LinkKind, Message, Part, Session, SessionMeta, SourceFormat, Trigger,
+    CompactionRecord, Link, LinkKind, Message, Part, RecordedUsage, Session, SessionMeta,
+    SourceFormat, Trigger,
 };
 
 /// The session the lines read into `b` make: visibility, cuts, links, title.
 pub fn finish(path: &Path, id: &str, parent: Option<String>, mut b: Builder) -> Result<Loaded> {
-    let (meta, compactions) = finish_in_place(path, id, parent, &mut b, None)?;
+    let (meta, compactions, _) = finish_in_place(path, id, parent, &mut b, None)?;
     let lines = b.nodes.iter().map(|n| n.lines.clone()).collect();
     Ok(Loaded {
         session: Session {
@@ -27,15 +28,15 @@ pub fn finish(path: &Path, id: &str, parent: Option<String>, mut b: Builder) -> 
     })
 }
 
-/// [`finish`] on the builder's own messages, leaving them finished there. `head` is the
-/// file's head when the caller has it already.
+/// [`finish`] on the builder's own messages, leaving them finished there, with the running
+/// totals of their usage. `head` is the file's head when the caller has it already.
 pub(super) fn finish_in_place(
     path: &Path,
     id: &str,
     parent: Option<String>,
     b: &mut Builder,
     head: Option<&listing::Head>,
-) -> Result<(SessionMeta, Vec<CompactionRecord>)> {
+) -> Result<(SessionMeta, Vec<CompactionRecord>, UsageSums)> {
     // What each answer was billed, in Anthropic's shape (compaction after-sizes read it).
     fill_usage(&mut b.messages);
     let mut compactions = visibility::apply(b, parent.is_none());
@@ -57,8 +58,11 @@ pub(super) fn finish_in_place(
             &read
         }
     };
-    let meta = meta(path, id, parent, b, compactions.len(), head);
-    Ok((meta, compactions))
+    let mut sums = UsageSums::default();
+    sums.update(&b.messages, 0);
+    let usage = sums.usage(&b.messages);
+    let meta = meta(path, id, parent, b, usage, compactions.len(), head);
+    Ok((meta, compactions, sums))
 }
 
 /// Each message's recorded usage, from its `usage` detail.
@@ -66,28 +70,49 @@ pub(super) fn fill_usage(messages: &mut [Message]) {
     crate::sources::usage::fill(messages, "usage", crate::sources::usage::anthropic);
 }
 
-/// The listing entry of the session the builder holds.
+/// Running totals of recorded usage, kept by a transcript followed live so a change sums only
+/// the messages it added: entry `i` is the total over messages `..=i` and the last of them
+/// that recorded usage.
+#[derive(Debug, Default)]
+pub(super) struct UsageSums(Vec<(u64, Option<usize>)>);
+
+impl UsageSums {
+    /// Work the totals out again from message `from` on.
+    pub fn update(&mut self, messages: &[Message], from: usize) {
+        self.0.truncate(from);
+        let (mut total, mut last) = self.0.last().copied().unwrap_or((0, None));
+        for (i, m) in messages.iter().enumerate().skip(from) {
+            if let Some(u) = recorded(m) {
+                total += listing::usage(u).total_tokens.unwrap_or(0);
+                last = Some(i);
+            }
+            self.0.push((total, last));
+        }
+    }
+
+    /// The session's recorded usage: the last request's, with the total over all of them.
+    pub fn usage(&self, messages: &[Message]) -> Option<RecordedUsage> {
+        let (total, last) = self.0.last().copied()?;
+        let mut u = listing::usage(recorded(&messages[last?])?);
+        u.accumulated_total_tokens = Some(total);
+        Some(u)
+    }
+}
+
+fn recorded(m: &Message) -> Option<&serde_json::Value> {
+    m.details.as_ref().and_then(|d| d.get("usage"))
+}
+
+/// The listing entry of the session the builder holds, whose recorded usage is `usage`.
 pub(super) fn meta(
     path: &Path,
     id: &str,
     parent: Option<String>,
     b: &Builder,
+    usage: Option<RecordedUsage>,
     compactions: usize,
     head: &listing::Head,
 ) -> SessionMeta {
-    let mut usage_total = 0u64;
-    let mut last_usage = None;
-    for m in &b.messages {
-        if let Some(u) = m.details.as_ref().and_then(|d| d.get("usage")) {
-            let r = listing::usage(u);
-            usage_total += r.total_tokens.unwrap_or(0);
-            last_usage = Some(r);
-        }
-    }
-    let usage = last_usage.map(|mut u| {
-        u.accumulated_total_tokens = Some(usage_total);
-        u
-    });
     // A subagent or compactor run is titled as its listing titles it: one title everywhere.
     let name = parent
         .is_some()

@@ -20,6 +20,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod blocks;
 pub mod build;
+mod chain;
 pub mod detect;
 mod finish;
 pub mod listing;

@@ -3,8 +3,8 @@
 //!
 //! Most changes are lines that add messages at the end (or another block of a response already
 //! read). For those the new messages alone are finished (usage, branch marks, links) and the
-//! listing entry is made again; the chain's branch marks are worked out again over the uuids
-//! alone (no text is read) to check that no earlier message changed. A line that changes what
+//! listing entry is made again from running totals; the walk of the active chain goes on from
+//! its last leaf (`chain::Chain`), which also checks that no earlier message changed. A line that changes what
 //! earlier messages are to the model (a boundary, a summary, a replacement or collapse record, a
 //! rewind, a compactor run appearing) is rare: then the file is read whole again, as the first
 //! time. So a line appended to a 200 MB transcript costs that line, not the transcript.
@@ -19,9 +19,10 @@ use crate::model::{LinkKind, Part, Session};
 use crate::sources::jsonl::{self, Resume};
 
 use super::build::{Builder, Marks};
-use super::finish;
+use super::chain::{self, Chain};
+use super::finish::{self, UsageSums};
 use super::listing::{self, Head};
-use super::visibility::{self, Off};
+use super::visibility;
 
 /// How many first bytes must be unchanged for a file to count as appended.
 const HEAD: usize = 4096;
@@ -34,8 +35,11 @@ pub struct Resumable {
     /// What the lines made, its messages finished (they live in `session` between reads).
     builder: Builder,
     session: Session,
-    /// The branch marks the messages were finished with.
-    branches: Vec<Option<Off>>,
+    /// The walk of the active chain the messages were marked by (none for a subagent's run,
+    /// which has no branches).
+    chain: Option<Chain>,
+    /// The running totals of recorded usage, for the listing entry.
+    sums: UsageSums,
     /// The compactor runs beside the file when it was last read whole.
     compactors: Vec<PathBuf>,
     /// The file's head as the listing reads it, once the file is longer than that head.
@@ -62,14 +66,10 @@ impl Resumable {
         let (mut builder, mut at, mut first) = (Builder::default(), Resume::default(), Vec::new());
         read_into(path, &mut builder, &mut at, &mut first)?;
         let main = parent.is_none();
-        // The marks a whole finish applies, worked out before it applies them.
-        let branches = if main {
-            visibility::branches(&builder)
-        } else {
-            vec![None; builder.messages.len()]
-        };
+        // The walk a whole finish marks by, made before it marks.
+        let chain = main.then(|| Chain::new(&builder));
         let head = listing::head(path)?;
-        let (meta, compactions) =
+        let (meta, compactions, sums) =
             finish::finish_in_place(path, id, parent.clone(), &mut builder, Some(&head))?;
         let session = Session {
             meta,
@@ -82,7 +82,8 @@ impl Resumable {
             parent,
             builder,
             session,
-            branches,
+            chain,
+            sums,
             compactors: if main {
                 finish::compactor_runs(path)
             } else {
@@ -115,7 +116,7 @@ impl Resumable {
         let marks = self.builder.take_marks();
         let from = marks.merged_from.map_or(before, |m| m.min(before));
         let done = match read {
-            Ok(()) => self.finish_from(from, before, &marks),
+            Ok(()) => self.finish_from(from, &marks),
             Err(e) => Err(e),
         };
         match done {
@@ -144,7 +145,7 @@ impl Resumable {
     /// Finish the messages from `from` on (the builder holds them all, those before `from`
     /// finished), when nothing the new lines did reaches earlier messages. Returns the first
     /// message that changed, or `None` when the file must be read whole again.
-    fn finish_from(&mut self, from: usize, before: usize, marks: &Marks) -> Result<Option<usize>> {
+    fn finish_from(&mut self, from: usize, marks: &Marks) -> Result<Option<usize>> {
         let main = self.parent.is_none();
         let b = &mut self.builder;
         // Anything that reaches back into the model's view, or a message merged into one a
@@ -159,13 +160,10 @@ impl Resumable {
         if marks.structural || last_cut.is_some_and(|c| from <= c) {
             return Ok(None);
         }
-        let branches = if main {
-            visibility::branches(b)
-        } else {
-            vec![None; b.messages.len()]
-        };
         // Messages read before keep their marks (a merged one too: its flags were set by them).
-        if branches[..before] != self.branches[..before] {
+        if let Some(chain) = self.chain.as_mut()
+            && !chain.extend(b, from)
+        {
             return Ok(None);
         }
         // A boundary's logical parent that a new line supplied, or a compactor run that appeared.
@@ -186,9 +184,11 @@ impl Resumable {
             return Ok(None);
         }
         finish::fill_usage(&mut b.messages[from..]);
-        for (m, off) in b.messages[from..].iter_mut().zip(&branches[from..]) {
-            if let Some(why) = off {
-                visibility::mark_off(m, *why);
+        if let Some(chain) = &self.chain {
+            for (m, off) in b.messages[from..].iter_mut().zip(&chain.marks[from..]) {
+                if let Some(why) = off {
+                    chain::mark_off(m, *why);
+                }
             }
         }
         let mut changed_from = from;
@@ -216,6 +216,7 @@ impl Resumable {
             }
         }
         visibility::post_from_usage(&mut self.session.compactions, &b.messages);
+        self.sums.update(&b.messages, from);
         let head = self.head_for_listing()?;
         let b = &self.builder;
         self.session.meta = finish::meta(
@@ -223,10 +224,10 @@ impl Resumable {
             &self.id,
             self.parent.clone(),
             b,
+            self.sums.usage(&b.messages),
             self.session.compactions.len(),
             &head,
         );
-        self.branches = branches;
         self.session.messages = std::mem::take(&mut self.builder.messages);
         Ok(Some(changed_from))
     }

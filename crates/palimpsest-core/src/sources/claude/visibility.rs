@@ -2,20 +2,14 @@
 //! and, for a compaction whose record has no context size after it, the next request's usage.
 //!
 //! Runs once all lines are read (`build` made the messages). The rules:
-//! - **Branches.** The active chain is walked back through `parentUuid` (progress lines
-//!   included, they sit in the chain) from the last non-sidechain user/assistant line of each
-//!   segment between compact boundaries; an earlier segment starts from the boundary's
-//!   `logicalParentUuid` when that line exists (it may dangle: a soft link). Parallel tool calls
-//!   put their results off the walked chain, so a tool result also counts as active when every
-//!   call it answers is on it. Other messages are a rewound sibling branch: `agent_visible` and
-//!   `user_visible` false, `details.branch = "inactive"`.
+//! - **Branches.** A rewound sibling branch or an inline sidechain line is off the active
+//!   chain (`chain` says which): seen by neither.
 //! - **Compaction.** Everything before the last `compact_boundary` is invisible to the model,
 //!   except a `preservedSegment` (kept verbatim); the summary and what follows are visible.
 //! - **Microcompaction.** The message stays; each listed tool result keeps its stored value in
 //!   `raw` while its `text` becomes [`CLEARED`], which is what the model receives, and
 //!   `details.microcompacted` lists the cleared call ids.
 //! - **Content replacement, context collapse.** `replace`'s rules, applied before the above.
-//! - Inline sidechain lines (old CLIs) in a main file are a subagent's, not the model's.
 
 use std::collections::HashSet;
 
@@ -71,106 +65,12 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
 }
 
 fn mark_branches(b: &mut Builder) {
-    let off = branches(b);
+    let off = super::chain::branches(b);
     for (m, why) in b.messages.iter_mut().zip(off) {
         if let Some(why) = why {
-            mark_off(m, why);
+            super::chain::mark_off(m, why);
         }
     }
-}
-
-/// A message off the active chain: neither the model nor the user sees it.
-pub(super) fn mark_off(m: &mut crate::model::Message, why: Off) {
-    m.agent_visible = false;
-    m.user_visible = false;
-    match why {
-        Off::Sidechain => set_detail(m, "sidechain", json!(true)),
-        Off::Branch => set_detail(m, "branch", json!("inactive")),
-    }
-}
-
-/// Why a message is off the active chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Off {
-    /// An inline subagent line.
-    Sidechain,
-    /// A rewound sibling branch.
-    Branch,
-}
-
-/// Per message, whether the branch rules above take it off the active chain, and why. Reads
-/// only the chain (`parents`, each node's uuids and the messages' calls and results), so a
-/// transcript followed live can ask it again after every change.
-pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
-    let mut on: HashSet<&str> = HashSet::new();
-    // Segments end at each boundary and at the end of the file.
-    let mut ends: Vec<(usize, Option<&str>)> = b
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.subtype.as_deref() == Some("compact_boundary"))
-        .map(|(i, n)| (i, n.logical_parent.as_deref()))
-        .collect();
-    ends.push((b.messages.len(), None));
-    let mut start = 0;
-    for (end, logical) in ends {
-        let leaf = logical.filter(|l| b.parents.contains_key(*l)).or_else(|| {
-            (start..end)
-                .rev()
-                // Rows without a uuid (a collapse's summary) are not in the chain.
-                .find(|&i| {
-                    is_conversation(&b.messages[i])
-                        && !b.nodes[i].sidechain
-                        && !b.nodes[i].uuids.is_empty()
-                })
-                .and_then(|i| b.nodes[i].uuids.last().map(String::as_str))
-        });
-        let mut cur = leaf;
-        while let Some(u) = cur {
-            if !on.insert(u) {
-                break;
-            }
-            cur = b.parents.get(u).and_then(|p| p.as_deref());
-        }
-        start = end;
-    }
-    // Each node looked up once: on a long session this pass is most of what a live change costs.
-    let is_on: Vec<bool> = b
-        .nodes
-        .iter()
-        .map(|n| n.uuids.iter().any(|u| on.contains(u.as_str())))
-        .collect();
-    let calls_on: HashSet<&str> = b
-        .messages
-        .iter()
-        .zip(&is_on)
-        .filter(|(_, on)| **on)
-        .flat_map(|(m, _)| {
-            m.parts.iter().filter_map(|p| match p {
-                Part::ToolCall { id, .. } => Some(id.as_str()),
-                _ => None,
-            })
-        })
-        .collect();
-    b.messages
-        .iter()
-        .zip(&b.nodes)
-        .zip(is_on)
-        .map(|((m, n), on)| {
-            if !is_conversation(m) || on || n.uuids.is_empty() {
-                return None;
-            }
-            if n.sidechain {
-                return Some(Off::Sidechain);
-            }
-            let answers_active = m.has_tool_result()
-                && m.parts.iter().all(|p| match p {
-                    Part::ToolResult { call_id, .. } => calls_on.contains(call_id.as_str()),
-                    _ => true,
-                });
-            (!answers_active).then_some(Off::Branch)
-        })
-        .collect()
 }
 
 fn meta_u64(meta: Option<&Value>, key: &str) -> Option<u64> {

@@ -136,8 +136,13 @@ impl Builder {
         };
         *self.counts.by_type.entry(key).or_default() += 1;
         if let Some(u) = str_of(&v, "uuid") {
-            self.parents
-                .insert(u.to_owned(), str_of(&v, "parentUuid").map(str::to_owned));
+            let parent = str_of(&v, "parentUuid");
+            // A line read again under another parent moves a part of the chain walked already.
+            if let Some(old) = self.parents.insert(u.to_owned(), parent.map(str::to_owned))
+                && old.as_deref() != parent
+            {
+                self.marks.structural = true;
+            }
         }
         if self.session_id.is_none() {
             self.session_id = str_of(&v, "sessionId").map(str::to_owned);
