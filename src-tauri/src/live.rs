@@ -4,12 +4,14 @@
 //! user opened; `AppState::startup` and `open_path` send them here) with core's [`Follower`] and emits what changed to the window as one `live` event
 //! per batch (`Vec<LiveEvent>`). Diffing, fingerprints and debouncing are core's
 //! (`palimpsest_core::follow`, `watch`); applying the events is the UI's (`ui/src/live.ts`).
+//! A transcript being written that the window shows is read ahead on another thread and
+//! handed over ([`ToLive::Primed`]), so its first change costs what was appended.
 
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::Duration;
 
 use palimpsest_core::follow::{Follower, LiveEvent};
-use palimpsest_core::watch::{Patch, Tracker};
+use palimpsest_core::watch::{Patch, Primed, Tracker};
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::state::AppState;
@@ -21,11 +23,21 @@ pub const EVENT: &str = palimpsest_core::rpc::event::live;
 /// notifications miss, and how soon a newly opened source starts being followed).
 const POLL: Duration = Duration::from_millis(500);
 
-/// A source to follow: its path and the baseline taken before the window listed it.
-pub type Followed = (String, Tracker);
+/// What the app sends the live thread.
+pub enum ToLive {
+    /// A source to follow: its path and the baseline taken before the window listed it.
+    Follow(String, Tracker),
+    /// A transcript of the source at this path read ahead, so its first change is read on
+    /// from there (`AppState::prime`).
+    Primed(String, Box<Primed>),
+}
+
+/// How recently a transcript must have been written for the app to read it ahead when it
+/// shows it: one an agent is still writing, not a finished session opened for a post-mortem.
+pub const WRITTEN_WITHIN: Duration = Duration::from_secs(10 * 60);
 
 /// Start following `paths`; send more sources on the returned channel to follow them too.
-pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<Followed> {
+pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<ToLive> {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("palimpsest-live".into())
@@ -36,7 +48,7 @@ pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<Followed> {
     tx
 }
 
-fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<Followed>) {
+fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
     let mut follower = Follower::new();
     for p in paths {
         add(&mut follower, &p);
@@ -44,10 +56,15 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<Followed>) {
     loop {
         loop {
             match rx.try_recv() {
-                Ok((p, tracker)) => {
+                Ok(ToLive::Follow(p, tracker)) => {
                     if let Err(e) = follower.add_tracker(&p, tracker) {
                         eprintln!("palimpsest-app: not following {p}: {e}");
                     }
+                }
+                Ok(ToLive::Primed(p, primed)) => {
+                    // Refused when the source changed since its baseline: it is then read
+                    // whole at its next change, as without this.
+                    follower.adopt(&p, *primed);
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return,

@@ -9,7 +9,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use palimpsest_core::api;
-use palimpsest_core::model::Session;
+use palimpsest_core::model::{Session, SessionMeta};
 use palimpsest_core::rpc::{ErrorCode, IpcError};
 use palimpsest_core::tokens::counter::Counted;
 use palimpsest_core::views::timeline::Timeline;
@@ -80,7 +80,7 @@ pub struct AppState {
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
-    pub live: OnceLock<Sender<crate::live::Followed>>,
+    pub live: OnceLock<Sender<crate::live::ToLive>>,
 }
 
 impl AppState {
@@ -145,17 +145,22 @@ impl AppState {
     pub fn warm(&self, path: &str, id: &str) {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let key = (path.to_owned(), id.to_owned());
+        let live = self.live.get().cloned();
         std::thread::spawn(move || {
             let Ok(mut guard) = lock(&loaded) else { return };
             let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
             if !still {
                 return;
             }
-            if let Err(e) = load_locked(&mut guard, &key.0, &key.1) {
-                eprintln!(
+            match load_locked(&mut guard, &key.0, &key.1) {
+                Ok(session) => {
+                    drop(guard);
+                    prime(live, &key.0, &session.meta);
+                }
+                Err(e) => eprintln!(
                     "palimpsest-app: cannot read {} ({}): {}",
                     key.0, key.1, e.message
-                );
+                ),
             }
         });
     }
@@ -183,6 +188,12 @@ impl AppState {
             }
             None => {
                 let session = self.session(path, id)?;
+                let (live, p, meta) = (
+                    self.live.get().cloned(),
+                    path.to_owned(),
+                    session.meta.clone(),
+                );
+                std::thread::spawn(move || prime(live, &p, &meta));
                 let t = api::timeline(&session, self.counts(&session).as_deref());
                 crate::indexing::later(path);
                 t
@@ -255,10 +266,35 @@ impl AppState {
         let Some(tx) = self.live.get() else { return };
         match palimpsest_core::watch::Tracker::new(Path::new(path), None) {
             Ok(tracker) => {
-                let _ = tx.send((path.to_owned(), tracker));
+                let _ = tx.send(crate::live::ToLive::Follow(path.to_owned(), tracker));
             }
             Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
         }
+    }
+}
+
+/// Read the transcript of a session the window shows ahead for the live follower of source
+/// `path`, when an agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]):
+/// otherwise its first appended line would make the follower read it whole (3 s on 200 MB).
+/// A finished session opened for a post-mortem is not read twice.
+fn prime(live: Option<Sender<crate::live::ToLive>>, path: &str, meta: &SessionMeta) {
+    let Some(tx) = live else { return };
+    let written = std::fs::metadata(&meta.path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    if written.is_none_or(|w| w > crate::live::WRITTEN_WITHIN) {
+        return;
+    }
+    match palimpsest_core::watch::Primed::read(meta) {
+        Ok(Some(primed)) => {
+            let _ = tx.send(crate::live::ToLive::Primed(
+                path.to_owned(),
+                Box::new(primed),
+            ));
+        }
+        Ok(None) => {}
+        Err(e) => eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path),
     }
 }
 

@@ -206,6 +206,15 @@ impl Follower {
         Ok(())
     }
 
+    /// Hand the tracker of source `path` a transcript read ahead ([`Tracker::adopt`]); returns
+    /// whether it was taken.
+    pub fn adopt(&mut self, path: &str, primed: crate::watch::Primed) -> bool {
+        self.sources
+            .iter_mut()
+            .find(|(p, _)| p == path)
+            .is_some_and(|(_, t)| t.adopt(primed))
+    }
+
     /// Wait until a followed file changed or `poll` passed, then report what changed in every
     /// source, in order. Without a notification the sources are only listed again once
     /// [`SAFETY_POLL`] has passed (or right after a source was added).

@@ -10,14 +10,17 @@
 //! readers and arrives on the next change. A Claude Code transcript that grows is read only from
 //! where the last read stopped (`sources::claude::resume`), for the last few that changed, and
 //! only the messages it says changed are compared. A caller keeping a session in memory takes
-//! a [`Patch`] of what changed instead of reading it again (`patch`).
+//! a [`Patch`] of what changed instead of reading it again (`patch`), and may hand over a
+//! transcript it read ahead, so even the first change is read on from there (`primed`).
 //! Nothing here writes to the watched files.
 
 mod fs;
 mod patch;
+mod primed;
 
 pub use fs::{DEBOUNCE, FsWatch};
 pub use patch::{Patch, Tail};
+pub use primed::Primed;
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};

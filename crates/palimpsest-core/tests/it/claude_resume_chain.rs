@@ -31,7 +31,12 @@ fn line(n: u32, parent: Option<u32>, typ: &str, message: serde_json::Value) -> S
 }
 
 fn user(n: u32, parent: Option<u32>, text: &str) -> String {
-    line(n, parent, "user", serde_json::json!({"role": "user", "content": text}))
+    line(
+        n,
+        parent,
+        "user",
+        serde_json::json!({"role": "user", "content": text}),
+    )
 }
 
 /// One block of API response `msg`: a tool call, or text when `call` is `None`.
@@ -138,7 +143,12 @@ fn parallel_results_go_on_and_a_rewind_is_read_whole() {
     );
 
     // The user rewinds to the prompt and asks again: everything after the prompt is a branch.
-    let ext = step(&mut r, &path, &user(7, Some(1), "Only read a.py"), "a rewind");
+    let ext = step(
+        &mut r,
+        &path,
+        &user(7, Some(1), "Only read a.py"),
+        "a rewind",
+    );
     assert_eq!(
         ext,
         Extended::Whole,

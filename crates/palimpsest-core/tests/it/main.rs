@@ -13,6 +13,7 @@ mod claude_cuts;
 mod claude_newer;
 mod claude_resume;
 mod claude_resume_chain;
+mod claude_resume_primed;
 mod claude_resume_steps;
 mod claude_spills;
 mod claude_views;

@@ -1,0 +1,97 @@
+//! A transcript read ahead for a [`Tracker`], so the first line appended to it costs that line.
+//!
+//! A tracker reads a growing Claude Code transcript whole the first time it changes (it has
+//! read nothing yet to go on from): 3 s on 200 MB. A caller that knows which session will be
+//! watched (the app, for the session it shows while an agent writes it) reads it ahead on its
+//! own thread ([`Primed::read`]) and hands it to the tracker ([`Tracker::adopt`]), which then
+//! goes on from there. The tracker takes it only when its baseline describes the same state of
+//! the file, so no change is lost or reported twice.
+
+use std::path::Path;
+
+use super::{RESUMABLE, Seen, Tracker, fingerprint};
+use crate::api;
+use crate::error::Result;
+use crate::model::{SessionMeta, SourceFormat};
+use crate::sources::claude::resume::Resumable;
+
+/// A transcript read whole, with what a tracker remembers of it.
+pub struct Primed {
+    id: String,
+    reader: Resumable,
+    /// What the listing said of the file as it was read.
+    listing: (usize, Option<i64>),
+    seen: Seen,
+}
+
+impl Primed {
+    /// Read the transcript of session `meta` whole, as a tracker would at its first change.
+    /// `None` for a session that is not a Claude Code transcript (nothing to read on from), or
+    /// when the file changed while it was read (a tracker then reads it itself).
+    pub fn read(meta: &SessionMeta) -> Result<Option<Primed>> {
+        if meta.format != SourceFormat::ClaudeCode {
+            return Ok(None);
+        }
+        let path = Path::new(&meta.path);
+        let size = || std::fs::metadata(path).map(|m| m.len()).ok();
+        let before = size();
+        let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
+        // The listing the tracker compares with, of these same bytes.
+        let listed = api::list_sessions(path)?
+            .sessions
+            .into_iter()
+            .find(|m| m.id == meta.id);
+        let (Some(listed), true) = (listed, before.is_some() && size() == before) else {
+            return Ok(None);
+        };
+        let session = reader.session();
+        let seen = Seen {
+            listing: (listed.message_count, listed.updated),
+            fingerprints: Some(session.messages.iter().map(fingerprint).collect()),
+            visibility: session
+                .messages
+                .iter()
+                .map(|m| (m.agent_visible, m.user_visible))
+                .collect(),
+            compactions: session.compactions.len(),
+        };
+        Ok(Some(Primed {
+            id: meta.id.clone(),
+            reader,
+            listing: seen.listing,
+            seen,
+        }))
+    }
+
+    /// The session read.
+    pub fn session_id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl Tracker {
+    /// Go on from `primed` at the session's next change instead of reading it whole. Taken
+    /// only when the tracker has not read the session yet and its baseline listing is the one
+    /// the primed read made (no change since, so nothing is skipped); returns whether it was.
+    pub fn adopt(&mut self, primed: Primed) -> bool {
+        let Primed {
+            id,
+            reader,
+            listing,
+            seen,
+        } = primed;
+        let fits = self
+            .seen
+            .get(&id)
+            .is_some_and(|s| s.fingerprints.is_none() && s.listing == listing);
+        if !fits || self.resumable.iter().any(|(i, _)| *i == id) {
+            return false;
+        }
+        self.seen.insert(id.clone(), seen);
+        if self.resumable.len() >= RESUMABLE {
+            self.resumable.remove(0);
+        }
+        self.resumable.push((id, reader));
+        true
+    }
+}

@@ -1,0 +1,119 @@
+//! A transcript read ahead for a tracker (`watch::Primed`, as the app does for the session it
+//! shows): the tracker's first change is read on from there, not whole, and reports exactly what
+//! a tracker that read it itself reports (a merge into a message read before included, which a
+//! tracker that only listed the file cannot see). A read ahead of a later state than the tracker's
+//! baseline is refused, so the changes in between are still reported.
+
+use std::io::Write;
+use std::path::Path;
+
+use palimpsest_core::api;
+use palimpsest_core::watch::{Patch, Primed, Tracker};
+
+const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
+
+fn real() -> Vec<String> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/claude-code")
+        .join(format!("{ID}.jsonl"));
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn append(path: &Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+fn primed(path: &Path) -> Primed {
+    let meta = api::list_sessions(path)
+        .unwrap()
+        .sessions
+        .into_iter()
+        .find(|m| m.id == ID)
+        .expect("the transcript lists its session");
+    Primed::read(&meta)
+        .unwrap()
+        .expect("a Claude Code transcript that holds still is read ahead")
+}
+
+#[test]
+fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it() {
+    require_shared!();
+    let lines = real();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("-home-u-proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let mut ahead = Tracker::new(&dir, None).unwrap();
+    // The twin remembers the session from its baseline (it follows this session only, so it
+    // reads it up front): both know what each message held, so both see a merge into one.
+    let mut plain = Tracker::new(&dir, Some(ID)).unwrap();
+    ahead.keep_patches();
+    plain.keep_patches();
+    assert!(
+        ahead.adopt(primed(&path)),
+        "nothing changed since the baseline: the read ahead is taken"
+    );
+    let mut copy = api::load_session(&path, Some(ID)).unwrap();
+    // Up to line 301, then the rest with its microcompact and compaction.
+    for step in [301, lines.len()] {
+        let before = std::fs::read_to_string(&path).unwrap().lines().count();
+        append(&path, &lines[before..step].concat());
+        let changes = ahead.refresh();
+        assert_eq!(
+            changes,
+            plain.refresh(),
+            "up to line {step}: the same changes as a tracker that read the file itself, a \
+             response merged into message 38 included"
+        );
+        assert!(!changes.is_empty(), "up to line {step}: a change is seen");
+        let patches = ahead.take_patches();
+        if step == 301 {
+            assert!(
+                matches!(patches[..], [Patch::Tail(_)]),
+                "the first change is read on from the read ahead: a tail, not the whole session"
+            );
+            assert!(
+                matches!(plain.take_patches()[..], [Patch::Whole(_)]),
+                "without it the first change reads the file whole"
+            );
+        }
+        assert!(patches[0].apply(&mut copy), "the patch fits the copy");
+        assert_eq!(
+            copy,
+            api::load_session(&path, Some(ID)).unwrap(),
+            "up to line {step}: the copy patched is the file read whole"
+        );
+    }
+}
+
+#[test]
+fn a_read_ahead_of_a_later_state_than_the_baseline_is_refused() {
+    require_shared!();
+    let lines = real();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("-home-u-proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let mut tracker = Tracker::new(&dir, None).unwrap();
+    append(&path, &lines[200..301].concat());
+    assert!(
+        !tracker.adopt(primed(&path)),
+        "the file grew after the baseline: taking the read ahead would skip that growth"
+    );
+    let changes = tracker.refresh();
+    assert!(
+        !changes.is_empty(),
+        "the growth since the baseline is still reported"
+    );
+    assert!(
+        !tracker.adopt(primed(&path)),
+        "once the tracker read the session itself it keeps its own reader"
+    );
+}
