@@ -64,7 +64,16 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
                 Ok(ToLive::Primed(p, primed)) => {
                     // Refused when the source changed since its baseline: it is then read
                     // whole at its next change, as without this.
-                    follower.adopt(&p, *primed);
+                    let id = primed.session_id().to_owned();
+                    let taken = follower.adopt(&p, *primed);
+                    eprintln!(
+                        "palimpsest-app: {id} read ahead for following live: {}",
+                        if taken {
+                            "taken"
+                        } else {
+                            "not taken, it changed since"
+                        }
+                    );
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return,

@@ -286,6 +286,7 @@ fn prime(live: Option<Sender<crate::live::ToLive>>, path: &str, meta: &SessionMe
     if written.is_none_or(|w| w > crate::live::WRITTEN_WITHIN) {
         return;
     }
+    background_priority();
     match palimpsest_core::watch::Primed::read(meta) {
         Ok(Some(primed)) => {
             let _ = tx.send(crate::live::ToLive::Primed(
@@ -296,6 +297,15 @@ fn prime(live: Option<Sender<crate::live::ToLive>>, path: &str, meta: &SessionMe
         Ok(None) => {}
         Err(e) => eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path),
     }
+}
+
+/// Run the calling thread at the lowest priority: a read ahead must not take the cores from
+/// the window the user is clicking through (on 2 cores it made tab switches stall).
+fn background_priority() {
+    // Linux keeps a nice value per thread, and no pid names the caller. Failing to lower it
+    // only costs smoothness.
+    #[cfg(unix)]
+    let _ = rustix::process::setpriority_process(None, 19);
 }
 
 /// Session `id` under `path` from `loaded` when it is the one kept there, else loaded and kept.

@@ -36,8 +36,12 @@ impl Primed {
         let size = || std::fs::metadata(path).map(|m| m.len()).ok();
         let before = size();
         let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
-        // The listing the tracker compares with, of these same bytes.
-        let listed = api::list_sessions(path)?
+        // The listing the tracker compares with (from the index when it holds the file as it
+        // is, as the tracker's own), of these same bytes. A listing of the file itself too: the
+        // tracker lists the grown file at its first change, and a big file's count then goes
+        // on from this one's instead of reading it all (`sources::claude::tally`).
+        api::list_sessions(path)?;
+        let listed = api::list_sessions_indexed(path)?
             .sessions
             .into_iter()
             .find(|m| m.id == meta.id);
