@@ -62,6 +62,11 @@ impl Memo {
         self.get(session, key, || Ok(value)).ok()
     }
 
+    /// `key`'s result for `session` when one is kept, computing nothing.
+    pub fn peek<T: Clone + 'static>(&self, session: &Arc<Session>, key: &str) -> Option<T> {
+        self.lookup(session, key)
+    }
+
     fn lookup<T: Clone + 'static>(&self, session: &Arc<Session>, key: &str) -> Option<T> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (w, map) = inner.as_ref()?;

@@ -147,6 +147,8 @@ impl AppState {
         let key = (path.to_owned(), id.to_owned());
         let live = self.live.get().cloned();
         std::thread::spawn(move || {
+            // Behind the rows the window already shows: the window's own work comes first.
+            background_priority();
             let Ok(mut guard) = lock(&loaded) else { return };
             let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
             if !still {
@@ -225,12 +227,20 @@ impl AppState {
             }
             Patch::Tail(_) if held => {
                 // A new copy, not the old one changed in place: results kept for the old one
-                // (`memo`) are keyed by it and must not be taken for the new one's. The messages
-                // move across unless a command still holds the old copy.
+                // (`memo`) are keyed by it and must not be taken for the new one's, but for the
+                // counts. The messages move across unless a command still holds the old copy.
                 if let Some((p, i, old)) = slot.take() {
+                    // The token counts go across: they answer per message by what its texts
+                    // hash to, so a message the patch changed or added is counted afresh, and
+                    // the views need not count the whole session again after every line.
+                    let counts = self.memo.peek::<Arc<Counted>>(&old, "session_counts");
                     let mut session = Arc::try_unwrap(old).unwrap_or_else(|s| (*s).clone());
                     if patch.apply(&mut session) {
-                        *slot = Some((p, i, Arc::new(session)));
+                        let session = Arc::new(session);
+                        if let Some(c) = counts {
+                            let _ = self.memo.get(&session, "session_counts", || Ok(c));
+                        }
+                        *slot = Some((p, i, session));
                     }
                 }
             }
@@ -299,8 +309,8 @@ fn prime(live: Option<Sender<crate::live::ToLive>>, path: &str, meta: &SessionMe
     }
 }
 
-/// Run the calling thread at the lowest priority: a read ahead must not take the cores from
-/// the window the user is clicking through (on 2 cores it made tab switches stall).
+/// Run the calling thread at the lowest priority: a read in the background must not take the
+/// cores from the window the user is clicking through (on 2 cores, tab switches stall).
 fn background_priority() {
     // Linux keeps a nice value per thread, and no pid names the caller. Failing to lower it
     // only costs smoothness.
