@@ -34,7 +34,7 @@ LIMIT = 400
 # The most a message appended to the shown 200 MB transcript may take to reach the timeline, in
 # ms (debug app). The first, read on from the transcript read ahead, takes 0.14-0.18 s here;
 # reading the file whole, as the first change did before, took 10.7-13.8 s. Later ones take
-# 0.15-1.5 s: the app copies its session to patch it while the cut view, asked again after each
+# 0.15-1.6 s: the app copies its session to patch it while the cut view, asked again after each
 # change, still reads the old copy.
 LIVE_LIMIT = 5000
 # Lines held back from the end of the transcript, to append while the window shows it.
