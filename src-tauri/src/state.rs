@@ -81,7 +81,12 @@ pub struct AppState {
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::ToLive>>,
+    /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
+    read_ahead: ReadAhead,
 }
+
+/// See [`AppState`]'s `read_ahead`.
+type ReadAhead = Arc<Mutex<std::collections::HashSet<(String, String)>>>;
 
 impl AppState {
     /// State for the given path argument, with nothing found or loaded yet.
@@ -94,6 +99,7 @@ impl AppState {
             wanted: Arc::new(Mutex::new(None)),
             memo: crate::memo::Memo::default(),
             live: OnceLock::new(),
+            read_ahead: ReadAhead::default(),
         }
     }
 
@@ -146,6 +152,7 @@ impl AppState {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let key = (path.to_owned(), id.to_owned());
         let live = self.live.get().cloned();
+        let done = Arc::clone(&self.read_ahead);
         std::thread::spawn(move || {
             // Behind the rows the window already shows: the window's own work comes first.
             background_priority();
@@ -157,7 +164,7 @@ impl AppState {
             match load_locked(&mut guard, &key.0, &key.1) {
                 Ok(session) => {
                     drop(guard);
-                    prime(live, &key.0, &session.meta);
+                    prime(live, &done, &key.0, &session.meta);
                 }
                 Err(e) => eprintln!(
                     "palimpsest-app: cannot read {} ({}): {}",
@@ -195,7 +202,8 @@ impl AppState {
                     path.to_owned(),
                     session.meta.clone(),
                 );
-                std::thread::spawn(move || prime(live, &p, &meta));
+                let done = Arc::clone(&self.read_ahead);
+                std::thread::spawn(move || prime(live, &done, &p, &meta));
                 let t = api::timeline(&session, self.counts(&session).as_deref());
                 crate::indexing::later(path);
                 t
@@ -287,13 +295,26 @@ impl AppState {
 /// `path`, when an agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]):
 /// otherwise its first appended line would make the follower read it whole (3 s on 200 MB).
 /// A finished session opened for a post-mortem is not read twice.
-fn prime(live: Option<Sender<crate::live::ToLive>>, path: &str, meta: &SessionMeta) {
+fn prime(
+    live: Option<Sender<crate::live::ToLive>>,
+    done: &ReadAhead,
+    path: &str,
+    meta: &SessionMeta,
+) {
     let Some(tx) = live else { return };
     let written = std::fs::metadata(&meta.path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.elapsed().ok());
     if written.is_none_or(|w| w > crate::live::WRITTEN_WITHIN) {
+        return;
+    }
+    // Once per session: opened again, it is either taken already or changed since, and then
+    // the follower read it itself at that change.
+    let first = done
+        .lock()
+        .is_ok_and(|mut d| d.insert((path.to_owned(), meta.id.clone())));
+    if !first {
         return;
     }
     background_priority();
