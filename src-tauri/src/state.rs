@@ -154,8 +154,8 @@ impl AppState {
         let live = self.live.get().cloned();
         let done = Arc::clone(&self.read_ahead);
         std::thread::spawn(move || {
-            // Behind the rows the window already shows: the window's own work comes first.
-            background_priority();
+            // At the window's own priority: commands wait on this read (they take the slot it
+            // holds), and a lowered read starved them on a busy machine.
             let Ok(mut guard) = lock(&loaded) else { return };
             let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
             if !still {
@@ -317,7 +317,7 @@ fn prime(
     if !first {
         return;
     }
-    background_priority();
+    lowest_priority();
     match palimpsest_core::watch::Primed::read(meta) {
         Ok(Some(primed)) => {
             let _ = tx.send(crate::live::ToLive::Primed(
@@ -330,9 +330,10 @@ fn prime(
     }
 }
 
-/// Run the calling thread at the lowest priority: a read in the background must not take the
-/// cores from the window the user is clicking through (on 2 cores, tab switches stall).
-fn background_priority() {
+/// Run the calling thread at the lowest priority: a read ahead must not take the cores from
+/// the window the user is clicking through. Only for work that holds no lock a command waits
+/// on, or the command would wait on the lowest priority too.
+fn lowest_priority() {
     // Linux keeps a nice value per thread, and no pid names the caller. Failing to lower it
     // only costs smoothness.
     #[cfg(unix)]
