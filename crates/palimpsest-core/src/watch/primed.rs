@@ -19,8 +19,7 @@ use crate::sources::claude::resume::Resumable;
 pub struct Primed {
     id: String,
     reader: Resumable,
-    /// What the listing said of the file as it was read.
-    listing: (usize, Option<i64>),
+    /// What a tracker remembers of it, the listing of the file as it was read included.
     seen: Seen,
 }
 
@@ -62,7 +61,6 @@ impl Primed {
         Ok(Some(Primed {
             id: meta.id.clone(),
             reader,
-            listing: seen.listing,
             seen,
         }))
     }
@@ -78,16 +76,11 @@ impl Tracker {
     /// only when the tracker has not read the session yet and its baseline listing is the one
     /// the primed read made (no change since, so nothing is skipped); returns whether it was.
     pub fn adopt(&mut self, primed: Primed) -> bool {
-        let Primed {
-            id,
-            reader,
-            listing,
-            seen,
-        } = primed;
+        let Primed { id, reader, seen } = primed;
         let fits = self
             .seen
             .get(&id)
-            .is_some_and(|s| s.fingerprints.is_none() && s.listing == listing);
+            .is_some_and(|s| s.fingerprints.is_none() && s.listing == seen.listing);
         if !fits || self.resumable.iter().any(|(i, _)| *i == id) {
             return false;
         }

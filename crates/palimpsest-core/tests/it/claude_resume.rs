@@ -5,15 +5,16 @@
 //! resumed.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
 use palimpsest_core::sources::claude::resume::{Extended, Resumable};
 
-const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
+pub(crate) const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 
-fn real() -> Vec<String> {
+/// The real transcript's lines, each with its line end.
+pub(crate) fn real() -> Vec<String> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/claude-code")
         .join(format!("{ID}.jsonl"));
@@ -24,9 +25,21 @@ fn real() -> Vec<String> {
         .collect()
 }
 
-fn append(path: &Path, text: &str) {
+pub(crate) fn append(path: &Path, text: &str) {
     let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
     f.write_all(text.as_bytes()).unwrap();
+}
+
+/// The real transcript's first 200 lines in a project folder: the folder's owner, the folder,
+/// the file and all the lines.
+pub(crate) fn started() -> (tempfile::TempDir, PathBuf, PathBuf, Vec<String>) {
+    let lines = real();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("-home-u-proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{ID}.jsonl"));
+    std::fs::write(&path, lines[..200].concat()).unwrap();
+    (t, dir, path, lines)
 }
 
 /// What reading the file whole gives now.
@@ -137,12 +150,7 @@ fn a_file_rewritten_in_place_is_not_resumed() {
 fn a_tracker_reports_each_append_once_and_its_patches_keep_a_copy_as_the_file_reads() {
     require_shared!();
     use palimpsest_core::watch::{Change, Tracker};
-    let lines = real();
-    let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("-home-u-proj");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{ID}.jsonl"));
-    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let (_t, dir, path, lines) = started();
     let mut tracker = Tracker::new(&dir, None).unwrap();
     tracker.keep_patches();
     // A copy of the session kept as the app keeps it, patched after every change.

@@ -4,29 +4,12 @@
 //! tracker that only listed the file cannot see). A read ahead of a later state than the tracker's
 //! baseline is refused, so the changes in between are still reported.
 
-use std::io::Write;
 use std::path::Path;
 
 use palimpsest_core::api;
 use palimpsest_core::watch::{Patch, Primed, Tracker};
 
-const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
-
-fn real() -> Vec<String> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code")
-        .join(format!("{ID}.jsonl"));
-    std::fs::read_to_string(p)
-        .unwrap()
-        .lines()
-        .map(|l| format!("{l}\n"))
-        .collect()
-}
-
-fn append(path: &Path, text: &str) {
-    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-}
+use crate::claude_resume::{ID, append, started};
 
 fn primed(path: &Path) -> Primed {
     let meta = api::list_sessions(path)
@@ -43,12 +26,7 @@ fn primed(path: &Path) -> Primed {
 #[test]
 fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it() {
     require_shared!();
-    let lines = real();
-    let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("-home-u-proj");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{ID}.jsonl"));
-    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let (_t, dir, path, lines) = started();
     let mut ahead = Tracker::new(&dir, None).unwrap();
     // The twin remembers the session from its baseline (it follows this session only, so it
     // reads it up front): both know what each message held, so both see a merge into one.
@@ -95,12 +73,7 @@ fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it
 #[test]
 fn a_read_ahead_of_a_later_state_than_the_baseline_is_refused() {
     require_shared!();
-    let lines = real();
-    let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("-home-u-proj");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{ID}.jsonl"));
-    std::fs::write(&path, lines[..200].concat()).unwrap();
+    let (_t, dir, path, lines) = started();
     let mut tracker = Tracker::new(&dir, None).unwrap();
     append(&path, &lines[200..301].concat());
     assert!(

@@ -4,10 +4,10 @@
 //! Most changes are lines that add messages at the end (or another block of a response already
 //! read). For those the new messages alone are finished (usage, branch marks, links) and the
 //! listing entry is made again from running totals; the walk of the active chain goes on from
-//! its last leaf (`chain::Chain`), which also checks that no earlier message changed. A line that changes what
-//! earlier messages are to the model (a boundary, a summary, a replacement or collapse record, a
-//! rewind, a compactor run appearing) is rare: then the file is read whole again, as the first
-//! time. So a line appended to a 200 MB transcript costs that line, not the transcript.
+//! its last leaf (`chain::Chain`), which also checks that no earlier message changed. A line
+//! that changes what earlier messages are to the model (a boundary, a summary, a replacement or
+//! collapse record, a rewind, a compactor run appearing) is rare: then the file is read whole
+//! again, as the first time. So a line appended to a 200 MB transcript costs that line, not the transcript.
 //!
 //! A file that is not the one read with lines appended (shorter, or its first bytes changed)
 //! is not resumed: the caller reads it again.
