@@ -12,6 +12,7 @@ mod live;
 mod locations;
 mod memo;
 mod progress;
+mod slot;
 mod state;
 
 use palimpsest_core::rpc::IpcError;

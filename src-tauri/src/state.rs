@@ -16,6 +16,9 @@ use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
 use palimpsest_core::watch::Patch;
 
+use crate::memo::Memo;
+use crate::slot::Kept;
+
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartupSource {
@@ -47,8 +50,8 @@ impl StartupSource {
     }
 }
 
-/// The slot of the last session loaded: `(path, id, session)`.
-type Slot = Option<(String, String, Arc<Session>)>;
+/// The slot of the last session loaded, with the live changes waiting for it.
+type Slot = Option<Kept>;
 
 /// The last session loaded, shared with the background reads.
 type Loaded = Arc<Mutex<Slot>>;
@@ -74,7 +77,7 @@ pub struct AppState {
     /// The last session loaded.
     loaded: Loaded,
     /// Heavy results for the session loaded last (post-mortem, token report).
-    pub memo: crate::memo::Memo,
+    pub memo: Arc<Memo>,
     /// The session opened last (what a background read is still for).
     wanted: Wanted,
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
@@ -97,7 +100,7 @@ impl AppState {
             loaded: Arc::new(Mutex::new(None)),
             timeline: Mutex::new(None),
             wanted: Arc::new(Mutex::new(None)),
-            memo: crate::memo::Memo::default(),
+            memo: Arc::default(),
             live: OnceLock::new(),
             read_ahead: ReadAhead::default(),
         }
@@ -122,7 +125,7 @@ impl AppState {
 
     /// Session `id` under `path`, from memory when it is the last one loaded.
     pub fn session(&self, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
-        load_into(&self.loaded, path, id)
+        load_into(&self.loaded, &self.memo, path, id)
     }
 
     /// The counts of a loaded session once it is counted (the views then count in BPE as the
@@ -139,9 +142,7 @@ impl AppState {
     /// another session is kept (never waits).
     pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
         let slot = self.loaded.try_lock().ok()?;
-        slot.as_ref()
-            .filter(|(p, i, _)| p == path && i == id)
-            .map(|(_, _, s)| Arc::clone(s))
+        slot.as_ref().filter(|k| k.is(path, id))?.ready()
     }
 
     /// Read session `id` under `path` in the background, so the commands that need it whole
@@ -150,6 +151,7 @@ impl AppState {
     /// another session (clicking through big sessions must not queue a read of each).
     pub fn warm(&self, path: &str, id: &str) {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
+        let memo = Arc::clone(&self.memo);
         let key = (path.to_owned(), id.to_owned());
         let live = self.live.get().cloned();
         let done = Arc::clone(&self.read_ahead);
@@ -161,7 +163,7 @@ impl AppState {
             if !still {
                 return;
             }
-            match load_locked(&mut guard, &key.0, &key.1) {
+            match load_locked(&mut guard, &memo, &key.0, &key.1) {
                 Ok(session) => {
                     drop(guard);
                     prime(live, &done, &key.0, &session.meta);
@@ -215,9 +217,10 @@ impl AppState {
     }
 
     /// Bring the kept copy of a session the live follower saw change up to date: patched when
-    /// the slot holds it, taken whole when the follower read it whole and the window shows it;
-    /// a patch that does not fit drops the copy. The timeline made from the old copy goes.
-    /// Skipped while a load holds the slot: that load reads the file as it is now anyway.
+    /// the slot holds it (at once, or by the next command when one still reads the copy), taken
+    /// whole when the follower read it whole and the window shows it; a patch that does not fit
+    /// drops the copy. The timeline made from the old copy goes. Skipped while a load holds the
+    /// slot: that load reads the file as it is now anyway.
     pub fn patched(&self, path: &str, patch: &Patch) {
         let id = patch.session_id().to_owned();
         self.forget_timeline(path, &id);
@@ -228,30 +231,12 @@ impl AppState {
         let Ok(mut slot) = self.loaded.try_lock() else {
             return;
         };
-        let held = slot.as_ref().is_some_and(|(p, i, _)| p == path && *i == id);
+        let held = slot.as_ref().is_some_and(|k| k.is(path, &id));
         match patch {
-            Patch::Whole(session) if held || shown => {
-                *slot = Some((path.to_owned(), id, Arc::clone(session)));
+            Patch::Whole(session) if !held && shown => {
+                *slot = Some(Kept::new(path, &id, Arc::clone(session)));
             }
-            Patch::Tail(_) if held => {
-                // A new copy, not the old one changed in place: results kept for the old one
-                // (`memo`) are keyed by it and must not be taken for the new one's, but for the
-                // counts. The messages move across unless a command still holds the old copy.
-                if let Some((p, i, old)) = slot.take() {
-                    // The token counts go across: they answer per message by what its texts
-                    // hash to, so a message the patch changed or added is counted afresh, and
-                    // the views need not count the whole session again after every line.
-                    let counts = self.memo.peek::<Arc<Counted>>(&old, "session_counts");
-                    let mut session = Arc::try_unwrap(old).unwrap_or_else(|s| (*s).clone());
-                    if patch.apply(&mut session) {
-                        let session = Arc::new(session);
-                        if let Some(c) = counts {
-                            let _ = self.memo.get(&session, "session_counts", || Ok(c));
-                        }
-                        *slot = Some((p, i, session));
-                    }
-                }
-            }
+            _ if held => *slot = slot.take().and_then(|k| k.patched(patch, &self.memo)),
             _ => {}
         }
     }
@@ -269,9 +254,7 @@ impl AppState {
     pub fn forget(&self, path: &str, id: &str) {
         self.forget_timeline(path, id);
         if let Ok(mut loaded) = self.loaded.lock()
-            && loaded
-                .as_ref()
-                .is_some_and(|(p, i, _)| p == path && i == id)
+            && loaded.as_ref().is_some_and(|k| k.is(path, id))
         {
             *loaded = None;
         }
@@ -340,10 +323,11 @@ fn lowest_priority() {
     let _ = rustix::process::setpriority_process(None, 19);
 }
 
-/// Session `id` under `path` from `loaded` when it is the one kept there, else loaded and kept.
-fn load_into(loaded: &Loaded, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
+/// Session `id` under `path` from `loaded` when it is the one kept there (with the live
+/// changes waiting for it applied), else loaded and kept.
+fn load_into(loaded: &Loaded, memo: &Memo, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
     // The lock is held while loading so two commands for the same session read it once.
-    load_locked(&mut *lock(loaded)?, path, id)
+    load_locked(&mut *lock(loaded)?, memo, path, id)
 }
 
 /// The loaded-session slot, locked.
@@ -355,14 +339,20 @@ fn lock(loaded: &Loaded) -> Result<MutexGuard<'_, Slot>, IpcError> {
 }
 
 /// [`load_into`] with the slot already locked.
-fn load_locked(slot: &mut Slot, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
-    if let Some((p, i, s)) = slot.as_ref()
-        && p == path
-        && i == id
-    {
-        return Ok(Arc::clone(s));
+fn load_locked(
+    slot: &mut Slot,
+    memo: &Memo,
+    path: &str,
+    id: &str,
+) -> Result<Arc<Session>, IpcError> {
+    if slot.as_ref().is_some_and(|k| k.is(path, id)) {
+        // A change that does not fit empties the slot, and the file is read as it is now.
+        *slot = slot.take().and_then(|k| k.settled(memo));
+        if let Some(s) = slot.as_ref().and_then(Kept::ready) {
+            return Ok(s);
+        }
     }
     let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
-    *slot = Some((path.to_owned(), id.to_owned(), Arc::clone(&session)));
+    *slot = Some(Kept::new(path, id, Arc::clone(&session)));
     Ok(session)
 }

@@ -8,7 +8,7 @@ the page could not answer a click. Each visit's figures are printed.
 
 Then the transcript grows while the window shows it, as an agent writes it: the lines held back
 when it was made are appended, and each new message must reach the timeline within LIVE_LIMIT
-of its write. The window read it ahead for the live follower when it showed it, so the first
+of its write, half of them within LIVE_MEDIAN. The window read it ahead for the live follower when it showed it, so the first
 appended line is read on from there, not with the whole 200 MB again."""
 
 import os
@@ -32,11 +32,13 @@ REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."
 # seconds-long freezes of the field report.
 LIMIT = 400
 # The most a message appended to the shown 200 MB transcript may take to reach the timeline, in
-# ms (debug app). The first, read on from the transcript read ahead, takes 0.14-0.18 s here;
-# reading the file whole, as the first change did before, took 10.7-13.8 s. Later ones take
-# 0.15-1.6 s: the app copies its session to patch it while the cut view, asked again after each
-# change, still reads the old copy.
-LIVE_LIMIT = 5000
+# ms (debug app), and what half of them must beat. The goal is 0.2 s. Here, 16 messages over two
+# runs took 84-199 ms but one (448 ms); reading the file whole at the first change, as before the
+# read ahead, took 10.7-13.8 s, and copying the session to patch it while the cut view read it,
+# as before changes waited for the next command (`src-tauri/src/slot.rs`), 0.5-1.6 s. The median
+# bound leaves room for a CI machine half as fast again.
+LIVE_LIMIT = 2000
+LIVE_MEDIAN = 250
 # Lines held back from the end of the transcript, to append while the window shows it.
 HELD = 60
 PROBE = """
@@ -175,3 +177,7 @@ def grows(c, big, held):
     check(max(lat) < LIVE_LIMIT,
           f"each message appended to the shown 200 MB transcript reaches the timeline within {LIVE_LIMIT} ms, "
           f"the first too (read ahead, not read whole); got {lat}")
+    median = sorted(lat)[len(lat) // 2]
+    check(median < LIVE_MEDIAN,
+          f"half the appended messages reach the timeline within {LIVE_MEDIAN} ms (a change costs what was "
+          f"appended, and waits for no command reading the session); got a median of {median} ms in {lat}")

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { applyToSources, applyToTimeline, mergeRows } from "./live";
+import { describe, expect, it, vi } from "vitest";
+import { act, renderHook } from "@testing-library/react";
+import { applyToSources, applyToTimeline, mergeRows, useThrottled } from "./live";
 import type { Timeline } from "./bindings/Timeline";
 import type { TimelineRow } from "./bindings/TimelineRow";
 import type { SourceGroup } from "./bindings/SourceGroup";
@@ -74,5 +75,42 @@ describe("live events", () => {
 
   it("mergeRows keeps order when rows arrive out of order", () => {
     expect(mergeRows([row(0)], [row(2), row(1)]).map((r) => r.index), "sorted by index").toEqual([0, 1, 2]);
+  });
+});
+
+describe("useThrottled", () => {
+  // A followed session grows every half second; what depends on its growth is asked again
+  // at most every `ms`, the first change at once and the last one always.
+  it("passes the first change at once, then at most one per period, and the last one", () => {
+    vi.useFakeTimers();
+    try {
+      const renders: number[] = [];
+      const { result, rerender } = renderHook(
+        ({ v, k }) => {
+          const out = useThrottled(v, 3000, k);
+          renders.push(out);
+          return out;
+        },
+        { initialProps: { v: 1, k: "a" } },
+      );
+      expect(result.current, "the first value is there from the start").toBe(1);
+      act(() => vi.advanceTimersByTime(5000));
+      renders.length = 0;
+      rerender({ v: 2, k: "a" });
+      // Not one render later: a caller asking core on each value it gets would ask twice.
+      expect(renders, "a change after a quiet spell passes in the render that brings it").toEqual([2]);
+      rerender({ v: 3, k: "a" });
+      act(() => vi.advanceTimersByTime(500));
+      rerender({ v: 4, k: "a" });
+      expect(result.current, "changes inside the period wait").toBe(2);
+      act(() => vi.advanceTimersByTime(2499));
+      expect(result.current, "still inside the period").toBe(2);
+      act(() => vi.advanceTimersByTime(1));
+      expect(result.current, "the period over, the latest change passes, not the one in between").toBe(4);
+      rerender({ v: 5, k: "b" });
+      expect(result.current, "another session's value passes at once, inside the period too").toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -12,6 +12,30 @@ import type { SourceGroup } from "./bindings/SourceGroup";
 import type { SessionKey } from "./components/Sidebar";
 
 
+/**
+ * `value`, passed on at most once every `ms` while it keeps changing (the first change after a
+ * quiet spell at once, the last one always): what a live session's growth makes a view ask core
+ * again for. A change of `key` (another session) passes at once.
+ */
+export function useThrottled<T>(value: T, ms: number, key: string): T {
+  // Decided during render, so a value that passes at once reaches the caller in the same
+  // render: one render later, the caller would ask core twice (once with the old value).
+  const held = useRef({ value, key, at: -Infinity });
+  const [, wake] = useState(0);
+  const h = held.current;
+  if (h.key !== key || (!Object.is(h.value, value) && Date.now() - h.at >= ms)) {
+    held.current = { value, key, at: Date.now() };
+  }
+  useEffect(() => {
+    const { value: v, at } = held.current;
+    if (Object.is(v, value)) return;
+    // The latest value waits for the end of the period; a later one replaces this timer.
+    const t = setTimeout(() => wake((n) => n + 1), at + ms - Date.now());
+    return () => clearTimeout(t);
+  }, [value, key, ms]);
+  return held.current.value;
+}
+
 /** A session counts as live for this long after its last change. */
 export const LIVE_FOR_MS = 120_000;
 

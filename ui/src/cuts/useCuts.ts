@@ -1,10 +1,16 @@
 // The open session's compactions, requests and pairing lint (`get_cuts`), fetched once per
-// loaded timeline (a followed session that grows is fetched again) and shared by the ribbon,
-// the cut rules, the cut view and the Requests tab.
+// loaded timeline and shared by the ribbon, the cut rules, the cut view and the Requests tab.
+// A followed session that grows is fetched again at most every LIVE_CUTS_MS, and at once when
+// it records a new cut: core makes the answer from the whole session (seconds on 200 MB in the
+// debug app), and asking it after every line kept core's copy busy while the next lines came.
 import type { SessionCuts } from "../bindings/SessionCuts";
 import type { Problem } from "../bindings/Problem";
 import type { Timeline } from "../bindings/Timeline";
 import { useCommand } from "../useCommand";
+import { useThrottled } from "../live";
+
+/** How often a growing session's cuts and requests are asked for again. */
+export const LIVE_CUTS_MS = 3000;
 
 export interface CutsState {
   data: SessionCuts | null;
@@ -16,7 +22,9 @@ export function useCuts(session: { path: string; id: string } | null, timeline: 
   const key = session ? `${session.path}\n${session.id}` : "";
   // Another session's cuts never reach the views while this one's are on their way; a grown
   // timeline of the same session keeps its cuts until the new ones land.
-  return useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, timeline], {
+  const grown = useThrottled(timeline, LIVE_CUTS_MS, key);
+  const cuts = timeline?.meta.compaction_count;
+  return useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, grown, cuts, timeline !== null], {
     keepFor: key,
   });
 }
