@@ -291,6 +291,10 @@ pub fn get_cuts(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetCutsReq,
 ) -> Result<palimpsest_core::views::cuts::SessionCuts, IpcError> {
+    // An indexed file as it is on disk: its cut view without reading it whole.
+    if let Some(c) = crate::indexing::cut_view(&req.path, &req.id) {
+        return Ok(c);
+    }
     let session = state.session(&req.path, &req.id)?;
     Ok(api::session_cuts(
         &session,

@@ -54,6 +54,15 @@ pub fn token_report(
         .flatten()
 }
 
+/// The cut view of session `id` under `path` as the index made it, when it holds the file as it
+/// is (the ribbon, the cut marks and the Requests list without the session read whole).
+pub fn cut_view(path: &str, id: &str) -> Option<palimpsest_core::views::cuts::SessionCuts> {
+    let ix = api::open_index(None).ok()?;
+    api::cut_view_indexed(&ix, Path::new(path), Some(id))
+        .ok()
+        .flatten()
+}
+
 /// Sources waiting to be indexed, and whether the indexing thread is running.
 static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
 

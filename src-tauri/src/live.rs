@@ -36,6 +36,16 @@ pub enum ToLive {
 /// shows it: one an agent is still writing, not a finished session opened for a post-mortem.
 pub const WRITTEN_WITHIN: Duration = Duration::from_secs(10 * 60);
 
+/// True when `file` was written in the last [`WRITTEN_WITHIN`]: an agent is likely still
+/// writing it.
+pub fn being_written(file: &str) -> bool {
+    std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|w| w <= WRITTEN_WITHIN)
+}
+
 /// Start following `paths`; send more sources on the returned channel to follow them too.
 pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<ToLive> {
     let (tx, rx) = mpsc::channel();

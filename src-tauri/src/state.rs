@@ -1,8 +1,10 @@
 //! What the app keeps between commands: the start-up sources (found on the first
 //! `list_sources`, off the main thread, and followed live from then on) and the last session
 //! loaded, so opening a message of a 100k-message session does not re-read the whole file.
-//! A session whose rows came from the index is read here in the background ([`AppState::warm`])
-//! while the window already shows them.
+//! A session whose rows came from the index is read whole only when a view asks for what the
+//! index does not hold (the timeline, a message, the cut view, the Post-mortem and the Tokens
+//! view answer from it), or, when an agent is still writing it, here in the background
+//! ([`AppState::warm`]) while the window already shows its rows.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -177,7 +179,7 @@ impl AppState {
     }
 
     /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
-    /// when it holds the file as it is, the session then read behind it; else from the file,
+    /// when it holds the file as it is, the session read behind it if it is being written; else from the file,
     /// whose source is indexed afterwards), otherwise the one sent last is reused for its next
     /// page.
     pub fn timeline(&self, path: &str, id: &str, fresh: bool) -> Result<Arc<Timeline>, IpcError> {
@@ -194,7 +196,12 @@ impl AppState {
         }
         let t = match crate::indexing::timeline(path, id) {
             Some(t) => {
-                self.warm(path, id);
+                // A session an agent is still writing will be needed whole (the follower patches
+                // the window's copy); a finished one is read whole only when a view asks for it,
+                // as most of them answer from the index.
+                if crate::live::being_written(&t.meta.path) {
+                    self.warm(path, id);
+                }
                 t
             }
             None => {
@@ -285,11 +292,7 @@ fn prime(
     meta: &SessionMeta,
 ) {
     let Some(tx) = live else { return };
-    let written = std::fs::metadata(&meta.path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok());
-    if written.is_none_or(|w| w > crate::live::WRITTEN_WITHIN) {
+    if !crate::live::being_written(&meta.path) {
         return;
     }
     // Once per session: opened again, it is either taken already or changed since, and then

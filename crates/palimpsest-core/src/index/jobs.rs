@@ -105,6 +105,10 @@ fn prepare(
     let counts =
         crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
     let tokens = counts.per_message(&session);
+    // The app's cut view reads the counts back from the cache this count filled; they are
+    // the same numbers.
+    let counted = crate::tokens::counter::Counted::from_tokens(&session, &tokens, encoding);
+    let cut_view = crate::api::session_cuts(&session, Some(&counted));
     // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
     // price table), from the counts just made.
     let mut token_report = crate::tokens::report::build(&session, &counts, Default::default());
@@ -129,5 +133,6 @@ fn prepare(
         meta: session.meta,
         diagnosis: d,
         token_report,
+        cut_view,
     })
 }

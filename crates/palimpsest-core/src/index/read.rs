@@ -178,7 +178,18 @@ impl Index {
         self.kept_json(path, id, "token_reports")
     }
 
-    /// A fresh session's row of `table` (`diagnoses`, `token_reports`), read back.
+    /// The cut view of session `id` under `path` as the index made it (counted in BPE), when
+    /// its file is as it was indexed: the window's cut marks and Requests list without reading
+    /// the file.
+    pub fn cut_view(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<Option<crate::compaction::cutview::SessionCuts>> {
+        self.kept_json(path, id, "cut_views")
+    }
+
+    /// A fresh session's row of `table` (`diagnoses`, `token_reports`, `cut_views`), read back.
     fn kept_json<T: serde::de::DeserializeOwned>(
         &self,
         path: &Path,

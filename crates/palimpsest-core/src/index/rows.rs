@@ -93,6 +93,9 @@ pub struct Prepared {
     /// The token report in the session model's vocabulary, costed with the shipped price
     /// table: what the Tokens view shows first.
     pub token_report: crate::tokens::report::TokenReport,
+    /// The cut view (every cut's anatomy, every request, the pairing lint) counted in BPE:
+    /// what the window's ribbon, cut marks and Requests tab start from.
+    pub cut_view: crate::compaction::cutview::SessionCuts,
 }
 
 fn role_name(r: Role) -> &'static str {

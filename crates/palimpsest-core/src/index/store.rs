@@ -15,9 +15,9 @@ use rusqlite::{Connection, params};
 use super::rows::Prepared;
 use crate::error::{Error, Result};
 
-/// Bump when the schema or what a row means changes: older files are rebuilt (12: messages
-/// kept whole carry the usage their reader recorded).
-pub const SCHEMA_VERSION: i64 = 12;
+/// Bump when the schema or what a row means changes: older files are rebuilt (13: each
+/// session's cut view is kept).
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -69,6 +69,10 @@ CREATE TABLE diagnoses(
     json TEXT NOT NULL
 );
 CREATE TABLE token_reports(
+    session INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
+CREATE TABLE cut_views(
     session INTEGER PRIMARY KEY,
     json TEXT NOT NULL
 );
@@ -262,6 +266,10 @@ pub fn write(
             serde_json::to_string(&p.token_report).unwrap_or_default()
         ],
     )?;
+    conn.execute(
+        "INSERT OR REPLACE INTO cut_views(session, json) VALUES(?1, ?2)",
+        params![id, serde_json::to_string(&p.cut_view).unwrap_or_default()],
+    )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
@@ -303,6 +311,7 @@ pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     delete_from(conn, id, 0)?;
     conn.execute("DELETE FROM diagnoses WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM token_reports WHERE session = ?1", params![id])?;
+    conn.execute("DELETE FROM cut_views WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
     Ok(())
 }

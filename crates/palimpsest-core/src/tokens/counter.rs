@@ -116,6 +116,26 @@ fn fingerprint(m: &Message) -> u64 {
 }
 
 impl Counted {
+    /// The counts a whole count of `session` just made (`tokens[i]`: its `i`-th message's, as
+    /// [`super::SessionCounts::per_message`] sums them), as [`counted`] would read them back
+    /// from the cache it filled.
+    pub fn from_tokens(session: &Session, tokens: &[u64], encoding: Encoding) -> Counted {
+        let len = session
+            .messages
+            .iter()
+            .map(|m| m.index + 1)
+            .max()
+            .unwrap_or(0);
+        let mut by_index = vec![None; len];
+        for (m, n) in session.messages.iter().zip(tokens) {
+            by_index[m.index] = Some((*n, fingerprint(m)));
+        }
+        Counted {
+            by_index,
+            bpe: Bpe::new(encoding),
+        }
+    }
+
     /// The tokens of the message stored at `index`, when the session holds it.
     pub fn of_index(&self, index: usize) -> Option<u64> {
         self.by_index.get(index).copied().flatten().map(|(n, _)| n)

@@ -1,6 +1,6 @@
-//! One session's diagnosis and token report from the fleet index: on the real transcripts
-//! (`../shared/data`) and the six-cut fixture, what the index answers is the diagnosis and the
-//! Tokens view of the loaded session, field for field; a file that changed since it was indexed, a database (whose stamp is its
+//! One session's diagnosis, token report and cut view from the fleet index: on the real
+//! transcripts (`../shared/data`) and the six-cut fixture, what the index answers is the
+//! diagnosis, the Tokens view and the cut view of the loaded session, field for field; a file that changed since it was indexed, a database (whose stamp is its
 //! source's) and options the index does not diagnose with are not answered from it.
 
 use std::io::Write;
@@ -53,6 +53,19 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
                 assert_eq!(
                     kept, counted,
                     "{}: the index's token report is the one counting gives",
+                    m.id
+                );
+                // The app's cut view: the loaded session with its counts read back from the
+                // token cache the index filled.
+                let counts = api::session_counts(&session, ix.token_cache().as_ref());
+                assert!(counts.is_some(), "{}: indexing counted the session", m.id);
+                let cuts = api::cut_view_indexed(&ix, &root, Some(&m.id))
+                    .unwrap()
+                    .expect("a fresh transcript's cut view is in the index");
+                assert_eq!(
+                    cuts,
+                    api::session_cuts(&session, counts.as_ref()),
+                    "{}: the index's cut view is the one the loaded session gives",
                     m.id
                 );
                 answered += 1;
@@ -117,5 +130,11 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
             .unwrap()
             .is_none(),
         "a transcript that grew since it was indexed is not answered from the index"
+    );
+    assert!(
+        api::cut_view_indexed(&ix, &root, Some(&stuck.id))
+            .unwrap()
+            .is_none(),
+        "nor is its cut view"
     );
 }
