@@ -179,9 +179,9 @@ impl AppState {
     }
 
     /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
-    /// when it holds the file as it is, the session read behind it if it is being written; else from the file,
-    /// whose source is indexed afterwards), otherwise the one sent last is reused for its next
-    /// page.
+    /// when it holds the file as it is, the session read behind it if it is being written; else
+    /// from the file, whose source is indexed afterwards), otherwise the one sent last is reused
+    /// for its next page.
     pub fn timeline(&self, path: &str, id: &str, fresh: bool) -> Result<Arc<Timeline>, IpcError> {
         let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
         if !fresh

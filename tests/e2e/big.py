@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 import time
 
-from common import check, cli_binary, main_app_closed, own_driver
+from common import app_processes, check, cli_binary, main_app_closed, own_driver, wait_app_gone
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data",
                     "claude-code", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
@@ -45,7 +45,7 @@ LIMIT = 400
 LIVE_LIMIT = 2000
 LIVE_MEDIAN = 250
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
-# on 2 GB by hand (the bounds above are for 200).
+# on 2 GB by hand (the bounds above are for 200, and only printed for another size).
 MB = os.environ.get("PALIMPSEST_E2E_BIG_MB", "200")
 # The most the app process may grow, as a share of the file's size, while a finished session's
 # first rows, cut marks, Post-mortem and Tokens come in (all from the index). Read whole, the
@@ -139,7 +139,7 @@ def visits(c, started):
             gap, log = d.run(READ)
             blocks.append((tab, visit, round(gap), round(waited, 2), log))
     print("  " + "; ".join(f"{t} {v}: {g} ms blocked, {w} s" for t, v, g, w, _ in blocks))
-    worst = [b for b in blocks if b[2] >= LIMIT]
+    worst = [b for b in blocks if b[2] >= LIMIT and MB == "200"]
     check(not worst, f"no tab blocks the window for {LIMIT} ms or more on a 200 MB session; got {worst}")
 
 
@@ -193,6 +193,8 @@ def grows(c, big, held):
         time.sleep(0.5)
     print(f"  appended messages reach the timeline in {lat} ms (the first: {lat[0] if lat else '-'} ms)")
     check(len(lat) >= 2, f"the held lines hold at least two messages to append; got {len(lat)}")
+    if MB != "200":
+        return
     check(max(lat) < LIVE_LIMIT,
           f"each message appended to the shown 200 MB transcript reaches the timeline within {LIVE_LIMIT} ms, "
           f"the first too (read ahead, not read whole); got {lat}")
@@ -218,6 +220,9 @@ def app_rss(big):
 
 def finished(c, big, env):
     d = c.d
+    # The window that followed the transcript live may take a while to give its memory back.
+    wait_app_gone(c.app, timeout=180)
+    check(not app_processes(c.app), "the window that followed the transcript live has exited")
     old = time.time() - 2 * 3600
     os.utime(big, (old, old))
     subprocess.run([cli_binary(c), "index", big], check=True, capture_output=True, env=env)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { Finding } from "../bindings/Finding";
-import { allCounted, ribbonLabels, cutBanners, cutPositions, cutRuleLabel, findingBadges, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
+import { allCounted, ribbonLabels, cutBanners, cutPositions, cutRuleLabel, findingBadges, firstAtOrAfter, fractionOf, groupFindings, positionAt, ribbonBins, splitMentions, thinColumn } from "./model";
 
 const row = (index: number, agent: boolean, size = 0): TimelineRow => ({
   index,
@@ -114,6 +114,16 @@ describe("ribbon", () => {
     const agent = all.filter((r) => r.agent_visible);
     expect(positionAt(0.1, all, agent), "a click on the dropped start shows the first row the view has after it").toBe(0);
     expect(positionAt(0.99, all, agent), "the end of the strip is the last row").toBe(1);
+  });
+
+  it("places a stored index at the first row at or after it, in a view with gaps too", () => {
+    // The agent view of a compacted session skips what the cuts dropped: indexes 0, 3, 4, 9.
+    const view = [0, 3, 4, 9].map((i) => row(i, true, 4));
+    const found = [0, 1, 3, 5, 9, 10].map((i) => firstAtOrAfter(view, i));
+    expect(found, "each index lands on the first row at or after it; past the end is the length").toEqual([0, 1, 1, 3, 3, 4]);
+    expect(firstAtOrAfter([], 3), "no row: nothing before it").toBe(0);
+    expect(fractionOf(5, view), "a cut at 5 sits before the fourth of four rows").toBe(0.75);
+    expect(fractionOf(10, view), "a cut past the last row is the end of the strip").toBe(1);
   });
 
   it("uses a row's BPE count where it has one and says so only when every row has one", () => {

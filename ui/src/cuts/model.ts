@@ -97,19 +97,33 @@ export function ribbonBins(rows: TimelineRow[], bins: number): RibbonBin[] {
   return out;
 }
 
+/**
+ * The first position of `rows` (in stored order) whose message index is `storedIndex` or later;
+ * `rows.length` when there is none. A binary search: the ribbon places every cut with it, and a
+ * 2 GB session has 757 cuts over 265 000 rows (a scan for each blocked the window for 1.6 s).
+ */
+export function firstAtOrAfter(rows: TimelineRow[], storedIndex: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.index < storedIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Stored position (0-based) of the cut on the ribbon, as a fraction of the session. */
 export function fractionOf(storedIndex: number, rows: TimelineRow[]): number {
   if (rows.length === 0) return 0;
-  const p = rows.findIndex((r) => r.index >= storedIndex);
-  return (p === -1 ? rows.length : p) / rows.length;
+  return firstAtOrAfter(rows, storedIndex) / rows.length;
 }
 
 /** The row of `view` to show for a click at `fraction` of the whole session (`all`). */
 export function positionAt(fraction: number, all: TimelineRow[], view: TimelineRow[]): number {
   if (view.length === 0 || all.length === 0) return -1;
   const stored = all[Math.min(all.length - 1, Math.max(0, Math.floor(fraction * all.length)))]!.index;
-  const p = view.findIndex((r) => r.index >= stored);
-  return p === -1 ? view.length - 1 : p;
+  return Math.min(firstAtOrAfter(view, stored), view.length - 1);
 }
 
 export const FINDING_LABEL: Record<FindingKind, string> = {
