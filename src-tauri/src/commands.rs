@@ -17,7 +17,7 @@ use palimpsest_core::rpc::{
     LoadSourceReq, OpenPathReq, OpenSpillAnywayReq, SpillTextReq, SpillsReq,
 };
 use palimpsest_core::tokens::TokenCache;
-use palimpsest_core::tokens::report::{ReportOptions, TokenReport};
+use palimpsest_core::tokens::report::{ReportOptions, TokenReport, TokenView, shown};
 use palimpsest_core::views::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
@@ -188,13 +188,18 @@ pub fn open_spill_anyway(
 pub fn count_tokens(
     state: State<'_, AppState>,
     req: CountTokensReq,
-) -> Result<TokenReport, IpcError> {
+) -> Result<TokenView, IpcError> {
     // An indexed file as it is on disk: its report without reading or counting it.
     if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
-        return Ok(r);
+        return Ok(shown(&r));
     }
     let session = state.session(&req.path, &req.id)?;
-    token_report(&state, &session, &req.id, req.encoding)
+    Ok(shown(&token_report(
+        &state,
+        &session,
+        &req.id,
+        req.encoding,
+    )?))
 }
 
 /// The token report of `session` in `encoding`, counted once per loaded session.

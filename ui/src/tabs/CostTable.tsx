@@ -5,7 +5,8 @@ import type { SessionCost } from "../bindings/SessionCost";
 import { dollars } from "./fleetSort";
 import { thousands } from "../tokens/format";
 
-export function CostTable({ cost }: { cost: SessionCost | null }) {
+/** `requests`: how many requests the cost priced (the window does not receive their list). */
+export function CostTable({ cost, requests }: { cost: SessionCost | null; requests: number }) {
   if (!cost)
     return (
       <section className="usage" data-testid="cost">
@@ -17,7 +18,7 @@ export function CostTable({ cost }: { cost: SessionCost | null }) {
     <section className="usage" data-testid="cost">
       <table className="num-table">
         <caption>
-          Cost: <strong data-testid="cost-total">{cost.total_usd === null ? `${dollars(cost.priced_usd)} priced` : dollars(cost.total_usd)}</strong> over {cost.per_request.length} requests · prices of{" "}
+          Cost: <strong data-testid="cost-total">{cost.total_usd === null ? `${dollars(cost.priced_usd)} priced` : dollars(cost.total_usd)}</strong> over {requests} requests · prices of{" "}
           {cost.table_date}
         </caption>
         <thead>

@@ -7,6 +7,7 @@ import { CostTable } from "./CostTable";
 import { useEffect, useState } from "react";
 import type { TabContext } from "./context";
 import { useCommand } from "../useCommand";
+import type { TokenView } from "../bindings/TokenView";
 import type { TokenReport } from "../bindings/TokenReport";
 import type { TokenCharts } from "../bindings/TokenCharts";
 import type { CategoryTotals } from "../bindings/CategoryTotals";
@@ -28,7 +29,11 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   const asked = useCommand("count_tokens", path && id ? { path, id, encoding } : null, [path, id, encoding, attempt], {
     transition: true,
   });
-  const report: TokenReport | null = asked.data;
+  // The report without its long per-request lists (core's `tokens::report::shown`): a line per
+  // request is what this tab draws of them; the chart is drawn by core from the whole report.
+  const shownView: TokenView | null = asked.data;
+  const report = shownView?.report ?? null;
+  const requests = shownView?.requests ?? [];
   const counting = asked.loading;
   // The status bar shows the count while it runs (its progress comes as events).
   useEffect(() => {
@@ -81,7 +86,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   return (
     <div className="pane-scroll tokens" data-testid="tokens">
       <p className="pane-head">
-        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> · {report.per_request.length} answered requests ·{" "}
+        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> · {requests.length} answered requests ·{" "}
         {report.compactions.length} compaction{report.compactions.length === 1 ? "" : "s"} ·{" "}
         <span className="muted">
           {report.stats.cache_hits} pieces from the cache, {report.stats.counted} counted now
@@ -111,7 +116,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
       </section>
 
       <Usage report={report} />
-      <CostTable cost={report.cost} />
+      <CostTable cost={report.cost} requests={shownView?.priced_requests ?? 0} />
 
       <section>
         {charts && (
@@ -119,7 +124,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
             svg={charts.per_request}
             alt="Context per request by category, compaction cuts as vertical lines, the trigger as a horizontal one"
             hover={(x) => {
-              const r = report.per_request[requestAt(x, report.per_request.length)];
+              const r = requests[requestAt(x, requests.length)];
               return r
                 ? `request ${r.request} (message #${r.message_index}): ${thousands(r.total)} tokens` +
                     (r.recorded !== null ? ` · recorded ${thousands(r.recorded)}` : "")
@@ -129,7 +134,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
         )}
         <details onToggle={(e) => setEveryOpen((e.currentTarget as HTMLDetailsElement).open)}>
           <summary>
-            Every request ({report.per_request.length}){report.trigger_tokens !== null && ` · trigger at ${thousands(report.trigger_tokens)} tokens`}
+            Every request ({requests.length}){report.trigger_tokens !== null && ` · trigger at ${thousands(report.trigger_tokens)} tokens`}
             {report.context_limit !== null && ` · window ${thousands(report.context_limit)}`}
           </summary>
           {/* Drawn only while open, and in steps: a 200 MB session answers 12 000 requests. */}
@@ -146,7 +151,7 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
                   </tr>
                 </thead>
                 <tbody>
-                  {report.per_request.slice(0, everyShown).map((r) => (
+                  {requests.slice(0, everyShown).map((r) => (
                     <tr key={r.request}>
                       <td>{r.request}</td>
                       <td>
@@ -159,9 +164,9 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
                   ))}
                 </tbody>
               </table>
-              {report.per_request.length > everyShown && (
+              {requests.length > everyShown && (
                 <p className="muted small">
-                  {everyShown} of {report.per_request.length} requests shown ·{" "}
+                  {everyShown} of {requests.length} requests shown ·{" "}
                   <button type="button" className="link" onClick={() => setEveryShown((n) => n + 2000)}>
                     show more
                   </button>

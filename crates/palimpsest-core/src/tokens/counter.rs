@@ -115,20 +115,31 @@ fn fingerprint(m: &Message) -> u64 {
     h.digest()
 }
 
+/// Zero tokens and the fingerprint of each stored message, by its index.
+fn printed(session: &Session) -> Vec<Option<(u64, u64)>> {
+    let len = session
+        .messages
+        .iter()
+        .map(|m| m.index + 1)
+        .max()
+        .unwrap_or(0);
+    let mut by_index = vec![None; len];
+    for m in &session.messages {
+        by_index[m.index] = Some((0, fingerprint(m)));
+    }
+    by_index
+}
+
 impl Counted {
     /// The counts a whole count of `session` just made (`tokens[i]`: its `i`-th message's, as
     /// [`super::SessionCounts::per_message`] sums them), as [`counted`] would read them back
     /// from the cache it filled.
     pub fn from_tokens(session: &Session, tokens: &[u64], encoding: Encoding) -> Counted {
-        let len = session
-            .messages
-            .iter()
-            .map(|m| m.index + 1)
-            .max()
-            .unwrap_or(0);
-        let mut by_index = vec![None; len];
+        let mut by_index = printed(session);
         for (m, n) in session.messages.iter().zip(tokens) {
-            by_index[m.index] = Some((*n, fingerprint(m)));
+            if let Some(Some((t, _))) = by_index.get_mut(m.index) {
+                *t = *n;
+            }
         }
         Counted {
             by_index,
@@ -187,16 +198,7 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
         .map(|p| Key::of(&p.text))
         .collect();
     let mut hits = cache.get_many(encoding, &keys).ok()?.into_iter();
-    let len = session
-        .messages
-        .iter()
-        .map(|m| m.index + 1)
-        .max()
-        .unwrap_or(0);
-    let mut by_index = vec![None; len];
-    for m in &session.messages {
-        by_index[m.index] = Some((0, fingerprint(m)));
-    }
+    let mut by_index = printed(session);
     for p in &pieces {
         let n = if p.text.len() >= super::CACHE_MIN_BYTES {
             hits.next()??

@@ -45,5 +45,6 @@ mod replay;
 mod replay_verify;
 mod sweep_digests;
 mod tokens;
+mod tokens_shown;
 mod verdicts;
 mod watch;

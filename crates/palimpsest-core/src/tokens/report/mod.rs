@@ -12,10 +12,12 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 pub use super::totals::{CategoryCounts, CategoryShare, CategoryTotals};
+mod shown;
 mod usage;
 use super::{Category, CountStats, SessionCounts, ToolKind};
 use crate::compaction::Eras;
 use crate::model::{Role, Session, Trigger};
+pub use shown::{RequestLine, TokenView, shown};
 use usage::usage;
 pub use usage::{UsageComparison, message_usage};
 
