@@ -8,11 +8,12 @@
 //! | sidebar sources | [`SourceGroup`] | `api::source_group` |
 //! | timeline | [`timeline::Timeline`] ([`timeline::TimelineRow`]) | `api::timeline`, `api::timeline_indexed` |
 //! | message in the inspector | [`MessageDetail`] | `api::message_detail`, `api::message_indexed` |
-//! | cuts | [`cuts::SessionCuts`] | `api::session_cuts` |
+//! | cuts | [`cuts::SessionCuts`] | `api::session_cuts`, `api::cut_view_indexed` |
 //! | requests | [`cuts::RequestView`], [`RecordedSet`] | `api::request_view`, `api::recorded` |
 //! | replay panel | [`panels::ReplayPanel`] | `api::replay_panel` |
 //! | simulation | [`panels::SimulationSummary`] | `api::replay_summary` |
 //! | sweep | [`panels::SweepView`] | `api::replay_sweep_view_indexed` |
+//! | tokens | `tokens::report::TokenView` (the window's; the CLI prints the whole `TokenReport`) | `api::token_report`, `api::token_report_indexed`, then `tokens::report::shown` |
 //! | token charts | [`panels::TokenCharts`] (of `tokens::report::TokenReport`) | `api::token_charts`, `api::token_report` |
 //! | diagnosis | `analysis::Diagnosis` | `api::diagnose`, `api::diagnosis_indexed` |
 //!
