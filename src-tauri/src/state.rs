@@ -147,17 +147,47 @@ impl AppState {
         slot.as_ref().filter(|k| k.is(path, id))?.ready()
     }
 
-    /// Read session `id` under `path` in the background, so the commands that need it whole
-    /// (a message, the cuts, the tabs) find it loaded; they wait for this load, never start a
-    /// second one. Skipped when, by the time the read could start, the window has opened
-    /// another session (clicking through big sessions must not queue a read of each).
-    pub fn warm(&self, path: &str, id: &str) {
+    /// Read session `id` under `path` (listed as `meta`) in the background, so the commands
+    /// that need it whole (a message, the cuts, the tabs) find it loaded; they wait for this
+    /// load, never start a second one. Skipped when, by the time the read could start, the
+    /// window has opened another session (clicking through big sessions must not queue a read
+    /// of each). An agent is still writing it, so the live follower is read ahead too, and one
+    /// read gives both: the window's copy is cloned from the read ahead (a clone costs a tenth
+    /// of a read, and a second read at once kept both cores from the window).
+    pub fn warm(&self, path: &str, id: &str, meta: &SessionMeta) {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let memo = Arc::clone(&self.memo);
         let key = (path.to_owned(), id.to_owned());
         let live = self.live.get().cloned();
         let done = Arc::clone(&self.read_ahead);
+        let meta = meta.clone();
         std::thread::spawn(move || {
+            // The read ahead runs at the lowest priority on a thread of its own; this one
+            // keeps the window's priority for the read below.
+            let ahead = {
+                let (loaded, wanted, key) = (Arc::clone(&loaded), Arc::clone(&wanted), key.clone());
+                std::thread::spawn(move || {
+                    let still = || wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
+                    let window = |s: &Session| {
+                        if !still() {
+                            return;
+                        }
+                        // Copied before taking the slot: a command waiting for the slot must
+                        // not wait on this lowered thread.
+                        let copy = Arc::new(s.clone());
+                        if let Ok(mut slot) = loaded.lock()
+                            && still()
+                            && !slot.as_ref().is_some_and(|k| k.is(&key.0, &key.1))
+                        {
+                            *slot = Some(Kept::new(&key.0, &key.1, copy));
+                        }
+                    };
+                    prime(live, &done, &key.0, &meta, Some(&window))
+                })
+            };
+            if ahead.join().unwrap_or(false) {
+                return;
+            }
             // At the window's own priority: commands wait on this read (they take the slot it
             // holds), and a lowered read starved them on a busy machine.
             let Ok(mut guard) = lock(&loaded) else { return };
@@ -165,15 +195,11 @@ impl AppState {
             if !still {
                 return;
             }
-            match load_locked(&mut guard, &memo, &key.0, &key.1) {
-                Ok(session) => {
-                    drop(guard);
-                    prime(live, &done, &key.0, &session.meta);
-                }
-                Err(e) => eprintln!(
+            if let Err(e) = load_locked(&mut guard, &memo, &key.0, &key.1) {
+                eprintln!(
                     "palimpsest-app: cannot read {} ({}): {}",
                     key.0, key.1, e.message
-                ),
+                );
             }
         });
     }
@@ -200,7 +226,7 @@ impl AppState {
                 // the window's copy); a finished one is read whole only when a view asks for it,
                 // as most of them answer from the index.
                 if crate::live::being_written(&t.meta.path) {
-                    self.warm(path, id);
+                    self.warm(path, id, &t.meta);
                 }
                 t
             }
@@ -212,7 +238,7 @@ impl AppState {
                     session.meta.clone(),
                 );
                 let done = Arc::clone(&self.read_ahead);
-                std::thread::spawn(move || prime(live, &done, &p, &meta));
+                std::thread::spawn(move || prime(live, &done, &p, &meta, None));
                 let t = api::timeline(&session, self.counts(&session).as_deref());
                 crate::indexing::later(path);
                 t
@@ -284,16 +310,18 @@ impl AppState {
 /// Read the transcript of a session the window shows ahead for the live follower of source
 /// `path`, when an agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]):
 /// otherwise its first appended line would make the follower read it whole (3 s on 200 MB).
-/// A finished session opened for a post-mortem is not read twice.
+/// A finished session opened for a post-mortem is not read twice. `window` is given the session
+/// read, before the follower takes it; true when it was. Lowers the calling thread's priority.
 fn prime(
     live: Option<Sender<crate::live::ToLive>>,
     done: &ReadAhead,
     path: &str,
     meta: &SessionMeta,
-) {
-    let Some(tx) = live else { return };
+    window: Option<&dyn Fn(&Session)>,
+) -> bool {
+    let Some(tx) = live else { return false };
     if !crate::live::being_written(&meta.path) {
-        return;
+        return false;
     }
     // Once per session: opened again, it is either taken already or changed since, and then
     // the follower read it itself at that change.
@@ -301,18 +329,26 @@ fn prime(
         .lock()
         .is_ok_and(|mut d| d.insert((path.to_owned(), meta.id.clone())));
     if !first {
-        return;
+        return false;
     }
     lowest_priority();
     match palimpsest_core::watch::Primed::read(meta) {
         Ok(Some(primed)) => {
+            // The window's copy first: the follower's patches start from this state.
+            if let Some(w) = window {
+                w(primed.session());
+            }
             let _ = tx.send(crate::live::ToLive::Primed(
                 path.to_owned(),
                 Box::new(primed),
             ));
+            window.is_some()
         }
-        Ok(None) => {}
-        Err(e) => eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path),
+        Ok(None) => false,
+        Err(e) => {
+            eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path);
+            false
+        }
     }
 }
 

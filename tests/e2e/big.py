@@ -247,10 +247,15 @@ def finished(c, big, env):
     d.wait("return !!document.querySelector('[data-testid=ribbon] [data-testid=ribbon-cut]');", timeout=120,
            what="the cut marks on the ribbon")
     base = app_rss(big)
+    # With no read of the session behind them, the visits' blocks are the page's own.
+    blocks = []
     for tab in ("postmortem", "tokens", "timeline"):
+        d.run(PROBE)
         d.click(f'[data-tab="{tab}"]')
         d.wait("return !!document.querySelector(arguments[0]);", READY[tab], timeout=120, what=f"the {tab} tab")
-    time.sleep(2.0)  # a read behind the views would have started by now
+        time.sleep(1.0)
+        blocks.append(f"{tab} {round(d.run(READ)[0])} ms")
+    time.sleep(1.0)  # a read behind the views would have started by now
     held = app_rss(big) - base
     # The Requests tab shows the next request's context, made from the session read whole.
     d.click('[data-tab="requests"]')
@@ -260,7 +265,8 @@ def finished(c, big, env):
     mb = 1 << 20
     print(f"  finished {MB} MB session: first rows {first:.2f} s after the launch; the app process "
           f"{base / mb:.0f} MB with every row in, +{held / mb:.0f} MB after cut marks, Post-mortem and "
-          f"Tokens, +{read / mb:.0f} MB once the Requests tab read the session whole")
+          f"Tokens, +{read / mb:.0f} MB once the Requests tab read the session whole; longest blocks of "
+          f"those visits: {', '.join(blocks)}")
     check(held < HELD_SHARE * size,
           f"a finished session's cut marks, Post-mortem and Tokens come from the index: the app grows by less "
           f"than {HELD_SHARE:.0%} of the file ({size // mb} MB); got +{held // mb} MB")

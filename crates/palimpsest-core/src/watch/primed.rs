@@ -69,6 +69,12 @@ impl Primed {
     pub fn session_id(&self) -> &str {
         &self.id
     }
+
+    /// The session as the read made it: the same as loading it whole, so a caller that also
+    /// wants a copy of its own (the app's window) takes it from here instead of reading again.
+    pub fn session(&self) -> &crate::model::Session {
+        self.reader.session()
+    }
 }
 
 impl Tracker {

@@ -33,11 +33,18 @@ fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it
     let mut plain = Tracker::new(&dir, Some(ID)).unwrap();
     ahead.keep_patches();
     plain.keep_patches();
+    let read_ahead = primed(&path);
+    let mut copy = api::load_session(&path, Some(ID)).unwrap();
+    // The app's window takes its copy from the read ahead instead of loading the file again.
+    assert_eq!(
+        *read_ahead.session(),
+        copy,
+        "the session read ahead is the one loading it gives"
+    );
     assert!(
-        ahead.adopt(primed(&path)),
+        ahead.adopt(read_ahead),
         "nothing changed since the baseline: the read ahead is taken"
     );
-    let mut copy = api::load_session(&path, Some(ID)).unwrap();
     // Up to line 301, then the rest with its microcompact and compaction.
     for step in [301, lines.len()] {
         let before = std::fs::read_to_string(&path).unwrap().lines().count();
