@@ -153,7 +153,7 @@ impl AppState {
     /// window has opened another session (clicking through big sessions must not queue a read
     /// of each). An agent is still writing it, so the live follower is read ahead too, and one
     /// read gives both: the window's copy is cloned from the read ahead (a clone costs a tenth
-    /// of a read, and a second read at once kept both cores from the window).
+    /// of a read, and two reads at once kept both cores from the window).
     pub fn warm(&self, path: &str, id: &str, meta: &SessionMeta) {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let memo = Arc::clone(&self.memo);
@@ -162,38 +162,32 @@ impl AppState {
         let done = Arc::clone(&self.read_ahead);
         let meta = meta.clone();
         std::thread::spawn(move || {
-            // The read ahead runs at the lowest priority on a thread of its own; this one
-            // keeps the window's priority for the read below.
-            let ahead = {
-                let (loaded, wanted, key) = (Arc::clone(&loaded), Arc::clone(&wanted), key.clone());
-                std::thread::spawn(move || {
-                    let still = || wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
-                    let window = |s: &Session| {
-                        if !still() {
-                            return;
-                        }
-                        // Copied before taking the slot: a command waiting for the slot must
-                        // not wait on this lowered thread.
-                        let copy = Arc::new(s.clone());
-                        if let Ok(mut slot) = loaded.lock()
-                            && still()
-                            && !slot.as_ref().is_some_and(|k| k.is(&key.0, &key.1))
-                        {
-                            *slot = Some(Kept::new(&key.0, &key.1, copy));
-                        }
-                    };
-                    prime(live, &done, &key.0, &meta, Some(&window))
-                })
-            };
-            if ahead.join().unwrap_or(false) {
-                return;
-            }
             // At the window's own priority: commands wait on this read (they take the slot it
             // holds), and a lowered read starved them on a busy machine.
             let Ok(mut guard) = lock(&loaded) else { return };
             let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
-            if !still {
+            if !still || guard.as_ref().is_some_and(|k| k.is(&key.0, &key.1)) {
                 return;
+            }
+            if let Some(tx) = live.as_ref() {
+                // The window's copy goes in the slot as soon as the session is read, and the
+                // slot is let go then: what the follower remembers is made after.
+                let mut slot = Some(guard);
+                let primed = read_ahead(&done, &key.0, &meta, |s| {
+                    if let Some(mut g) = slot.take() {
+                        *g = Some(Kept::new(&key.0, &key.1, Arc::new(s.clone())));
+                    }
+                });
+                if let Some(primed) = primed {
+                    // The follower's patches start from the window's copy, now in place.
+                    let _ = tx.send(crate::live::ToLive::Primed(key.0, Box::new(primed)));
+                    return;
+                }
+                // Not read ahead: read for the window alone, the slot held again.
+                guard = match slot {
+                    Some(g) => g,
+                    None => return,
+                };
             }
             if let Err(e) = load_locked(&mut guard, &memo, &key.0, &key.1) {
                 eprintln!(
@@ -238,7 +232,7 @@ impl AppState {
                     session.meta.clone(),
                 );
                 let done = Arc::clone(&self.read_ahead);
-                std::thread::spawn(move || prime(live, &done, &p, &meta, None));
+                std::thread::spawn(move || prime(live, &done, &p, &meta));
                 let t = api::timeline(&session, self.counts(&session).as_deref());
                 crate::indexing::later(path);
                 t
@@ -308,46 +302,52 @@ impl AppState {
 }
 
 /// Read the transcript of a session the window shows ahead for the live follower of source
-/// `path`, when an agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]):
-/// otherwise its first appended line would make the follower read it whole (3 s on 200 MB).
-/// A finished session opened for a post-mortem is not read twice. `window` is given the session
-/// read, before the follower takes it; true when it was. Lowers the calling thread's priority.
+/// `path`, at the lowest priority (`warm` does it at the window's, for a session it reads
+/// anyway). See [`read_ahead`].
 fn prime(
     live: Option<Sender<crate::live::ToLive>>,
     done: &ReadAhead,
     path: &str,
     meta: &SessionMeta,
-    window: Option<&dyn Fn(&Session)>,
-) -> bool {
-    let Some(tx) = live else { return false };
+) {
+    let Some(tx) = live else { return };
+    lowest_priority();
+    if let Some(primed) = read_ahead(done, path, meta, |_| {}) {
+        let _ = tx.send(crate::live::ToLive::Primed(
+            path.to_owned(),
+            Box::new(primed),
+        ));
+    }
+}
+
+/// The transcript of session `meta` of source `path` read whole for the live follower, when an
+/// agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]): otherwise
+/// its first appended line would make the follower read it whole (3 s on 200 MB). A finished
+/// session opened for a post-mortem is not read twice; `None` then, or when it is not a Claude
+/// Code transcript or changed while it was read. `first` is given the session as soon as it is
+/// read.
+fn read_ahead(
+    done: &ReadAhead,
+    path: &str,
+    meta: &SessionMeta,
+    first: impl FnOnce(&Session),
+) -> Option<palimpsest_core::watch::Primed> {
     if !crate::live::being_written(&meta.path) {
-        return false;
+        return None;
     }
     // Once per session: opened again, it is either taken already or changed since, and then
     // the follower read it itself at that change.
-    let first = done
+    let not_yet = done
         .lock()
         .is_ok_and(|mut d| d.insert((path.to_owned(), meta.id.clone())));
-    if !first {
-        return false;
+    if !not_yet {
+        return None;
     }
-    lowest_priority();
-    match palimpsest_core::watch::Primed::read(meta) {
-        Ok(Some(primed)) => {
-            // The window's copy first: the follower's patches start from this state.
-            if let Some(w) = window {
-                w(primed.session());
-            }
-            let _ = tx.send(crate::live::ToLive::Primed(
-                path.to_owned(),
-                Box::new(primed),
-            ));
-            window.is_some()
-        }
-        Ok(None) => false,
+    match palimpsest_core::watch::Primed::read_with(meta, first) {
+        Ok(p) => p,
         Err(e) => {
             eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path);
-            false
+            None
         }
     }
 }

@@ -28,6 +28,16 @@ impl Primed {
     /// `None` for a session that is not a Claude Code transcript (nothing to read on from), or
     /// when the file changed while it was read (a tracker then reads it itself).
     pub fn read(meta: &SessionMeta) -> Result<Option<Primed>> {
+        Self::read_with(meta, |_| {})
+    }
+
+    /// [`Primed::read`], giving `first` the session as soon as it is read, before what a
+    /// tracker remembers of it is made (a listing of the file, every message's fingerprint):
+    /// a caller that wants a copy too (the app's window) has it that much sooner.
+    pub fn read_with(
+        meta: &SessionMeta,
+        first: impl FnOnce(&crate::model::Session),
+    ) -> Result<Option<Primed>> {
         if meta.format != SourceFormat::ClaudeCode {
             return Ok(None);
         }
@@ -35,6 +45,7 @@ impl Primed {
         let size = || std::fs::metadata(path).map(|m| m.len()).ok();
         let before = size();
         let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
+        first(reader.session());
         // The listing the tracker compares with (from the index when it holds the file as it
         // is, as the tracker's own), of these same bytes. A listing of the file itself too: the
         // tracker lists the grown file at its first change, and a big file's count then goes
