@@ -191,10 +191,10 @@ pub fn count_tokens(
 ) -> Result<TokenView, IpcError> {
     // An indexed file as it is on disk: its report without reading or counting it.
     if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
-        return Ok(shown(&r));
+        return Ok(shown(r));
     }
     let session = state.session(&req.path, &req.id)?;
-    Ok(shown(&token_report(
+    Ok(shown(token_report(
         &state,
         &session,
         &req.id,

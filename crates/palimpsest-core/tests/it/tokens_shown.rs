@@ -23,7 +23,7 @@ fn the_window_gets_every_request_line_and_not_the_lists() {
         report.per_request.len(),
         cost.per_request.len()
     );
-    let view = shown(&report);
+    let view = shown(report.clone());
     let lines: Vec<_> = view
         .requests
         .iter()

@@ -36,8 +36,9 @@ pub struct TokenView {
     pub priced_requests: usize,
 }
 
-/// `report` as the window receives it.
-pub fn shown(report: &TokenReport) -> TokenView {
+/// `report` as the window receives it (taken, not copied: its lists are what the window is
+/// spared, tens of megabytes on a 2 GB session).
+pub fn shown(mut report: TokenReport) -> TokenView {
     let requests = report
         .per_request
         .iter()
@@ -49,7 +50,6 @@ pub fn shown(report: &TokenReport) -> TokenView {
         })
         .collect();
     let priced_requests = report.cost.as_ref().map_or(0, |c| c.per_request.len());
-    let mut report = report.clone();
     report.per_request = Vec::new();
     if let Some(c) = report.cost.as_mut() {
         c.per_request = Vec::new();
