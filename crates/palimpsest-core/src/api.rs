@@ -44,11 +44,18 @@ pub fn list_sessions(path: &Path) -> Result<SessionList> {
 /// was last brought up to date (a search, a fleet table or `palimpsest index`): no file is read.
 /// Otherwise, or without a usable index, the folder is listed.
 pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
+    list_sessions_as_of(path, crate::index::AsOf::Same)
+}
+
+/// [`list_sessions_indexed`], but a file that only grew since it was indexed is listed as
+/// the index has it (its counts as they were then) instead of being scanned whole: the
+/// window's sidebar, which counts the session again once it is read.
+fn list_sessions_as_of(path: &Path, as_of: crate::index::AsOf) -> Result<SessionList> {
     // Only an index that exists: listing never creates one.
     let from_index = crate::index::Index::default_path()
         .filter(|p| p.is_file())
         .and_then(|p| crate::index::Index::open(&p).ok())
-        .and_then(|ix| ix.listing(path).ok().flatten());
+        .and_then(|ix| ix.listing_as_of(path, as_of).ok().flatten());
     match from_index {
         Some((sessions, problems)) => Ok(SessionList { sessions, problems }),
         None => list_sessions(path),
@@ -64,13 +71,13 @@ pub fn load_session(path: &Path, id: Option<&str>) -> Result<Session> {
 
 /// One sidebar source: the sessions under `path`, or the error that kept it from opening. From
 /// the index when nothing under the folder changed since it was indexed
-/// ([`list_sessions_indexed`]).
+/// ([`list_sessions_indexed`]), or when `path` is a file that only grew since.
 pub fn source_group(
     label: &str,
     path: &Path,
     origin: crate::views::SourceOrigin,
 ) -> crate::views::SourceGroup {
-    let (sessions, problems) = match list_sessions_indexed(path) {
+    let (sessions, problems) = match list_sessions_as_of(path, crate::index::AsOf::Grown) {
         Ok(list) => (list.sessions, list.problems),
         Err(e) => (Vec::new(), vec![Problem::from(&e)]),
     };
@@ -113,7 +120,9 @@ pub fn timeline(session: &Session, counts: Option<&Counted>) -> crate::views::ti
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;
 mod recorded;
-pub use message::{get_message, markdown, message_detail, message_indexed, raw_message};
+pub use message::{
+    get_message, markdown, message_detail, message_indexed, message_indexed_grown, raw_message,
+};
 pub use recorded::{RecordedSet, recorded, recorded_dirs};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
@@ -267,7 +276,7 @@ mod fleet;
 mod postmortem;
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
-    timeline_indexed,
+    timeline_indexed, timeline_indexed_grown,
 };
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
 

@@ -149,6 +149,12 @@ pub struct GetTimelineReq {
     /// screen, then the rest in pages, so a 200 MB session's rows need not cross the IPC at once.
     #[serde(default)]
     pub limit: Option<usize>,
+    /// With `from` 0: the rows of the session read whole, waiting for that read, never the
+    /// index's rows of a file that grew since it was indexed (what the window asks for once it
+    /// shows those, [`crate::views::timeline::Timeline::grown_bytes`]).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub whole: Option<bool>,
 }
 
 /// Request of `get_message`: one whole message and its stored text.

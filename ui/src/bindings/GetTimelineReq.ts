@@ -20,4 +20,10 @@ from: number,
  * At most this many rows (none: every row from `from` on). The window asks for its first
  * screen, then the rest in pages, so a 200 MB session's rows need not cross the IPC at once.
  */
-limit: number | null, };
+limit: number | null, 
+/**
+ * With `from` 0: the rows of the session read whole, waiting for that read, never the
+ * index's rows of a file that grew since it was indexed (what the window asks for once it
+ * shows those, [`crate::views::timeline::Timeline::grown_bytes`]).
+ */
+whole?: boolean, };

@@ -31,4 +31,10 @@ total_rows: number,
 /**
  * Stored position of `rows[0]` among them.
  */
-first_row: number, };
+first_row: number, 
+/**
+ * Bytes the file grew by since the index made these rows (0: the rows are the file's as it
+ * is). The messages written since are not among them yet; the window shows these while it
+ * reads the session whole.
+ */
+grown_bytes: number, };

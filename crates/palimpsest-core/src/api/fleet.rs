@@ -80,6 +80,17 @@ pub fn timeline_indexed(
     index.timeline(path, id)
 }
 
+/// [`timeline_indexed`], and also the rows the index holds of a file that only grew since
+/// (`grown_bytes` > 0 then): what the window shows of a transcript an agent went on writing
+/// while it reads the session whole behind.
+pub fn timeline_indexed_grown(
+    index: &Index,
+    path: &Path,
+    id: Option<&str>,
+) -> Result<Option<crate::views::timeline::Timeline>> {
+    index.timeline_as_of(path, id, crate::index::AsOf::Grown)
+}
+
 /// Bring the index up to date for `paths` (the default folders when empty), then write every
 /// session under them as Parquet files in `dir` (`crate::export`), priced at `opts`' table.
 pub fn export_parquet(

@@ -116,13 +116,37 @@ pub fn message_indexed(
     id: Option<&str>,
     at: usize,
 ) -> Result<Option<crate::views::MessageDetail>> {
-    Ok(index.message(path, id, at)?.map(|(message, raw)| {
-        let edits = crate::analysis::edits::of_message(&message);
-        crate::views::MessageDetail {
-            message,
-            raw: Some(raw),
-            edits,
-            from_index: true,
-        }
-    }))
+    message_as_of(index, path, id, at, crate::index::AsOf::Same)
+}
+
+/// [`message_indexed`], and also a message the index holds of a file that only grew since
+/// (its kind and visibility as last indexed): the inspector while the window reads the session
+/// whole behind the rows of [`crate::api::timeline_indexed_grown`].
+pub fn message_indexed_grown(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    at: usize,
+) -> Result<Option<crate::views::MessageDetail>> {
+    message_as_of(index, path, id, at, crate::index::AsOf::Grown)
+}
+
+fn message_as_of(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    at: usize,
+    as_of: crate::index::AsOf,
+) -> Result<Option<crate::views::MessageDetail>> {
+    Ok(index
+        .message_as_of(path, id, at, as_of)?
+        .map(|(message, raw)| {
+            let edits = crate::analysis::edits::of_message(&message);
+            crate::views::MessageDetail {
+                message,
+                raw: Some(raw),
+                edits,
+                from_index: true,
+            }
+        }))
 }

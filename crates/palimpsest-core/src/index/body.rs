@@ -2,13 +2,14 @@
 //! say where its records start (`rows::MessageRow::records`), so the message is read back
 //! from those bytes alone (`sources::claude::records`), with the kind and visibility the whole
 //! file gave it laid over; a message the whole file changed is stored whole (`body_json`).
-//! Only for a file that is as it was indexed ([`super::Index::fresh_session`]).
+//! Only for a file that is as it was indexed, or (`AsOf::Grown`) that file with lines appended:
+//! the records of the messages indexed are still at their offsets then.
 
 use std::path::{Path, PathBuf};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Index;
+use super::{AsOf, Index};
 use crate::error::Result;
 use crate::model::Message;
 use crate::views::timeline::TimelineRow;
@@ -23,7 +24,22 @@ impl Index {
         id: Option<&str>,
         index: usize,
     ) -> Result<Option<(Message, String)>> {
-        let Some((rowid, file, _, _)) = self.fresh_session(path, id)? else {
+        self.message_as_of(path, id, index, AsOf::Same)
+    }
+
+    /// [`Index::message`], and with [`AsOf::Grown`] also one of the messages indexed of a
+    /// file that grew since: its records are still at their offsets, its kind and visibility
+    /// as the index last saw them.
+    pub fn message_as_of(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        index: usize,
+        as_of: AsOf,
+    ) -> Result<Option<(Message, String)>> {
+        let Some(super::read::Indexed { rowid, file, .. }) =
+            self.indexed_session(path, id, as_of)?
+        else {
             return Ok(None);
         };
         let row: Option<(String, Option<String>, String)> = self

@@ -14,6 +14,26 @@ use crate::error::Problem;
 use crate::error::Result;
 use crate::views::timeline::{Timeline, TimelineRow};
 
+/// Which state of a session file the index answers for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsOf {
+    /// Only the file as it was indexed.
+    Same,
+    /// Also the file with bytes appended since (head and old end unchanged): what was indexed
+    /// of it is still where it was, though the new lines may change what earlier messages are.
+    Grown,
+}
+
+/// A session's row in the index, for a file [`AsOf`] allows.
+pub(super) struct Indexed {
+    pub rowid: i64,
+    pub file: String,
+    pub meta: String,
+    pub compactions: String,
+    /// Bytes appended since it was indexed.
+    pub grown: u64,
+}
+
 impl Index {
     /// The fleet rows of every indexed session under `paths`, with the index's problems,
     /// costed at `prices`.
@@ -55,9 +75,20 @@ impl Index {
         &self,
         path: &Path,
     ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
+        self.listing_as_of(path, AsOf::Same)
+    }
+
+    /// [`Index::listing`], and with [`AsOf::Grown`] also the listing the index made of a file
+    /// that only grew since (its counts as they were then): the window's sidebar for a
+    /// transcript an agent went on writing, without scanning it whole first.
+    pub fn listing_as_of(
+        &self,
+        path: &Path,
+        as_of: AsOf,
+    ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
         let root = canonical(path);
         if root.is_file() {
-            return self.file_listing(&root);
+            return self.file_listing(&root, as_of);
         }
         let Some(problems) = roots::fresh(&self.conn, &root).map_err(|e| self.sql(e))? else {
             return Ok(None);
@@ -85,6 +116,7 @@ impl Index {
     fn file_listing(
         &self,
         file: &Path,
+        as_of: AsOf,
     ) -> Result<Option<(Vec<crate::model::SessionMeta>, Vec<Problem>)>> {
         let mut q = self
             .conn
@@ -97,8 +129,16 @@ impl Index {
             .map_err(|e| self.sql(e))?
             .collect::<rusqlite::Result<_>>()
             .map_err(|e| self.sql(e))?;
-        let now = Fingerprint::of(file).ok().map(|f| f.stamp());
-        if rows.is_empty() || rows.iter().any(|(stamp, _)| Some(stamp) != now.as_ref()) {
+        let Ok(now) = Fingerprint::of(file) else {
+            return Ok(None);
+        };
+        let current = |stamp: &str| {
+            stamp == now.stamp()
+                || (as_of == AsOf::Grown
+                    && Fingerprint::parse(stamp)
+                        .is_some_and(|then| Fingerprint::appended(&then, file, &now)))
+        };
+        if rows.is_empty() || !rows.iter().all(|(stamp, _)| current(stamp)) {
             return Ok(None);
         }
         let mut metas = Vec::new();
@@ -118,6 +158,19 @@ impl Index {
         path: &Path,
         id: Option<&str>,
     ) -> Result<Option<(i64, String, String, String)>> {
+        Ok(self
+            .indexed_session(path, id, AsOf::Same)?
+            .map(|s| (s.rowid, s.file, s.meta, s.compactions)))
+    }
+
+    /// The index's row of session `id` (or the one session) under `path`, when its file is as
+    /// it was indexed, or (with [`AsOf::Grown`]) that file with bytes appended since.
+    pub(super) fn indexed_session(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        as_of: AsOf,
+    ) -> Result<Option<Indexed>> {
         let roots = [canonical(path)];
         // Without an id, the one session under `path` (a file holding one session).
         let mut q = self
@@ -149,11 +202,26 @@ impl Index {
         };
         // Only a stamp that is the file's own fingerprint can be checked here; the others need
         // their source.
-        let now = Fingerprint::of(&PathBuf::from(&file)).ok();
-        if Fingerprint::parse(&stamp).is_none() || now.map(|f| f.stamp()) != Some(stamp) {
+        let (Some(then), Ok(now)) = (
+            Fingerprint::parse(&stamp),
+            Fingerprint::of(&PathBuf::from(&file)),
+        ) else {
             return Ok(None);
-        }
-        Ok(Some((rowid, file, meta, compactions)))
+        };
+        let grown = if now.stamp() == stamp {
+            0
+        } else if as_of == AsOf::Grown && Fingerprint::appended(&then, Path::new(&file), &now) {
+            now.size - then.size
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(Indexed {
+            rowid,
+            file,
+            meta,
+            compactions,
+            grown,
+        }))
     }
 
     /// The diagnosis of session `id` under `path` (no id: the one session under `path`) as
@@ -218,7 +286,28 @@ impl Index {
     /// of it is quick, and its stamp is the source's). The rows are those [`crate::views::timeline::timeline`]
     /// makes of the loaded session, byte for byte.
     pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
-        let Some((rowid, _file, meta, compactions)) = self.fresh_session(path, id)? else {
+        self.timeline_as_of(path, id, AsOf::Same)
+    }
+
+    /// [`Index::timeline`], and with [`AsOf::Grown`] also the rows of a file that only grew
+    /// since it was indexed: the rows it had then, `grown_bytes` saying by how much it grew.
+    /// What the window draws of a transcript an agent went on writing while the session is
+    /// read whole behind (the messages written since, and what they change in earlier rows,
+    /// come with it).
+    pub fn timeline_as_of(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        as_of: AsOf,
+    ) -> Result<Option<Timeline>> {
+        let Some(Indexed {
+            rowid,
+            meta,
+            compactions,
+            grown,
+            ..
+        }) = self.indexed_session(path, id, as_of)?
+        else {
             return Ok(None);
         };
         let (Ok(meta), Ok(compactions)) = (
@@ -251,6 +340,7 @@ impl Index {
             rows,
             compactions,
             from_index: true,
+            grown_bytes: grown,
         }))
     }
 }

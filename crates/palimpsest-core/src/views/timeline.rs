@@ -88,6 +88,12 @@ pub struct Timeline {
     /// Stored position of `rows[0]` among them.
     #[serde(default)]
     pub first_row: usize,
+    /// Bytes the file grew by since the index made these rows (0: the rows are the file's as it
+    /// is). The messages written since are not among them yet; the window shows these while it
+    /// reads the session whole.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub grown_bytes: u64,
 }
 
 impl Timeline {
@@ -104,6 +110,7 @@ impl Timeline {
             from_index: self.from_index,
             total_rows: self.rows.len(),
             first_row: from,
+            grown_bytes: self.grown_bytes,
         }
     }
 }
@@ -117,6 +124,7 @@ pub fn timeline(session: &Session) -> Timeline {
         from_index: false,
         total_rows: session.messages.len(),
         first_row: 0,
+        grown_bytes: 0,
     }
 }
 

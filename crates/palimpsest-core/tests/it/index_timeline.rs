@@ -175,3 +175,100 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
         "the appended cut hides every earlier message from the model, and the index says so"
     );
 }
+
+#[test]
+fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritten_one_does_not() {
+    require_shared!();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+    let id = "258c7280-ae70-4798-800f-63464d01a85d";
+    let whole = std::fs::read_to_string(claude_data().join(name)).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let before = lines[..1255].join("\n") + "\n";
+    let rest = lines[1255..].join("\n") + "\n";
+    let file = dir.join(name);
+    std::fs::write(&file, &before).unwrap();
+    let root = dir.canonicalize().unwrap();
+    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
+    update(&mut ix, &root);
+    let indexed = api::timeline_indexed(&ix, &root, Some(id))
+        .unwrap()
+        .unwrap();
+    let message = api::message_indexed(&ix, &root, Some(id), 40)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+        Some(indexed.clone()),
+        "a file as it was indexed: the same rows, grown by nothing"
+    );
+
+    // An agent writes on: the compaction and everything after it.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(rest.as_bytes())
+        .unwrap();
+    let grown = api::timeline_indexed_grown(&ix, &root, Some(id))
+        .unwrap()
+        .expect("a file that only grew is answered with the rows indexed");
+    assert_eq!(
+        (grown.grown_bytes, grown.rows.len()),
+        (rest.len() as u64, 229),
+        "the 229 rows indexed, and by how many bytes the file grew since"
+    );
+    assert_eq!(
+        Timeline {
+            grown_bytes: 0,
+            ..grown
+        },
+        indexed,
+        "otherwise the rows, listing and cuts are those indexed"
+    );
+    let json = |m: Option<palimpsest_core::views::MessageDetail>| serde_json::to_value(m).unwrap();
+    assert_eq!(
+        json(api::message_indexed_grown(&ix, &root, Some(id), 40).unwrap()),
+        json(Some(message)),
+        "an indexed message is read back by its offsets, which the append left in place"
+    );
+    let (metas, _) = ix
+        .listing_as_of(&file, palimpsest_core::index::AsOf::Grown)
+        .unwrap()
+        .expect("listed as indexed");
+    assert_eq!(
+        metas.iter().map(|m| m.message_count).collect::<Vec<_>>(),
+        [229],
+        "the listing as indexed: the window counts the session again once it is read"
+    );
+    assert!(
+        api::message_indexed_grown(&ix, &root, Some(id), 229)
+            .unwrap()
+            .is_none(),
+        "a message written since is not in the index: it waits for the session"
+    );
+
+    // The same bytes with one character of the indexed part changed: not an append.
+    let mut rewritten = std::fs::read(&file).unwrap();
+    let at = before.len() - 10;
+    rewritten[at] = if rewritten[at] == b'x' { b'y' } else { b'x' };
+    std::fs::write(&file, &rewritten).unwrap();
+    assert_eq!(
+        (
+            api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+            ix.listing_as_of(&file, palimpsest_core::index::AsOf::Grown)
+                .unwrap(),
+        ),
+        (None, None),
+        "a file whose indexed bytes changed is read afresh, never shown from the index"
+    );
+    // Shorter than indexed: read afresh too.
+    std::fs::write(&file, &before[..before.len() / 2]).unwrap();
+    assert_eq!(
+        api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+        None,
+        "a file shorter than indexed is read afresh"
+    );
+}
