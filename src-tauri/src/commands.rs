@@ -79,7 +79,8 @@ pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceG
 /// holds the file as it is, else from the file (`AppState::timeline`).
 #[tauri::command(async)]
 pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<Timeline, IpcError> {
-    let t = state.timeline(&req.path, &req.id, req.from == 0)?;
+    let whole = req.whole.unwrap_or(false);
+    let t = state.timeline(&req.path, &req.id, req.from == 0, whole)?;
     Ok(t.page(req.from, req.limit))
 }
 

@@ -19,15 +19,26 @@ pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
         .flatten()
 }
 
+/// The rows the index holds of session `id` under `path` when its file is as indexed or only
+/// grew since (`grown_bytes` says by how much): the first screen of a transcript an agent went
+/// on writing, without waiting for it to be read whole.
+pub fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
+    let ix = api::open_index(None).ok()?;
+    api::timeline_indexed_grown(&ix, Path::new(path), Some(id))
+        .ok()
+        .flatten()
+}
+
 /// Message `index` of session `id` under `path` read by offset through the index, when it
-/// holds the file as it is (the window shows it while the session is still being read).
+/// holds the file as it is or as it was before lines were appended (the window shows it while
+/// the session is still being read).
 pub fn message(
     path: &str,
     id: &str,
     index: usize,
 ) -> Option<palimpsest_core::views::MessageDetail> {
     let ix = api::open_index(None).ok()?;
-    api::message_indexed(&ix, Path::new(path), Some(id), index)
+    api::message_indexed_grown(&ix, Path::new(path), Some(id), index)
         .ok()
         .flatten()
 }
@@ -79,6 +90,8 @@ pub fn later(path: &str) {
     }
     q.1 = true;
     std::thread::spawn(|| {
+        // Behind whatever the window does: indexing a big transcript reads it whole again.
+        crate::ahead::lowest_priority();
         loop {
             let next = {
                 let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());

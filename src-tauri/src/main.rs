@@ -6,6 +6,7 @@
 //! reading and analysis is core's; all drawing is the UI's (`ui/`, embedded from `ui/dist`).
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod ahead;
 mod commands;
 mod indexing;
 mod live;

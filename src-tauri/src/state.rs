@@ -18,6 +18,7 @@ use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
 use palimpsest_core::watch::Patch;
 
+use crate::ahead::{ReadAhead, prime, read_ahead};
 use crate::memo::Memo;
 use crate::slot::Kept;
 
@@ -89,9 +90,6 @@ pub struct AppState {
     /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
     read_ahead: ReadAhead,
 }
-
-/// See [`AppState`]'s `read_ahead`.
-type ReadAhead = Arc<Mutex<std::collections::HashSet<(String, String)>>>;
 
 impl AppState {
     /// State for the given path argument, with nothing found or loaded yet.
@@ -201,8 +199,16 @@ impl AppState {
     /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
     /// when it holds the file as it is, the session read behind it if it is being written; else
     /// from the file, whose source is indexed afterwards), otherwise the one sent last is reused
-    /// for its next page.
-    pub fn timeline(&self, path: &str, id: &str, fresh: bool) -> Result<Arc<Timeline>, IpcError> {
+    /// for its next page. A file that only grew since it was indexed shows the index's rows at
+    /// once, marked by `grown_bytes`, and is read behind them unless `whole` asks for the rows
+    /// of that read, which waits for it.
+    pub fn timeline(
+        &self,
+        path: &str,
+        id: &str,
+        fresh: bool,
+        whole: bool,
+    ) -> Result<Arc<Timeline>, IpcError> {
         let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
         if !fresh
             && let Some((p, i, t)) = kept.as_ref()
@@ -224,19 +230,29 @@ impl AppState {
                 }
                 t
             }
-            None => {
-                let session = self.session(path, id)?;
-                let (live, p, meta) = (
-                    self.live.get().cloned(),
-                    path.to_owned(),
-                    session.meta.clone(),
-                );
-                let done = Arc::clone(&self.read_ahead);
-                std::thread::spawn(move || prime(live, &done, &p, &meta));
-                let t = api::timeline(&session, self.counts(&session).as_deref());
-                crate::indexing::later(path);
-                t
-            }
+            None => match (!whole && self.loaded_now(path, id).is_none())
+                .then(|| crate::indexing::timeline_grown(path, id))
+                .flatten()
+            {
+                // Grown since it was indexed: its new messages need the session read whole.
+                Some(t) => {
+                    self.warm(path, id, &t.meta);
+                    t
+                }
+                None => {
+                    let session = self.session(path, id)?;
+                    let (live, p, meta) = (
+                        self.live.get().cloned(),
+                        path.to_owned(),
+                        session.meta.clone(),
+                    );
+                    let done = Arc::clone(&self.read_ahead);
+                    std::thread::spawn(move || prime(live, &done, &p, &meta));
+                    let t = api::timeline(&session, self.counts(&session).as_deref());
+                    crate::indexing::later(path);
+                    t
+                }
+            },
         };
         let t = Arc::new(t);
         *kept = Some((path.to_owned(), id.to_owned(), Arc::clone(&t)));
@@ -299,67 +315,6 @@ impl AppState {
             Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
         }
     }
-}
-
-/// Read the transcript of a session the window shows ahead for the live follower of source
-/// `path`, at the lowest priority (`warm` does it at the window's, for a session it reads
-/// anyway). See [`read_ahead`].
-fn prime(
-    live: Option<Sender<crate::live::ToLive>>,
-    done: &ReadAhead,
-    path: &str,
-    meta: &SessionMeta,
-) {
-    let Some(tx) = live else { return };
-    lowest_priority();
-    if let Some(primed) = read_ahead(done, path, meta, |_| {}) {
-        let _ = tx.send(crate::live::ToLive::Primed(
-            path.to_owned(),
-            Box::new(primed),
-        ));
-    }
-}
-
-/// The transcript of session `meta` of source `path` read whole for the live follower, when an
-/// agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]): otherwise
-/// its first appended line would make the follower read it whole (3 s on 200 MB). A finished
-/// session opened for a post-mortem is not read twice; `None` then, or when it is not a Claude
-/// Code transcript or changed while it was read. `first` is given the session as soon as it is
-/// read.
-fn read_ahead(
-    done: &ReadAhead,
-    path: &str,
-    meta: &SessionMeta,
-    first: impl FnOnce(&Session),
-) -> Option<palimpsest_core::watch::Primed> {
-    if !crate::live::being_written(&meta.path) {
-        return None;
-    }
-    // Once per session: opened again, it is either taken already or changed since, and then
-    // the follower read it itself at that change.
-    let not_yet = done
-        .lock()
-        .is_ok_and(|mut d| d.insert((path.to_owned(), meta.id.clone())));
-    if !not_yet {
-        return None;
-    }
-    match palimpsest_core::watch::Primed::read_with(meta, first) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path);
-            None
-        }
-    }
-}
-
-/// Run the calling thread at the lowest priority: a read ahead must not take the cores from
-/// the window the user is clicking through. Only for work that holds no lock a command waits
-/// on, or the command would wait on the lowest priority too.
-fn lowest_priority() {
-    // Linux keeps a nice value per thread, and no pid names the caller. Failing to lower it
-    // only costs smoothness.
-    #[cfg(unix)]
-    let _ = rustix::process::setpriority_process(None, 19);
 }
 
 /// Session `id` under `path` from `loaded` when it is the one kept there (with the live

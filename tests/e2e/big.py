@@ -11,12 +11,16 @@ when it was made are appended, and each new message must reach the timeline with
 of its write, half of them within LIVE_MEDIAN. The window read it ahead for the live follower when it showed it, so the first
 appended line is read on from there, not with the whole 200 MB again.
 
+A new window on the grown transcript, not indexed again, shows the rows the index has at once
+and reads what was written since behind them.
+
 Last, the same transcript as a finished one (last written hours ago, indexed as it is), in a new
 window: its timeline, cut marks, Post-mortem and Tokens come from the index, and the app process
 must not grow by HELD_SHARE of the file's size on the way (the session is not read whole); the
 Requests tab, which needs it whole, then reads it, which the same measure must see."""
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -109,7 +113,10 @@ def test_a_200_mb_session_never_blocks_the_window(c):
                     started = time.time()
                     d.start(c.app, [big])
                     visits(c, started)
-                    grows(c, big, held)
+                    count = grows(c, big, held)
+                with own_driver(c, env, "tauri-driver-big-grown.log") as d:
+                    c.d = d
+                    grown(c, big, count)
                 with own_driver(c, env, "tauri-driver-big-finished.log") as d:
                     c.d = d
                     finished(c, big, env)
@@ -194,8 +201,9 @@ def grows(c, big, held):
     print(f"  appended messages reach the timeline in {lat} ms (the first: {lat[0] if lat else '-'} ms); "
           f"the app process holds {app_rss(big) >> 20} MB while it follows the transcript")
     check(len(lat) >= 2, f"the held lines hold at least two messages to append; got {len(lat)}")
+    count = messages(d)
     if MB != "200":
-        return
+        return count
     check(max(lat) < LIVE_LIMIT,
           f"each message appended to the shown 200 MB transcript reaches the timeline within {LIVE_LIMIT} ms, "
           f"the first too (read ahead, not read whole); got {lat}")
@@ -203,6 +211,39 @@ def grows(c, big, held):
     check(median < LIVE_MEDIAN,
           f"half the appended messages reach the timeline within {LIVE_MEDIAN} ms (a change costs what was "
           f"appended, and waits for no command reading the session); got a median of {median} ms in {lat}")
+    return count
+
+
+def messages(d):
+    """The message count the status bar gives."""
+    status = d.run("return document.querySelector('[data-testid=status]').textContent;")
+    found = re.search(r"([\d,]+) messages", status)
+    check(found, f"the status bar counts the messages; got {status!r}")
+    return int(found.group(1).replace(",", ""))
+
+
+def grown(c, big, count):
+    """The transcript grew since it was indexed (the lines appended above): a new window shows the
+    rows the index has at once, says it is reading what was written since, then shows every message
+    the file holds."""
+    d = c.d
+    started = time.time()
+    d.start(c.app, [big])
+    d.wait("return document.querySelectorAll('[data-testid=row]').length > 0;", timeout=120, what="the first rows")
+    first = time.time() - started
+    status = d.run("return document.querySelector('[data-testid=status]').textContent;")
+    check("written since" in status,
+          f"the first rows of a transcript that grew since it was indexed come from the index, not from a "
+          f"whole read, and the status bar says what is still being read; got {status!r}")
+    d.wait("const s = document.querySelector('[data-testid=status]')?.textContent ?? '';"
+           "return !s.includes('written since') && !s.includes('reading rows') && !s.includes('Loading');",
+           timeout=300, what="the session read whole")
+    every = time.time() - started
+    print(f"  {MB} MB grown since indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[-1]}), "
+          f"every message {every:.2f} s")
+    check(messages(d) == count,
+          f"once read, the window shows every message the grown file holds ({count}, as the window that "
+          f"followed it counted); got {messages(d)}")
 
 
 def showing(big):

@@ -4,6 +4,7 @@ helpers that click, open tabs, find the CLI and take screenshots. `run.py` is th
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -163,6 +164,7 @@ def driver_binary():
 def own_driver(c, env, log_name):
     """A tauri-driver (and so an app process) of its own, with `env` (the app inherits the
     driver's environment): a fresh launch that shares nothing with the main session's app."""
+    before = set(app_processes(c.app))
     d, td, log = start_driver(env, os.path.join(c.out, log_name))
     try:
         d.wait_ready()
@@ -170,6 +172,21 @@ def own_driver(c, env, log_name):
     finally:
         stop_driver(d, td, log)
         wait_app_gone(c.app)
+        # The driver's quit closes the page, but under Xvfb the app it launched sometimes
+        # outlives the driver, idle, holding its memory: end it, so the next launch is alone.
+        for pid in set(app_processes(c.app)) - before:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        wait_app_gone_of(c.app, before)
+
+
+def wait_app_gone_of(app, keep, timeout=15):
+    """Wait until the only app processes left are those in `keep`."""
+    deadline = time.time() + timeout
+    while set(app_processes(app)) - keep and time.time() < deadline:
+        time.sleep(0.1)
 
 
 def start_driver(env, log_path):

@@ -13,13 +13,13 @@ import { Inspector } from "./components/Inspector";
 import { BottomBar } from "./components/BottomBar";
 import { KeyHelp } from "./components/KeyHelp";
 import { TABS } from "./tabs";
-import { countRows, rowsInView } from "./timeline/rows";
+import { countRows, formatSize, rowsInView } from "./timeline/rows";
 import { useKeyboard } from "./keyboard";
 import { CutView } from "./components/CutView";
 import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
-import { mergeRows, sessionKey, useFollow, useLive } from "./live";
+import { caughtUp, mergeRows, sessionKey, useFollow, useLive } from "./live";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { useCopy } from "./clipboard";
@@ -108,6 +108,16 @@ export function App() {
         setRowsIn({ have, total: t.total_rows });
       }
       if (!live) return;
+      if (t.grown_bytes > 0) {
+        // The index's rows of a file that grew since: the session's own replace them once it
+        // is read whole behind them (the status bar says so meanwhile).
+        setRowsIn(null);
+        const whole = await call("get_timeline", { ...selected, from: 0, limit: ROW_PAGE, whole: true });
+        if (!live) return;
+        setTimeline((cur) => (cur && cur.meta.id === whole.meta.id ? caughtUp(cur, whole) : cur));
+        if (whole.total_rows > whole.rows.length) setRowsIn({ have: whole.rows.length, total: whole.total_rows });
+        return rest(whole);
+      }
       setRowsIn(null);
       setTimeline((cur) => (cur && cur.meta.id === t.meta.id ? liveView.catchUp(cur) : cur));
       setSources((g) => withLoadedCounts(g, selected.path, selected.id, t.total_rows, t.compactions.length));
@@ -343,7 +353,11 @@ export function App() {
         ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
           (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +
-          (timeline.from_index ? " · rows from the index" : "")
+          (timeline.grown_bytes > 0
+            ? ` · rows from the index, reading the ${formatSize(timeline.grown_bytes)} written since…`
+            : timeline.from_index
+              ? " · rows from the index"
+              : "")
         : sources === null
           ? "Looking for sessions…"
           : "Ready";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { act, renderHook } from "@testing-library/react";
-import { applyToSources, applyToTimeline, mergeRows, useThrottled } from "./live";
+import { applyToSources, applyToTimeline, caughtUp, mergeRows, useThrottled } from "./live";
 import type { Timeline } from "./bindings/Timeline";
 import type { TimelineRow } from "./bindings/TimelineRow";
 import type { SourceGroup } from "./bindings/SourceGroup";
@@ -33,7 +33,7 @@ const meta = (id: string): SessionMeta => ({
   message_count: 0,
   compaction_count: 0,
 });
-const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [], from_index: false, total_rows: n, first_row: 0 });
+const timeline = (n: number): Timeline => ({ meta: meta("live-1"), rows: Array.from({ length: n }, (_, i) => row(i)), compactions: [], from_index: false, total_rows: n, first_row: 0, grown_bytes: 0 });
 
 describe("live events", () => {
   it("appends each row once even when an event repeats or overlaps a load", () => {
@@ -71,6 +71,23 @@ describe("live events", () => {
     const add = { event: "session_added" as const, path: "/d", session: meta("live-1") };
     const out = applyToSources(applyToSources(groups, [add]), [add, { event: "appended", path: "/d", session_id: "live-1", rows: [row(0), row(1)] }]);
     expect(out[0]!.sessions.map((s) => [s.id, s.message_count]), "listed once, counted").toEqual([["live-1", 2], ["old", 0]]);
+  });
+
+  it("the session's own rows replace the index's rows of a grown file, page by page", () => {
+    // The index had 4 rows of a file that grew by 2 KB; the read whole makes 6, and a cut in the
+    // new lines hid rows 0-1 from the model. Its first page (rows 0-2) arrives first.
+    const indexed: Timeline = { ...timeline(4), from_index: true, grown_bytes: 2048 };
+    const page = { ...timeline(0), rows: [row(0, false), row(1, false), row(2)], total_rows: 6, meta: { ...meta("live-1"), message_count: 6 } };
+    const t = caughtUp(indexed, page);
+    expect(t.rows.map((r) => [r.index, r.agent_visible]), "rows 0-1 as the whole read made them; row 3 kept until its page comes").toEqual([
+      [0, false],
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
+    expect([t.grown_bytes, t.from_index, t.total_rows, t.meta.message_count], "no longer the index's: the status stops saying so").toEqual([0, false, 6, 6]);
+    const shorter = caughtUp(indexed, { ...page, rows: [row(0)], total_rows: 1 });
+    expect(shorter.rows.map((r) => r.index), "a row the session no longer has goes").toEqual([0]);
   });
 
   it("mergeRows keeps order when rows arrive out of order", () => {

@@ -55,6 +55,17 @@ export function mergeRows(rows: TimelineRow[], incoming: TimelineRow[]): Timelin
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
 
+/**
+ * The open timeline once the session's own rows start to come in over the index's rows of a
+ * file that grew since it was indexed (`cur.grown_bytes` > 0): `whole`'s listing, cuts and rows
+ * replace those the index had, by index, and rows the index has that `whole` has yet to send
+ * stay until their page comes.
+ */
+export function caughtUp(cur: Timeline, whole: Timeline): Timeline {
+  const rows = mergeRows(cur.rows, whole.rows).filter((r) => r.index < whole.total_rows);
+  return { ...whole, rows };
+}
+
 /** The open timeline after one event (the same object when the event is about another session). */
 export function applyToTimeline(t: Timeline, path: string, e: LiveEvent): Timeline {
   if (e.event === "session_added" || e.event === "problem") return t;
@@ -230,6 +241,8 @@ export function useFollow(timeline: Timeline | null, cursorIndex: number | undef
   useEffect(() => {
     if (cursorIndex !== undefined && document.hasFocus()) setSeenUpTo((s) => Math.max(s === Infinity ? 0 : s, cursorIndex + 1));
   }, [cursorIndex]);
-  const unseen = seenUpTo === Infinity ? 0 : (timeline?.rows.filter((r) => r.index >= seenUpTo).length ?? 0);
+  // Until the effect above has marked a newly opened session seen, nothing in it is new: the
+  // render before it must not count every row.
+  const unseen = seenUpTo === Infinity || id !== opened.current ? 0 : (timeline?.rows.filter((r) => r.index >= seenUpTo).length ?? 0);
   return { follow, toggleFollow: () => setFollow((f) => !f), newFrom: unseen > 0 ? seenUpTo : null, unseen };
 }
