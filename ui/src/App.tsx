@@ -322,7 +322,8 @@ export function App() {
   const openFolder = useCallback(() => pick(true), [pick]);
 
   // Rows paged in after the first screen are not "new": follow counts from the whole session.
-  const follow = useFollow(rowsIn ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
+  // Followed once every row of the session is in: the index's rows of a grown file are not yet.
+  const follow = useFollow(rowsIn || timeline?.grown_bytes ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
 
   useKeyboard({
     rowCount: rows.length,
@@ -350,14 +351,12 @@ export function App() {
     : error
       ? `Error (${error.code}): ${error.message}`
       : timeline
-        ? `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
+        ? // What is still being read first: a long status line is cut at the window's edge.
+          (timeline.grown_bytes > 0 ? `Reading the ${formatSize(timeline.grown_bytes)} written since it was indexed… · ` : "") +
+          `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
           (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +
-          (timeline.grown_bytes > 0
-            ? ` · rows from the index, reading the ${formatSize(timeline.grown_bytes)} written since…`
-            : timeline.from_index
-              ? " · rows from the index"
-              : "")
+          (timeline.from_index ? " · rows from the index" : "")
         : sources === null
           ? "Looking for sessions…"
           : "Ready";
