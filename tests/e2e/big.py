@@ -239,7 +239,7 @@ def grown(c, big, count):
            "return !s.includes('written since') && !s.includes('reading rows') && !s.includes('Loading');",
            timeout=300, what="the session read whole")
     every = time.time() - started
-    print(f"  {MB} MB grown since indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[-1]}), "
+    print(f"  {MB} MB grown since indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[0]}), "
           f"every message {every:.2f} s")
     check(messages(d) == count,
           f"once read, the window shows every message the grown file holds ({count}, as the window that "

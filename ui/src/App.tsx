@@ -108,7 +108,7 @@ export function App() {
         setRowsIn({ have, total: t.total_rows });
       }
       if (!live) return;
-      if (t.grown_bytes > 0) {
+      if (t.grown_bytes) {
         // The index's rows of a file that grew since: the session's own replace them once it
         // is read whole behind them (the status bar says so meanwhile).
         setRowsIn(null);
@@ -352,7 +352,7 @@ export function App() {
       ? `Error (${error.code}): ${error.message}`
       : timeline
         ? // What is still being read first: a long status line is cut at the window's edge.
-          (timeline.grown_bytes > 0 ? `Reading the ${formatSize(timeline.grown_bytes)} written since it was indexed… · ` : "") +
+          (timeline.grown_bytes ? `Reading the ${formatSize(timeline.grown_bytes)} written since it was indexed… · ` : "") +
           `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
           (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +

@@ -57,7 +57,7 @@ export function mergeRows(rows: TimelineRow[], incoming: TimelineRow[]): Timelin
 
 /**
  * The open timeline once the session's own rows start to come in over the index's rows of a
- * file that grew since it was indexed (`cur.grown_bytes` > 0): `whole`'s listing, cuts and rows
+ * file that grew since it was indexed (`cur.grown_bytes` set): `whole`'s listing, cuts and rows
  * replace those the index had, by index, and rows the index has that `whole` has yet to send
  * stay until their page comes.
  */

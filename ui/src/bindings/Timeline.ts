@@ -36,5 +36,6 @@ first_row: number,
  * Bytes the file grew by since the index made these rows (0: the rows are the file's as it
  * is). The messages written since are not among them yet; the window shows these while it
  * reads the session whole.
+ * Left out when 0 (always, for what the command line prints).
  */
-grown_bytes: number, };
+grown_bytes?: number, };

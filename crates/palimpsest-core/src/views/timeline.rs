@@ -91,8 +91,9 @@ pub struct Timeline {
     /// Bytes the file grew by since the index made these rows (0: the rows are the file's as it
     /// is). The messages written since are not among them yet; the window shows these while it
     /// reads the session whole.
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    /// Left out when 0 (always, for what the command line prints).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub grown_bytes: u64,
 }
 
@@ -113,6 +114,10 @@ impl Timeline {
             grown_bytes: self.grown_bytes,
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The timeline of a loaded session.
