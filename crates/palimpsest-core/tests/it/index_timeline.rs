@@ -104,20 +104,26 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
     );
 }
 
+/// The real transcript written in a project folder under `dir` up to its compaction boundary
+/// (line 1256): its file, the folder, what was written and the lines still to append.
+fn before_its_cut(dir: &Path) -> (PathBuf, PathBuf, String, String) {
+    let folder = dir.join("p");
+    std::fs::create_dir_all(&folder).unwrap();
+    let name = "258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+    let whole = std::fs::read_to_string(claude_data().join(name)).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    let before = lines[..1255].join("\n") + "\n";
+    let rest = lines[1255..].join("\n") + "\n";
+    let file = folder.join(name);
+    std::fs::write(&file, &before).unwrap();
+    (file, folder.canonicalize().unwrap(), before, rest)
+}
+
 #[test]
 fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_earlier_rows() {
     require_shared!();
     let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("p");
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = "258c7280-ae70-4798-800f-63464d01a85d.jsonl";
-    let whole = std::fs::read_to_string(claude_data().join(name)).unwrap();
-    let lines: Vec<&str> = whole.lines().collect();
-    // The transcript up to its compaction boundary (line 1256), then the rest appended.
-    let before = lines[..1255].join("\n") + "\n";
-    let file = dir.join(name);
-    std::fs::write(&file, &before).unwrap();
-    let root = dir.canonicalize().unwrap();
+    let (file, root, _, rest) = before_its_cut(t.path());
     let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
     update(&mut ix, &root);
     let id = "258c7280-ae70-4798-800f-63464d01a85d";
@@ -135,8 +141,7 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
         .append(true)
         .open(&file)
         .unwrap();
-    f.write_all((lines[1255..].join("\n") + "\n").as_bytes())
-        .unwrap();
+    f.write_all(rest.as_bytes()).unwrap();
     drop(f);
     assert_eq!(
         api::timeline_indexed(&ix, &root, Some(id)).unwrap(),
@@ -180,17 +185,8 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
 fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritten_one_does_not() {
     require_shared!();
     let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("p");
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = "258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+    let (file, root, before, rest) = before_its_cut(t.path());
     let id = "258c7280-ae70-4798-800f-63464d01a85d";
-    let whole = std::fs::read_to_string(claude_data().join(name)).unwrap();
-    let lines: Vec<&str> = whole.lines().collect();
-    let before = lines[..1255].join("\n") + "\n";
-    let rest = lines[1255..].join("\n") + "\n";
-    let file = dir.join(name);
-    std::fs::write(&file, &before).unwrap();
-    let root = dir.canonicalize().unwrap();
     let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
     update(&mut ix, &root);
     let indexed = api::timeline_indexed(&ix, &root, Some(id))
