@@ -305,10 +305,16 @@ impl AppState {
 
     /// Follow `path` live from now on. Call it before listing the source for the window: the
     /// baseline is taken here, on the caller's thread, so a session written between the listing
-    /// and the watcher thread picking the source up is still reported.
+    /// and the watcher thread picking the source up is still reported. A file that grew since
+    /// it was indexed starts from the index's listing (`Tracker::following`) instead of being
+    /// listed whole first; the read behind the window's rows then becomes the baseline.
     pub fn follow(&self, path: &str) {
         let Some(tx) = self.live.get() else { return };
-        match palimpsest_core::watch::Tracker::new(Path::new(path), None) {
+        match palimpsest_core::watch::Tracker::following(
+            Path::new(path),
+            None,
+            palimpsest_core::watch::READ_AHEAD_WAIT,
+        ) {
             Ok(tracker) => {
                 let _ = tx.send(crate::live::ToLive::Follow(path.to_owned(), tracker));
             }

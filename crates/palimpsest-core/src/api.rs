@@ -47,6 +47,25 @@ pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
     list_sessions_as_of(path, crate::index::AsOf::Same)
 }
 
+/// The index's listing of `path` when it is a file that grew since it was indexed (bytes
+/// appended, nothing else changed); `None` for anything else, a file as indexed included.
+pub fn list_grown_file(path: &Path) -> Option<SessionList> {
+    if !path.is_file() {
+        return None;
+    }
+    let ix = crate::index::Index::default_path()
+        .filter(|p| p.is_file())
+        .and_then(|p| crate::index::Index::open(&p).ok())?;
+    if ix.listing(path).ok().flatten().is_some() {
+        return None;
+    }
+    let (sessions, problems) = ix
+        .listing_as_of(path, crate::index::AsOf::Grown)
+        .ok()
+        .flatten()?;
+    Some(SessionList { sessions, problems })
+}
+
 /// [`list_sessions_indexed`], but a file that only grew since it was indexed is listed as
 /// the index has it (its counts as they were then) instead of being scanned whole: the
 /// window's sidebar, which counts the session again once it is read.

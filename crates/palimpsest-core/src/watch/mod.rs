@@ -93,7 +93,15 @@ struct Seen {
     visibility: Vec<(bool, bool)>,
     /// Compactions already reported.
     compactions: usize,
+    /// The listing came from the index for a file that grew since it was indexed: an older
+    /// state than the file's, which a read ahead of the file as it is replaces
+    /// ([`Tracker::adopt`]). Until then, or [`READ_AHEAD_WAIT`], the session is not reloaded.
+    provisional: bool,
 }
+
+/// How long a tracker started from the index ([`Tracker::following`]) waits for the read ahead
+/// of a session before reloading it itself, and reporting what was written since the index.
+pub const READ_AHEAD_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Diffs successive states of the sessions under one path.
 pub struct Tracker {
@@ -106,6 +114,8 @@ pub struct Tracker {
     /// What changed in each session since the last [`Tracker::take_patches`], once a caller
     /// asked for them ([`Tracker::keep_patches`]): a whole session handed over is a copy.
     patches: Option<Vec<Patch>>,
+    /// Until when sessions with a provisional baseline wait for their read ahead.
+    patience: std::time::Instant,
 }
 
 /// A session a refresh looked at: loaded whole, or one of the transcripts kept to resume (by
@@ -122,16 +132,36 @@ impl Tracker {
     /// Start tracking `root`, optionally one session only. The current state is the baseline:
     /// what exists now is not reported, only what changes from here on.
     pub fn new(root: &Path, only: Option<&str>) -> Result<Self> {
+        Self::start(root, only, None)
+    }
+
+    /// [`Tracker::new`] for a caller that reads the session it shows ahead and hands that read
+    /// over ([`Tracker::adopt`]), as the app's window does: a file that only grew since it was
+    /// indexed takes the index's listing as its baseline instead of being listed whole (3.5 s
+    /// for a 2 GB transcript, before the window could list it). Its sessions then wait up to
+    /// `wait` ([`READ_AHEAD_WAIT`] in the app) for their read ahead, which becomes the
+    /// baseline; one that comes later, or never, leaves them reloaded at the next refresh
+    /// after that, reporting what was written since the index as new.
+    pub fn following(root: &Path, only: Option<&str>, wait: std::time::Duration) -> Result<Self> {
+        Self::start(root, only, Some(wait))
+    }
+
+    fn start(root: &Path, only: Option<&str>, wait: Option<std::time::Duration>) -> Result<Self> {
         let mut t = Tracker {
             root: root.to_owned(),
             only: only.map(str::to_owned),
             seen: BTreeMap::new(),
             resumable: Vec::new(),
             patches: None,
+            patience: std::time::Instant::now() + wait.unwrap_or_default(),
         };
         // From the index when nothing changed since it was indexed (its counts are the
         // listing's): the baseline of a folder holding a 200 MB transcript costs nothing.
-        let list = api::list_sessions_indexed(root)?;
+        let grown = wait.and_then(|_| api::list_grown_file(root));
+        let (list, provisional) = match grown {
+            Some(list) => (list, true),
+            None => (api::list_sessions_indexed(root)?, false),
+        };
         let wanted: Vec<SessionMeta> = list
             .sessions
             .into_iter()
@@ -140,6 +170,7 @@ impl Tracker {
         for meta in wanted {
             let mut seen = Seen {
                 listing: (meta.message_count, meta.updated),
+                provisional,
                 ..Seen::default()
             };
             if t.only.is_some() {
@@ -212,8 +243,11 @@ impl Tracker {
         for meta in listed {
             let listing = (meta.message_count, meta.updated);
             let id = meta.id.clone();
+            let waiting = std::time::Instant::now() < self.patience;
             let seen = match self.seen.get(&id) {
                 Some(s) if s.listing == listing => continue,
+                // Its read ahead is on its way: reloading it here would read it a second time.
+                Some(s) if s.provisional && waiting => continue,
                 Some(s) => s.clone(),
                 None => {
                     out.push(Change::SessionAdded {

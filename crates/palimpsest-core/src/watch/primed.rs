@@ -68,6 +68,7 @@ impl Primed {
                 .map(|m| (m.agent_visible, m.user_visible))
                 .collect(),
             compactions: session.compactions.len(),
+            provisional: false,
         };
         Ok(Some(Primed {
             id: meta.id.clone(),
@@ -91,13 +92,14 @@ impl Primed {
 impl Tracker {
     /// Go on from `primed` at the session's next change instead of reading it whole. Taken
     /// only when the tracker has not read the session yet and its baseline listing is the one
-    /// the primed read made (no change since, so nothing is skipped); returns whether it was.
+    /// the primed read made (no change since, so nothing is skipped), or its baseline is the
+    /// index's older one ([`Tracker::following`]: the caller shows the primed read itself);
+    /// returns whether it was.
     pub fn adopt(&mut self, primed: Primed) -> bool {
         let Primed { id, reader, seen } = primed;
-        let fits = self
-            .seen
-            .get(&id)
-            .is_some_and(|s| s.fingerprints.is_none() && s.listing == seen.listing);
+        let fits = self.seen.get(&id).is_some_and(|s| {
+            s.fingerprints.is_none() && (s.listing == seen.listing || s.provisional)
+        });
         if !fits || self.resumable.iter().any(|(i, _)| *i == id) {
             return false;
         }

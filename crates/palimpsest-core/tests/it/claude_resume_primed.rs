@@ -97,3 +97,76 @@ fn a_read_ahead_of_a_later_state_than_the_baseline_is_refused() {
         "once the tracker read the session itself it keeps its own reader"
     );
 }
+
+/// The first index of the messages a batch of changes reports appended.
+fn first_appended(changes: &[palimpsest_core::watch::Change]) -> Option<usize> {
+    changes.iter().find_map(|c| match c {
+        palimpsest_core::watch::Change::Appended { messages, .. } => {
+            messages.first().map(|m| m.index)
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn a_tracker_started_from_the_index_waits_for_the_read_ahead_and_then_goes_on_from_it() {
+    require_shared!();
+    let (t, dir, path, lines) = started();
+    let machine = palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+    palimpsest_core::env::with(machine, || {
+        let mut ix = palimpsest_core::index::Index::open_default().unwrap();
+        ix.update(
+            std::slice::from_ref(&dir),
+            &api::DiagnoseOptions::default(),
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let indexed = api::list_sessions_indexed(&path).unwrap().sessions[0].message_count;
+        // The agent writes on after the index was made.
+        append(&path, &lines[200..301].concat());
+        let now = api::list_sessions(&path).unwrap().sessions[0].message_count;
+        assert!(now > indexed, "the lines appended hold new messages");
+        assert_eq!(
+            api::list_grown_file(&path).map(|l| l.sessions[0].message_count),
+            Some(indexed),
+            "the index lists the grown file as it was indexed"
+        );
+        let long = std::time::Duration::from_secs(600);
+
+        // While its read ahead is on its way, the session is not reloaded (it would be read
+        // twice); handed over, the read ahead is taken though it is later than the baseline,
+        // and the tracker goes on from it as one whose baseline was that read.
+        let mut following = Tracker::following(&path, None, long).unwrap();
+        assert_eq!(
+            following.refresh(),
+            [],
+            "a refresh before the read ahead lands reports nothing and reads nothing"
+        );
+        let mut twin = Tracker::new(&path, None).unwrap();
+        assert!(
+            following.adopt(primed(&path)) && twin.adopt(primed(&path)),
+            "a baseline from the index is replaced by the read ahead the window shows"
+        );
+        append(&path, &lines[301..340].concat());
+        let changes = following.refresh();
+        assert!(!changes.is_empty(), "the next lines are seen");
+        assert_eq!(
+            changes,
+            twin.refresh(),
+            "from the read ahead on, the same changes as a tracker whose baseline was that read"
+        );
+
+        // No read ahead within the wait: what was written since the index counts as new.
+        let seen = api::list_sessions(&path).unwrap().sessions[0].message_count;
+        let mut alone = Tracker::following(&path, None, std::time::Duration::ZERO).unwrap();
+        let mut exact = Tracker::new(&path, None).unwrap();
+        append(&path, &lines[340..400].concat());
+        let (from_index, from_listing) = (alone.refresh(), exact.refresh());
+        assert_eq!(
+            (first_appended(&from_index), first_appended(&from_listing)),
+            (Some(indexed), Some(seen)),
+            "started from the index, every message after the indexed ones is reported; started \
+             from a listing, those after the listing"
+        );
+    });
+}
