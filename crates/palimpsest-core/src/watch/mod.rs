@@ -3,7 +3,7 @@
 //! Two halves. [`FsWatch`] (`fs`) turns file-system notifications (notify, plus a slow poll as a
 //! safety net) into "something under these paths changed", debounced. [`Tracker`] answers "what
 //! changed?": it re-lists the sources (cheap), reloads only sessions whose listing moved, and
-//! diffs them against what it last saw by content fingerprint, so a goose compaction, which
+//! diffs them against what it last saw by content fingerprint (`diff`), so a goose compaction, which
 //! deletes and re-inserts every row with new row ids (or, from schema 17, updates the rows'
 //! visibility in place and inserts the new ones), yields a visibility change, the new rows and
 //! the cut exactly once instead of a duplicate history. A JSONL line still being written is left out by the
@@ -14,6 +14,7 @@
 //! transcript it read ahead, so even the first change is read on from there (`primed`).
 //! Nothing here writes to the watched files.
 
+mod diff;
 mod fs;
 mod patch;
 mod primed;
@@ -22,8 +23,9 @@ pub use fs::{DEBOUNCE, FsWatch};
 pub use patch::{Patch, Tail};
 pub use primed::Primed;
 
+use diff::{diff, fingerprint};
+
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -309,116 +311,4 @@ impl Tracker {
         }
         out
     }
-}
-
-impl Seen {
-    /// Remember `messages` as they are now. `known` holds the fingerprints from a message on
-    /// when those before it are remembered right already (a transcript read on, diffed).
-    fn remember(&mut self, messages: &[Message], known: Known, compactions: usize) {
-        let (start, tail) = match (known, self.fingerprints.as_mut()) {
-            (Some((start, tail)), Some(old)) if start <= old.len() => {
-                old.truncate(start);
-                old.extend(tail);
-                self.visibility.truncate(start);
-                (start, None)
-            }
-            _ => (0, Some(messages.iter().map(fingerprint).collect())),
-        };
-        if let Some(all) = tail {
-            self.fingerprints = Some(all);
-            self.visibility.clear();
-        }
-        self.visibility.extend(
-            messages[start..]
-                .iter()
-                .map(|m| (m.agent_visible, m.user_visible)),
-        );
-        self.compactions = compactions;
-    }
-}
-
-/// Fingerprints of the messages from a given one on, as a diff computed them.
-type Known = Option<(usize, Vec<u64>)>;
-
-/// A hash of what a message says (role, kind, time, parts), not of how it is stored: row ids,
-/// insertion times and visibility flags change on a goose rewrite while the message does not.
-fn fingerprint(m: &Message) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    m.role.hash(&mut h);
-    m.created.hash(&mut h);
-    m.id.hash(&mut h);
-    serde_json::to_string(&m.parts)
-        .unwrap_or_default()
-        .hash(&mut h);
-    h.finish()
-}
-
-/// Report what changed between what `seen` remembers and `session`. `hint` is the first message
-/// that may differ, when the reader knows it (those before it are as they were, visibility
-/// included), so only the messages from there on are compared.
-fn diff(
-    id: &str,
-    seen: &Seen,
-    session: &Session,
-    hint: Option<usize>,
-    out: &mut Vec<Change>,
-) -> Known {
-    let (messages, compactions) = (&session.messages, &session.compactions);
-    let session_id = id.to_owned();
-    let mut known = None;
-    match &seen.fingerprints {
-        None => {
-            // Never loaded: the listing's count is the baseline.
-            let from = seen.listing.0.min(messages.len());
-            if from < messages.len() {
-                out.push(Change::Appended {
-                    session_id: session_id.clone(),
-                    messages: messages[from..].to_vec(),
-                });
-            }
-        }
-        Some(old) => {
-            let start = hint.map_or(0, |h| h.min(old.len()).min(messages.len()));
-            let now: Vec<u64> = messages[start..].iter().map(fingerprint).collect();
-            let common = start
-                + old[start..]
-                    .iter()
-                    .zip(&now)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-            let changed: Vec<(usize, bool, bool)> = (start..common)
-                .filter(|&i| {
-                    seen.visibility.get(i)
-                        != Some(&(messages[i].agent_visible, messages[i].user_visible))
-                })
-                .map(|i| (i, messages[i].agent_visible, messages[i].user_visible))
-                .collect();
-            if !changed.is_empty() {
-                out.push(Change::VisibilityChanged {
-                    session_id: session_id.clone(),
-                    messages: changed,
-                });
-            }
-            if common < old.len() {
-                out.push(Change::Rewritten {
-                    session_id: session_id.clone(),
-                    from_index: common,
-                    messages: messages[common..].to_vec(),
-                });
-            } else if common < messages.len() {
-                out.push(Change::Appended {
-                    session_id: session_id.clone(),
-                    messages: messages[common..].to_vec(),
-                });
-            }
-            known = Some((start, now));
-        }
-    }
-    for record in compactions.iter().skip(seen.compactions) {
-        out.push(Change::Compaction {
-            session_id: session_id.clone(),
-            record: record.clone(),
-        });
-    }
-    known
 }
