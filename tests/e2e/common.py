@@ -146,6 +146,14 @@ def main_app_closed(c):
     try:
         yield
     finally:
+        # An app left behind, idle, by a driver's quit (see `own_driver`) must not hold the
+        # main driver's new session up.
+        for pid in app_processes(c.app):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        wait_app_gone(c.app)
         c.d.start(c.app, [c.fixtures])
         c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
 
