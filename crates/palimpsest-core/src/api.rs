@@ -47,15 +47,20 @@ pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
     list_sessions_as_of(path, crate::index::AsOf::Same)
 }
 
+/// The index at its default place, when there is one: listing never creates one.
+fn existing_index() -> Option<crate::index::Index> {
+    crate::index::Index::default_path()
+        .filter(|p| p.is_file())
+        .and_then(|p| crate::index::Index::open(&p).ok())
+}
+
 /// The index's listing of `path` when it is a file that grew since it was indexed (bytes
 /// appended, nothing else changed); `None` for anything else, a file as indexed included.
 pub fn list_grown_file(path: &Path) -> Option<SessionList> {
     if !path.is_file() {
         return None;
     }
-    let ix = crate::index::Index::default_path()
-        .filter(|p| p.is_file())
-        .and_then(|p| crate::index::Index::open(&p).ok())?;
+    let ix = existing_index()?;
     if ix.listing(path).ok().flatten().is_some() {
         return None;
     }
@@ -70,11 +75,7 @@ pub fn list_grown_file(path: &Path) -> Option<SessionList> {
 /// the index has it (its counts as they were then) instead of being scanned whole: the
 /// window's sidebar, which counts the session again once it is read.
 fn list_sessions_as_of(path: &Path, as_of: crate::index::AsOf) -> Result<SessionList> {
-    // Only an index that exists: listing never creates one.
-    let from_index = crate::index::Index::default_path()
-        .filter(|p| p.is_file())
-        .and_then(|p| crate::index::Index::open(&p).ok())
-        .and_then(|ix| ix.listing_as_of(path, as_of).ok().flatten());
+    let from_index = existing_index().and_then(|ix| ix.listing_as_of(path, as_of).ok().flatten());
     match from_index {
         Some((sessions, problems)) => Ok(SessionList { sessions, problems }),
         None => list_sessions(path),

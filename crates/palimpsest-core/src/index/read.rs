@@ -24,6 +24,21 @@ pub enum AsOf {
     Grown,
 }
 
+impl AsOf {
+    /// By how many bytes `file` (fingerprinted `now`) grew since it was indexed as `stamp`,
+    /// when this allows it: 0 for the file as indexed; `None` for one it does not answer for.
+    fn grown(self, stamp: &str, file: &Path, now: &Fingerprint) -> Option<u64> {
+        let then = Fingerprint::parse(stamp)?;
+        if now.stamp() == stamp {
+            Some(0)
+        } else if self == AsOf::Grown && Fingerprint::appended(&then, file, now) {
+            Some(now.size - then.size)
+        } else {
+            None
+        }
+    }
+}
+
 /// A session's row in the index, for a file [`AsOf`] allows.
 pub(super) struct Indexed {
     pub rowid: i64,
@@ -132,13 +147,11 @@ impl Index {
         let Ok(now) = Fingerprint::of(file) else {
             return Ok(None);
         };
-        let current = |stamp: &str| {
-            stamp == now.stamp()
-                || (as_of == AsOf::Grown
-                    && Fingerprint::parse(stamp)
-                        .is_some_and(|then| Fingerprint::appended(&then, file, &now)))
-        };
-        if rows.is_empty() || !rows.iter().all(|(stamp, _)| current(stamp)) {
+        if rows.is_empty()
+            || !rows
+                .iter()
+                .all(|(stamp, _)| as_of.grown(stamp, file, &now).is_some())
+        {
             return Ok(None);
         }
         let mut metas = Vec::new();
@@ -202,17 +215,10 @@ impl Index {
         };
         // Only a stamp that is the file's own fingerprint can be checked here; the others need
         // their source.
-        let (Some(then), Ok(now)) = (
-            Fingerprint::parse(&stamp),
-            Fingerprint::of(&PathBuf::from(&file)),
-        ) else {
-            return Ok(None);
-        };
-        let grown = if now.stamp() == stamp {
-            0
-        } else if as_of == AsOf::Grown && Fingerprint::appended(&then, Path::new(&file), &now) {
-            now.size - then.size
-        } else {
+        let Some(grown) = Fingerprint::of(Path::new(&file))
+            .ok()
+            .and_then(|now| as_of.grown(&stamp, Path::new(&file), &now))
+        else {
             return Ok(None);
         };
         Ok(Some(Indexed {
