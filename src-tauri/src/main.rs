@@ -13,6 +13,8 @@ mod live;
 mod locations;
 mod memo;
 mod progress;
+#[cfg(target_os = "linux")]
+mod renderer;
 mod slot;
 mod state;
 
@@ -50,6 +52,8 @@ fn main() {
             // The start-up sources join the watcher when `list_sources` first finds them.
             let tx = live::start(app.handle().clone(), Vec::new());
             let _ = app.state::<AppState>().live.set(tx);
+            #[cfg(target_os = "linux")]
+            renderer::watch(app);
             Ok(())
         })
         .invoke_handler(palimpsest_core::with_commands!(handlers))

@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (  # noqa: E402
     HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary,
-    click_in_view, click_row, js_click, main_app_closed, open_tab, own_driver, root_shot, start_driver,
+    app_processes, click_in_view, click_row, js_click, main_app_closed, open_tab, own_driver, root_shot, start_driver,
     stop_driver, wait_app_gone,
 )
 from big import test_a_200_mb_session_never_blocks_the_window  # noqa: E402
@@ -33,6 +34,7 @@ from sweep import test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
+from renderer import test_a_crashed_renderer_is_reloaded  # noqa: E402
 from report import test_a_report_shows_hostile_text_as_text_in_chromium  # noqa: E402
 from views import (  # noqa: E402
     test_a_goose_delegation_links_its_child_session, test_replacements_and_collapses_are_cuts_with_their_own_views,
@@ -1002,7 +1004,55 @@ TESTS = [
     test_a_200_mb_session_never_blocks_the_window,
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,
+    test_a_crashed_renderer_is_reloaded,
 ]
+
+
+def renderer_crashed(out, t0):
+    """The line in which an app that ran since `t0` said its renderer crashed, if one did."""
+    for name in os.listdir(out):
+        path = os.path.join(out, name)
+        if name.endswith(".log") and os.path.getmtime(path) >= t0:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    if "the window's renderer ended" in line:
+                        return line.strip()
+    return None
+
+
+def reopen_main(c):
+    """The main session again when it ended with its app's renderer: its app ended, a new one
+    on the fixtures."""
+    try:
+        c.d.run("return 1;")
+        return
+    except Exception:  # noqa: BLE001 - the session is gone: open another
+        pass
+    try:
+        c.d.quit()
+    except Exception:  # noqa: BLE001 - nothing left to quit
+        pass
+    for pid in app_processes(c.app):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    wait_app_gone(c.app)
+    c.d.start(c.app, [c.fixtures])
+    c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+
+
+def print_logs_since(out, t0, lines=20):
+    """The end of every log the failed test wrote (the app's stderr goes to its driver's log):
+    a CI run shows why an app or its renderer ended, not only that the session did."""
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if name.endswith(".log") and os.path.getmtime(path) >= t0:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                tail = f.read().splitlines()[-lines:]
+            print(f"  --- the end of {name} ---")
+            for line in tail:
+                print(f"  | {line}")
 
 
 def main():
@@ -1037,17 +1087,32 @@ def main():
         d.wait(SESSIONS, timeout=30, what="the app to list the fixtures")
         tests = [t for t in TESTS if not a.only or a.only in t.__name__]
         for t in tests:
-            t0 = time.time()
-            try:
-                t(c)
-                passed += 1
-                print(f"PASS {t.__name__} ({time.time() - t0:.1f}s)")
-            except Exception as e:  # noqa: BLE001 - every failure is reported, then the next test runs
-                failed += 1
-                print(f"FAIL {t.__name__}: {e}")
-                if not isinstance(e, AssertionError):
-                    traceback.print_exc()
-                d.screenshot(os.path.join(a.out, f"fail-{t.__name__}.png"))
+            for attempt in (1, 2):
+                t0 = time.time()
+                try:
+                    t(c)
+                    passed += 1
+                    print(f"PASS {t.__name__} ({time.time() - t0:.1f}s)")
+                    break
+                except Exception as e:  # noqa: BLE001 - every failure is reported, then the next test runs
+                    crashed = renderer_crashed(a.out, t0)
+                    if attempt == 1 and crashed and t.__name__ != "test_a_crashed_renderer_is_reloaded":
+                        # WebKit's renderer crashed under the test (the app said so and reloaded
+                        # it): the session is gone, so the test runs once more, and says so.
+                        print(f"RETRY {t.__name__}: {e} ({crashed})")
+                        print_logs_since(a.out, t0)
+                        reopen_main(c)
+                        continue
+                    failed += 1
+                    print(f"FAIL {t.__name__}: {e}")
+                    if not isinstance(e, AssertionError):
+                        traceback.print_exc()
+                    print_logs_since(a.out, t0)
+                    try:
+                        d.screenshot(os.path.join(a.out, f"fail-{t.__name__}.png"))
+                    except Exception:  # noqa: BLE001 - the session may be the one that ended
+                        reopen_main(c)
+                    break
         # A current picture of the app: the compacted session, agent-visible rows dimmed in All.
         c.open_session("goose-compacted")
         c.set_view("all")
