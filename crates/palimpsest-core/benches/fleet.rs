@@ -8,6 +8,8 @@
 //! - `unchanged`: the same update again, nothing changed;
 //! - `append`: one message appended to one transcript, then the update of the whole home, and
 //!   of that file alone (what `palimpsest index FILE` and a follower do);
+//! - `listing`: the home listed after one file was written on since the update (the sidebar of
+//!   a home where one worker writes), with the index and read whole;
 //! - `warm fleet`: the fleet table from an up-to-date index (`api::fleet_indexed`);
 //! - `search`: one literal across every session, warm;
 //! - `cold index, half the home`: for the linearity ratio.
@@ -136,6 +138,22 @@ fn main() {
     println!(
         "one appended message, that file re-indexed: {}  (goal < 50 ms)",
         secs(one)
+    );
+
+    // The sidebar of a home where one worker writes: the folder's listing changed since the
+    // update, so it is listed again; with the index, only the file that grew is read.
+    let mut text = std::fs::read_to_string(&target).unwrap();
+    text.push_str(&line.replace('N', "listing"));
+    text.push('\n');
+    std::fs::write(&target, text).unwrap();
+    let best = |f: &dyn Fn() -> api::SessionList| (0..3).map(|_| time(f).1).min().unwrap();
+    let whole = best(&|| api::list_sessions(&root).unwrap());
+    let known = best(&|| api::list_sessions_with(&ix, &root).unwrap());
+    println!(
+        "listing the home, one file written on since the update: {} with the index, {} read whole ({:.2} ×)",
+        secs(known),
+        secs(whole),
+        known.as_secs_f64() / whole.as_secs_f64()
     );
 
     let warm = (0..3)

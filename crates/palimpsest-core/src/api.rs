@@ -28,8 +28,13 @@ pub struct SessionList {
 
 /// List every session under `path` (a file or a folder).
 pub fn list_sessions(path: &Path) -> Result<SessionList> {
+    list_known(path, &|_| None)
+}
+
+/// [`list_sessions`], taking the entry of each session `known` has instead of reading its file.
+fn list_known(path: &Path, known: &sources::Known<'_>) -> Result<SessionList> {
     let catalog = sources::open(path)?;
-    let (mut sessions, list_problems) = catalog.list();
+    let (mut sessions, list_problems) = catalog.list_known(known);
     sessions.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
     let problems = catalog
         .problems
@@ -42,7 +47,9 @@ pub fn list_sessions(path: &Path) -> Result<SessionList> {
 
 /// [`list_sessions`], answered from the index when nothing under the folder changed since it
 /// was last brought up to date (a search, a fleet table or `palimpsest index`): no file is read.
-/// Otherwise, or without a usable index, the folder is listed.
+/// Otherwise the folder is listed, each file as the index holds it when it is as indexed (a
+/// home where one worker writes reads that worker's file alone); without a usable index, every
+/// file is read.
 pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
     list_sessions_as_of(path, crate::index::AsOf::Same)
 }
@@ -75,11 +82,31 @@ pub fn list_grown_file(path: &Path) -> Option<SessionList> {
 /// the index has it (its counts as they were then) instead of being scanned whole: the
 /// window's sidebar, which counts the session again once it is read.
 fn list_sessions_as_of(path: &Path, as_of: crate::index::AsOf) -> Result<SessionList> {
-    let from_index = existing_index().and_then(|ix| ix.listing_as_of(path, as_of).ok().flatten());
-    match from_index {
-        Some((sessions, problems)) => Ok(SessionList { sessions, problems }),
+    match existing_index() {
+        Some(ix) => listing_with(&ix, path, as_of),
         None => list_sessions(path),
     }
+}
+
+/// [`list_sessions_indexed`] with the index given (a benchmark's, a test's).
+pub fn list_sessions_with(ix: &crate::index::Index, path: &Path) -> Result<SessionList> {
+    listing_with(ix, path, crate::index::AsOf::Same)
+}
+
+fn listing_with(
+    ix: &crate::index::Index,
+    path: &Path,
+    as_of: crate::index::AsOf,
+) -> Result<SessionList> {
+    if let Some((sessions, problems)) = ix.listing_as_of(path, as_of).ok().flatten() {
+        return Ok(SessionList { sessions, problems });
+    }
+    if !path.is_dir() {
+        return list_sessions(path);
+    }
+    // The index holds files by their canonical paths.
+    let root = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+    list_known(&root, &|file| ix.known_meta(file))
 }
 
 /// Load one session; `id` may be omitted when `path` holds exactly one.

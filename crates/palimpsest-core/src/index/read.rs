@@ -127,6 +127,36 @@ impl Index {
         Ok(Some((metas, problems)))
     }
 
+    /// The listing entry the index holds for `file`'s session when the file is as it was
+    /// indexed (size, mtime, both edges): what a folder's listing takes instead of reading it
+    /// ([`crate::sources::SessionSource::list_known`]). A session stamped by its source (one
+    /// of a database's) is not answered: listing those is one query.
+    pub fn known_meta(
+        &self,
+        file: &crate::sources::SessionFile,
+    ) -> Option<crate::model::SessionMeta> {
+        if file.stamp.is_some() {
+            return None;
+        }
+        let mut q = self
+            .conn
+            .prepare_cached(
+                "SELECT stamp, meta_json FROM sessions WHERE file = ?1 AND session_id = ?2",
+            )
+            .ok()?;
+        let (stamp, meta): (String, String) = q
+            .query_row(params![file.file.display().to_string(), file.id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .ok()??;
+        let now = Fingerprint::of(&file.file).ok()?;
+        if now.stamp() != stamp {
+            return None;
+        }
+        serde_json::from_str(&meta).ok()
+    }
+
     /// The sessions of one file, when each is indexed under the file's fingerprint as it is now.
     fn file_listing(
         &self,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::SessionSource;
+use super::{Known, SessionSource};
 use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta};
 
@@ -24,12 +24,30 @@ impl Catalog {
         (listed.into_iter().flatten().flatten().collect(), problems)
     }
 
+    /// [`Catalog::list`], taking what `known` has instead of reading those files
+    /// ([`SessionSource::list_known`]).
+    pub fn list_known(&self, known: &Known<'_>) -> (Vec<SessionMeta>, Vec<Error>) {
+        let (listed, problems) = self.list_each_with(Some(known));
+        (listed.into_iter().flatten().flatten().collect(), problems)
+    }
+
     /// Each source's listing, in source order (`None` where it failed), and the failures.
     fn list_each(&self) -> (Vec<Option<Vec<SessionMeta>>>, Vec<Error>) {
+        self.list_each_with(None)
+    }
+
+    fn list_each_with(
+        &self,
+        known: Option<&Known<'_>>,
+    ) -> (Vec<Option<Vec<SessionMeta>>>, Vec<Error>) {
         let mut listed = Vec::new();
         let mut problems = Vec::new();
         for s in &self.sources {
-            match s.list() {
+            let list = match known {
+                Some(k) => s.list_known(k),
+                None => s.list(),
+            };
+            match list {
                 Ok(m) => listed.push(Some(m)),
                 Err(e) => {
                     listed.push(None);

@@ -32,6 +32,23 @@ pub trait SessionSource: Send + Sync {
     fn path(&self) -> &Path;
     /// The sessions it holds, cheaply: must not parse every message.
     fn list(&self) -> Result<Vec<SessionMeta>>;
+    /// [`Self::list`], but a session whose entry `known` gives (its file as the index last
+    /// read it) is taken from there instead of being read: a folder of hundreds of transcripts
+    /// with one still being written lists that one alone. The default reads nothing when
+    /// `known` has every file [`Self::session_files`] names cheaply, and lists otherwise (a
+    /// database's listing is one query); a source of many files overrides it file by file.
+    fn list_known(&self, known: &Known<'_>) -> Result<Vec<SessionMeta>> {
+        if self.names_files_cheaply()
+            && let Some(all) = self
+                .session_files()?
+                .iter()
+                .map(known)
+                .collect::<Option<Vec<_>>>()
+        {
+            return Ok(all);
+        }
+        self.list()
+    }
     /// One whole session. Readers fill `Session::compactions` with every compaction the
     /// stored data shows (explicit records, or the summary/continuation rows goose leaves).
     fn load(&self, id: &str) -> Result<Session>;
@@ -73,6 +90,10 @@ pub trait SessionSource: Send + Sync {
             .collect())
     }
 }
+
+/// The listing entry of a session whose file is as last listed, when the caller has one
+/// ([`SessionSource::list_known`]).
+pub type Known<'a> = dyn Fn(&SessionFile) -> Option<SessionMeta> + 'a;
 
 /// Where one session lives, for the index.
 #[derive(Debug, Clone, PartialEq, Eq)]

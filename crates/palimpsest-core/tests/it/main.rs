@@ -36,6 +36,7 @@ mod goose_v17;
 mod index;
 mod index_bodies;
 mod index_diagnosis;
+mod index_listing;
 mod index_timeline;
 mod known_counts;
 mod layout;

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::head_line::HeadLine;
 use crate::error::Result;
 use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
 use crate::sources::scan::{self, json_lines};
@@ -35,31 +36,40 @@ pub const HEAD_BYTES: usize = 256 * 1024;
 pub fn head(path: &Path) -> Result<Head> {
     let bytes = scan::read_head(path, HEAD_BYTES)?;
     let mut h = Head::default();
-    for v in json_lines(&bytes) {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-        h.session_id = h.session_id.or_else(|| s("sessionId"));
-        h.cwd = h.cwd.or_else(|| s("cwd"));
-        h.slug = h.slug.or_else(|| s("slug"));
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|l| !l.is_empty())
+        .filter_map(HeadLine::parse);
+    for v in lines {
+        h.session_id = h.session_id.or(v.session_id);
+        h.cwd = h.cwd.or(v.cwd);
+        h.slug = h.slug.or(v.slug);
         if h.created.is_none() {
-            h.created = s("timestamp").as_deref().and_then(scan::millis);
+            h.created = v.timestamp.as_deref().and_then(scan::millis);
         }
-        let msg = v.get("message");
-        match v.get("type").and_then(Value::as_str) {
+        match v.kind.as_deref() {
             Some("assistant") if h.model.is_none() => {
-                h.model = msg
-                    .and_then(|m| m.get("model"))
-                    .and_then(Value::as_str)
-                    .filter(|m| *m != "<synthetic>")
-                    .map(str::to_owned);
+                h.model = v.model.filter(|m| m != "<synthetic>");
             }
             Some("user") if h.prompt.is_none() => {
-                let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true);
-                let text = msg.and_then(|m| m.get("content")).and_then(Value::as_str);
-                if let Some(t) = text.filter(|t| !meta && !t.starts_with('<')) {
-                    h.prompt = Some(shorten(t, 80));
+                let meta = v.is_meta == Some(true);
+                if let Some(t) = v.content.filter(|t| !meta && !t.starts_with('<')) {
+                    h.prompt = Some(shorten(&t, 80));
                 }
             }
             _ => {}
+        }
+        // Every field is the first line's that has it: once all are found, the rest (up to
+        // 256 KiB of a long first exchange) cannot change them.
+        if h.session_id.is_some()
+            && h.cwd.is_some()
+            && h.slug.is_some()
+            && h.created.is_some()
+            && h.model.is_some()
+            && h.prompt.is_some()
+        {
+            break;
         }
     }
     Ok(h)

@@ -23,6 +23,7 @@ pub mod build;
 mod chain;
 pub mod detect;
 mod finish;
+mod head_line;
 pub mod listing;
 pub mod orphans;
 pub mod records;
@@ -247,13 +248,26 @@ impl SessionSource for ClaudeSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
+        self.list_known(&|_| None)
+    }
+
+    fn list_known(&self, known: &super::Known<'_>) -> Result<Vec<SessionMeta>> {
+        // Orphan folders are counted, not read: nothing to save there.
         let mut out: Vec<SessionMeta> = self
             .orphans
             .iter()
             .map(|o| orphans::meta(o, subagents_in(o).len()))
             .collect();
         for e in self.entries()? {
-            out.push(listing::meta(&e.path, &e.head, e.id, e.parent)?);
+            let file = super::SessionFile {
+                id: e.id,
+                file: e.path,
+                stamp: None,
+            };
+            out.push(match known(&file) {
+                Some(meta) => meta,
+                None => listing::meta(&file.file, &e.head, file.id, e.parent)?,
+            });
         }
         Ok(out)
     }
