@@ -80,6 +80,14 @@ pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceG
 #[tauri::command(async)]
 pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<Timeline, IpcError> {
     let whole = req.whole.unwrap_or(false);
+    // The first page of an indexed session comes before the rest of its rows are read.
+    if req.from == 0
+        && !whole
+        && let Some(limit) = req.limit
+        && let Some(t) = state.timeline_head(&req.path, &req.id, limit)
+    {
+        return Ok(t);
+    }
     let t = state.timeline(&req.path, &req.id, req.from == 0, whole)?;
     Ok(t.page(req.from, req.limit))
 }

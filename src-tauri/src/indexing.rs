@@ -29,6 +29,24 @@ pub fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
         .flatten()
 }
 
+/// Every row the index holds of session `id` under `path`: as [`timeline`], or with `grown`
+/// as [`timeline_grown`].
+pub fn timeline_rows(path: &str, id: &str, grown: bool) -> Option<Timeline> {
+    if grown {
+        timeline_grown(path, id)
+    } else {
+        timeline(path, id)
+    }
+}
+
+/// The first `limit` rows of [`timeline_rows`], `total_rows` counting them all.
+pub fn timeline_head(path: &str, id: &str, grown: bool, limit: usize) -> Option<Timeline> {
+    let ix = api::open_index(None).ok()?;
+    api::timeline_indexed_head(&ix, Path::new(path), Some(id), grown, limit)
+        .ok()
+        .flatten()
+}
+
 /// Message `index` of session `id` under `path` read by offset through the index, when it
 /// holds the file as it is or as it was before lines were appended (the window shows it while
 /// the session is still being read).

@@ -22,6 +22,8 @@ use crate::ahead::{ReadAhead, prime, read_ahead};
 use crate::memo::Memo;
 use crate::slot::Kept;
 
+mod timeline;
+
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartupSource {
@@ -85,6 +87,9 @@ pub struct AppState {
     wanted: Wanted,
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
+    /// The session whose first page alone came from the index, `(path, id, grown)`
+    /// ([`AppState::timeline_head`]): its next page reads the same rows whole.
+    head: Mutex<Option<(String, String, bool)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::ToLive>>,
     /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
@@ -99,6 +104,7 @@ impl AppState {
             startup: OnceLock::new(),
             loaded: Arc::new(Mutex::new(None)),
             timeline: Mutex::new(None),
+            head: Mutex::new(None),
             wanted: Arc::new(Mutex::new(None)),
             memo: Arc::default(),
             live: OnceLock::new(),
@@ -196,69 +202,6 @@ impl AppState {
         });
     }
 
-    /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
-    /// when it holds the file as it is, the session read behind it if it is being written; else
-    /// from the file, whose source is indexed afterwards), otherwise the one sent last is reused
-    /// for its next page. A file that only grew since it was indexed shows the index's rows at
-    /// once, marked by `grown_bytes`, and is read behind them unless `whole` asks for the rows
-    /// of that read, which waits for it.
-    pub fn timeline(
-        &self,
-        path: &str,
-        id: &str,
-        fresh: bool,
-        whole: bool,
-    ) -> Result<Arc<Timeline>, IpcError> {
-        let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
-        if !fresh
-            && let Some((p, i, t)) = kept.as_ref()
-            && p == path
-            && i == id
-        {
-            return Ok(Arc::clone(t));
-        }
-        if let Ok(mut w) = self.wanted.lock() {
-            *w = Some((path.to_owned(), id.to_owned()));
-        }
-        let t = match crate::indexing::timeline(path, id) {
-            Some(t) => {
-                // A session an agent is still writing will be needed whole (the follower patches
-                // the window's copy); a finished one is read whole only when a view asks for it,
-                // as most of them answer from the index.
-                if crate::live::being_written(&t.meta.path) {
-                    self.warm(path, id, &t.meta);
-                }
-                t
-            }
-            None => match (!whole && self.loaded_now(path, id).is_none())
-                .then(|| crate::indexing::timeline_grown(path, id))
-                .flatten()
-            {
-                // Grown since it was indexed: its new messages need the session read whole.
-                Some(t) => {
-                    self.warm(path, id, &t.meta);
-                    t
-                }
-                None => {
-                    let session = self.session(path, id)?;
-                    let (live, p, meta) = (
-                        self.live.get().cloned(),
-                        path.to_owned(),
-                        session.meta.clone(),
-                    );
-                    let done = Arc::clone(&self.read_ahead);
-                    std::thread::spawn(move || prime(live, &done, &p, &meta));
-                    let t = api::timeline(&session, self.counts(&session).as_deref());
-                    crate::indexing::later(path);
-                    t
-                }
-            },
-        };
-        let t = Arc::new(t);
-        *kept = Some((path.to_owned(), id.to_owned(), Arc::clone(&t)));
-        Ok(t)
-    }
-
     /// Bring the kept copy of a session the live follower saw change up to date: patched when
     /// the slot holds it (at once, or by the next command when one still reads the copy), taken
     /// whole when the follower read it whole and the window shows it; a patch that does not fit
@@ -281,15 +224,6 @@ impl AppState {
             }
             _ if held => *slot = slot.take().and_then(|k| k.patched(patch, &self.memo)),
             _ => {}
-        }
-    }
-
-    /// Forget the timeline kept for session `id` under `path`.
-    fn forget_timeline(&self, path: &str, id: &str) {
-        if let Ok(mut kept) = self.timeline.lock()
-            && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
-        {
-            *kept = None;
         }
     }
 

@@ -323,7 +323,7 @@ mod fleet;
 mod postmortem;
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
-    timeline_indexed, timeline_indexed_grown,
+    timeline_indexed, timeline_indexed_grown, timeline_indexed_head,
 };
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
 

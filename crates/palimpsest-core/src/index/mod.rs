@@ -24,6 +24,7 @@ pub mod rows;
 pub mod search;
 pub mod store;
 mod stream;
+mod timeline;
 pub use read::AsOf;
 pub use stream::StoredMessages;
 

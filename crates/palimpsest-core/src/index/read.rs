@@ -12,7 +12,6 @@ use super::{Index, canonical, roots, under};
 use crate::analysis::{Fleet, FleetRow};
 use crate::error::Problem;
 use crate::error::Result;
-use crate::views::timeline::{Timeline, TimelineRow};
 
 /// Which state of a session file the index answers for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -313,70 +312,5 @@ impl Index {
             .optional()
             .map_err(|e| self.sql(e))?;
         Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
-    }
-
-    /// The timeline of session `id` under `path` (a folder, or the session's file; no id: the
-    /// one session under `path`), from the
-    /// index, when its file is as it was indexed; `None` when the index does not hold it, its
-    /// file changed, or it shares its file with other sessions (a database: loading one session
-    /// of it is quick, and its stamp is the source's). The rows are those [`crate::views::timeline::timeline`]
-    /// makes of the loaded session, byte for byte.
-    pub fn timeline(&self, path: &Path, id: Option<&str>) -> Result<Option<Timeline>> {
-        self.timeline_as_of(path, id, AsOf::Same)
-    }
-
-    /// [`Index::timeline`], and with [`AsOf::Grown`] also the rows of a file that only grew
-    /// since it was indexed: the rows it had then, `grown_bytes` saying by how much it grew.
-    /// What the window draws of a transcript an agent went on writing while the session is
-    /// read whole behind (the messages written since, and what they change in earlier rows,
-    /// come with it).
-    pub fn timeline_as_of(
-        &self,
-        path: &Path,
-        id: Option<&str>,
-        as_of: AsOf,
-    ) -> Result<Option<Timeline>> {
-        let Some(Indexed {
-            rowid,
-            meta,
-            compactions,
-            grown,
-            ..
-        }) = self.indexed_session(path, id, as_of)?
-        else {
-            return Ok(None);
-        };
-        let (Ok(meta), Ok(compactions)) = (
-            serde_json::from_str(&meta),
-            serde_json::from_str(&compactions),
-        ) else {
-            return Ok(None);
-        };
-        let mut q = self
-            .conn
-            .prepare_cached("SELECT row_json, tokens FROM messages WHERE session = ?1 ORDER BY idx")
-            .map_err(|e| self.sql(e))?;
-        let mut rows: Vec<TimelineRow> = Vec::new();
-        let mut it = q.query(params![rowid]).map_err(|e| self.sql(e))?;
-        while let Some(r) = it.next().map_err(|e| self.sql(e))? {
-            let json: String = r.get(0).map_err(|e| self.sql(e))?;
-            let tokens: Option<i64> = r.get(1).map_err(|e| self.sql(e))?;
-            match serde_json::from_str::<TimelineRow>(&json) {
-                Ok(row) => rows.push(TimelineRow {
-                    tokens: tokens.map(|t| t as u64),
-                    ..row
-                }),
-                Err(_) => return Ok(None),
-            }
-        }
-        Ok(Some(Timeline {
-            meta,
-            total_rows: rows.len(),
-            first_row: 0,
-            rows,
-            compactions,
-            from_index: true,
-            grown_bytes: grown,
-        }))
     }
 }

@@ -90,6 +90,19 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
             "{}: each row carries its message's BPE tokens",
             m.id
         );
+        // The window's first page: the first rows alone, counted among all of them.
+        for limit in [1, 200, indexed.rows.len() + 5] {
+            let head = api::timeline_indexed_head(&ix, &root, Some(&m.id), false, limit)
+                .unwrap()
+                .expect("a session the index answers for has a head");
+            let n = limit.min(indexed.rows.len());
+            assert_eq!(
+                (head.total_rows, head.first_row, &head.rows[..], &head.meta),
+                (indexed.rows.len(), 0, &indexed.rows[..n], &indexed.meta),
+                "{}: the first {limit} rows are the timeline's first {n}, and all are counted",
+                m.id
+            );
+        }
         assert_eq!(
             without_tokens(indexed),
             api::timeline(&session, None),
@@ -215,6 +228,19 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         (grown.grown_bytes, grown.rows.len()),
         (rest.len() as u64, 229),
         "the 229 rows indexed, and by how many bytes the file grew since"
+    );
+    let head = api::timeline_indexed_head(&ix, &root, Some(id), true, 100)
+        .unwrap()
+        .expect("a file that only grew has a head of the rows indexed");
+    assert_eq!(
+        (head.grown_bytes, head.total_rows, &head.rows[..]),
+        (grown.grown_bytes, 229, &grown.rows[..100]),
+        "the first page of a grown file: its first 100 indexed rows of 229, and by how much it grew"
+    );
+    assert_eq!(
+        api::timeline_indexed_head(&ix, &root, Some(id), false, 100).unwrap(),
+        None,
+        "a grown file has no head as indexed: that would be the file as it is"
     );
     assert_eq!(
         Timeline {

@@ -1,0 +1,188 @@
+//! The timeline the window fetches in pages: from the index when it answers for the session's
+//! file (its first page alone, then every row), else from the session read whole. Part of
+//! [`AppState`]; which rows the index holds is core's.
+
+use std::sync::Arc;
+
+use palimpsest_core::api;
+use palimpsest_core::rpc::IpcError;
+use palimpsest_core::views::timeline::Timeline;
+
+use super::{AppState, prime};
+
+impl AppState {
+    /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
+    /// when it holds the file as it is, the session read behind it if it is being written; else
+    /// from the file, whose source is indexed afterwards), otherwise the one sent last is reused
+    /// for its next page. A file that only grew since it was indexed shows the index's rows at
+    /// once, marked by `grown_bytes`, and is read behind them unless `whole` asks for the rows
+    /// of that read, which waits for it.
+    pub fn timeline(
+        &self,
+        path: &str,
+        id: &str,
+        fresh: bool,
+        whole: bool,
+    ) -> Result<Arc<Timeline>, IpcError> {
+        let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
+        if !fresh
+            && let Some((p, i, t)) = kept.as_ref()
+            && p == path
+            && i == id
+        {
+            return Ok(Arc::clone(t));
+        }
+        let head = self.head.lock().ok().and_then(|mut h| h.take());
+        if !fresh
+            && let Some((p, i, grown)) = head
+            && p == path
+            && i == id
+            && let Some(t) = crate::indexing::timeline_rows(path, id, grown)
+        {
+            // The rest of the rows the first page was the head of, as they were then.
+            let t = Arc::new(t);
+            *kept = Some((p, i, Arc::clone(&t)));
+            return Ok(t);
+        }
+        if let Ok(mut w) = self.wanted.lock() {
+            *w = Some((path.to_owned(), id.to_owned()));
+        }
+        let t = match crate::indexing::timeline(path, id) {
+            Some(t) => {
+                // A session an agent is still writing will be needed whole (the follower patches
+                // the window's copy); a finished one is read whole only when a view asks for it,
+                // as most of them answer from the index.
+                if crate::live::being_written(&t.meta.path) {
+                    self.warm(path, id, &t.meta);
+                }
+                t
+            }
+            None => match (!whole && self.loaded_now(path, id).is_none())
+                .then(|| crate::indexing::timeline_grown(path, id))
+                .flatten()
+            {
+                // Grown since it was indexed: its new messages need the session read whole.
+                Some(t) => {
+                    self.warm(path, id, &t.meta);
+                    t
+                }
+                None => {
+                    let session = self.session(path, id)?;
+                    let (live, p, meta) = (
+                        self.live.get().cloned(),
+                        path.to_owned(),
+                        session.meta.clone(),
+                    );
+                    let done = Arc::clone(&self.read_ahead);
+                    std::thread::spawn(move || prime(live, &done, &p, &meta));
+                    let t = api::timeline(&session, self.counts(&session).as_deref());
+                    crate::indexing::later(path);
+                    t
+                }
+            },
+        };
+        let t = Arc::new(t);
+        *kept = Some((path.to_owned(), id.to_owned(), Arc::clone(&t)));
+        Ok(t)
+    }
+
+    /// The first `limit` rows of session `id` under `path` from the index, when it answers for
+    /// the file as [`AppState::timeline`] would (as indexed; or grown since, the session not
+    /// read yet), without reading the others: 264 000 rows of a 2 GB transcript take a second
+    /// to read from the index, its first screen needs 200. The next page reads them all.
+    pub fn timeline_head(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
+        let (t, grown) = match crate::indexing::timeline_head(path, id, false, limit) {
+            Some(t) => (t, false),
+            None if self.loaded_now(path, id).is_none() => {
+                (crate::indexing::timeline_head(path, id, true, limit)?, true)
+            }
+            None => return None,
+        };
+        if let Ok(mut w) = self.wanted.lock() {
+            *w = Some((path.to_owned(), id.to_owned()));
+        }
+        if let Ok(mut kept) = self.timeline.lock() {
+            *kept = None;
+        }
+        if let Ok(mut h) = self.head.lock() {
+            *h = Some((path.to_owned(), id.to_owned(), grown));
+        }
+        // As `timeline`: a session still being written, or grown since it was indexed, is
+        // needed whole.
+        if grown || crate::live::being_written(&t.meta.path) {
+            self.warm(path, id, &t.meta);
+        }
+        Some(t)
+    }
+
+    /// Forget the timeline kept for session `id` under `path`.
+    pub(super) fn forget_timeline(&self, path: &str, id: &str) {
+        if let Ok(mut h) = self.head.lock()
+            && h.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
+        {
+            *h = None;
+        }
+        if let Ok(mut kept) = self.timeline.lock()
+            && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
+        {
+            *kept = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::AppState;
+
+    #[test]
+    fn an_indexed_session_gives_its_first_page_alone_and_then_every_row() {
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        if !real.exists() {
+            eprintln!("skipped: {} is absent", real.display());
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let file = t.path().join("s.jsonl");
+        std::fs::copy(&real, &file).unwrap();
+        let (path, id) = (
+            file.canonicalize().unwrap().display().to_string(),
+            "258c7280-ae70-4798-800f-63464d01a85d",
+        );
+        let machine =
+            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+        palimpsest_core::env::with(machine, || {
+            let mut ix = palimpsest_core::api::open_index(None).unwrap();
+            palimpsest_core::api::index_update(
+                &mut ix,
+                &[file.clone()],
+                &Default::default(),
+                &mut |_, _| {},
+            )
+            .unwrap();
+            let state = AppState::new(None);
+            let head = state
+                .timeline_head(&path, id, 200)
+                .expect("the index answers for the file");
+            assert_eq!(
+                (head.rows.len(), head.total_rows, head.from_index),
+                (200, 349, true),
+                "the first page alone, every row counted, from the index"
+            );
+            let all = state.timeline(&path, id, false, false).unwrap();
+            assert_eq!(
+                all.rows.len(),
+                349,
+                "the next page's request reads every row"
+            );
+            assert_eq!(
+                &all.rows[..200],
+                &head.rows[..],
+                "the first page is the head of those rows"
+            );
+            assert!(all.from_index, "from the same index");
+        });
+    }
+}
