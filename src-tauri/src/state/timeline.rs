@@ -157,7 +157,7 @@ mod tests {
             let mut ix = palimpsest_core::api::open_index(None).unwrap();
             palimpsest_core::api::index_update(
                 &mut ix,
-                &[file.clone()],
+                std::slice::from_ref(&file),
                 &Default::default(),
                 &mut |_, _| {},
             )
