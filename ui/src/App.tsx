@@ -4,7 +4,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Timeline } from "./bindings/Timeline";
 import type { View } from "./bindings/View";
-import type { MessageDetail } from "./bindings/MessageDetail";
 import type { Problem } from "./bindings/Problem";
 import { call, toIpcError } from "./ipc";
 import { Toolbar } from "./components/Toolbar";
@@ -19,7 +18,8 @@ import { CutView } from "./components/CutView";
 import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
-import { caughtUp, mergeRows, sessionKey, useFollow, useLive } from "./live";
+import { sessionKey, useFollow, useLive } from "./live";
+import { useMessageDetail, useSessionRows } from "./useSession";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { useCopy } from "./clipboard";
@@ -30,17 +30,9 @@ import type { FleetRow } from "./bindings/FleetRow";
 import type { Link } from "./bindings/Link";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
 
-/** Rows the first answer carries: more than a screen at 1280 × 800, a few kilobytes. */
-const FIRST_SCREEN_ROWS = 200;
-/** Rows per page after it. */
-const ROW_PAGE = 20000;
-
 export function App() {
   const [selected, setSelected] = useState<SessionKey | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
-  const [loading, setLoading] = useState(false);
-  // Rows still coming in after the first screen (have / total), else null.
-  const [rowsIn, setRowsIn] = useState<{ have: number; total: number } | null>(null);
   const [error, setError] = useState<Problem | null>(null);
   // Start-up sources, each group listed on its own; the first session in opens so the window
   // is never blank.
@@ -51,9 +43,6 @@ export function App() {
   }, setError);
   const [view, setView] = useState<View>("all");
   const [cursor, setCursor] = useState(-1);
-  const [detail, setDetail] = useState<MessageDetail | null>(null);
-  const [detailLoading, setDetailLoading] = useState(false);
-  const [detailError, setDetailError] = useState<Problem | null>(null);
   const [showRaw, setShowRaw] = useState(false);
   const [filter, setFilter] = useState("");
   const [tab, setTab] = useState(TABS[0]?.id ?? "timeline");
@@ -69,6 +58,10 @@ export function App() {
   const [pendingHit, setPendingHit] = useState<{ id: string; index: number } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const liveView = useLive(selected, setSources, setTimeline, setSelected);
+  // The selected session's rows, the first screen at once (rowsIn: those still coming).
+  const { loading, rowsIn } = useSessionRows(selected, setTimeline, setCursor, setError, (t) => {
+    if (selected) setSources((g) => withLoadedCounts(g, selected.path, selected.id, t.total_rows, t.compactions.length));
+  }, liveView.catchUp);
 
   const rows = useMemo(() => rowsInView(timeline?.rows ?? [], view), [timeline, view]);
   const counts = useMemo(() => countRows(timeline?.rows ?? []), [timeline]);
@@ -89,83 +82,8 @@ export function App() {
   const [openCut, setOpenCut] = useState<number | null>(null);
   const rowsByIndex = useMemo(() => new Map((timeline?.rows ?? []).map((r) => [r.index, r])), [timeline]);
 
-  // Load the selected session's rows: the first screen at once, the rest in pages behind it
-  // (a 200 MB session's rows are megabytes of JSON; the IPC would hold the first row back).
-  useEffect(() => {
-    if (!selected) return;
-    let live = true;
-    setLoading(true);
-    setError(null);
-    setDetail(null);
-    setRowsIn(null);
-    const rest = async (t: Timeline) => {
-      let have = t.rows.length;
-      while (live && have < t.total_rows) {
-        const page = await call("get_timeline", { ...selected, from: have, limit: ROW_PAGE });
-        if (!live || page.rows.length === 0) break;
-        have += page.rows.length;
-        setTimeline((cur) => (cur && cur.meta.id === t.meta.id ? { ...cur, rows: mergeRows(cur.rows, page.rows) } : cur));
-        setRowsIn({ have, total: t.total_rows });
-      }
-      if (!live) return;
-      if (t.grown_bytes) {
-        // The index's rows of a file that grew since: the session's own replace them once it
-        // is read whole behind them (the status bar says so meanwhile).
-        setRowsIn(null);
-        const whole = await call("get_timeline", { ...selected, from: 0, limit: ROW_PAGE, whole: true });
-        if (!live) return;
-        setTimeline((cur) => (cur && cur.meta.id === whole.meta.id ? caughtUp(cur, whole) : cur));
-        if (whole.total_rows > whole.rows.length) setRowsIn({ have: whole.rows.length, total: whole.total_rows });
-        return rest(whole);
-      }
-      setRowsIn(null);
-      setTimeline((cur) => (cur && cur.meta.id === t.meta.id ? liveView.catchUp(cur) : cur));
-      setSources((g) => withLoadedCounts(g, selected.path, selected.id, t.total_rows, t.compactions.length));
-    };
-    call("get_timeline", { ...selected, from: 0, limit: FIRST_SCREEN_ROWS })
-      .then((t) => {
-        if (!live) return;
-        setTimeline(t);
-        setCursor(t.rows.length > 0 ? 0 : -1);
-        setLoading(false);
-        if (t.total_rows > t.rows.length) setRowsIn({ have: t.rows.length, total: t.total_rows });
-        return rest(t);
-      })
-      .catch((e) => live && (setTimeline(null), setError(toIpcError(e))))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [selected]);
-
-  // Fetch the selected message whole; a short delay so holding j does not fetch every row.
   const selectedIndex = rows[cursor]?.index;
-  // The raw stored text is read only while the raw view is on: for big single-file logs the
-  // source may have to re-read the file to find one row.
-  const fetchDetail = useCallback(
-    (index: number) => {
-      if (!selected) return () => {};
-      let live = true;
-      setDetailLoading(true);
-      call("get_message", { ...selected, index, raw: showRaw })
-        .then((d) => live && (setDetail(d), setDetailError(null)))
-        .catch((e) => live && setDetailError(toIpcError(e)))
-        .finally(() => live && setDetailLoading(false));
-      return () => {
-        live = false;
-      };
-    },
-    [selected, showRaw],
-  );
-  useEffect(() => {
-    if (selectedIndex === undefined || !timeline) return;
-    let cancel = () => {};
-    const t = setTimeout(() => (cancel = fetchDetail(selectedIndex)), 60);
-    return () => {
-      clearTimeout(t);
-      cancel();
-    };
-  }, [selectedIndex, timeline, fetchDetail]);
+  const { detail, loading: detailLoading, error: detailError, fetch: fetchDetail } = useMessageDetail(selected, showRaw, selectedIndex, timeline);
 
   // Switching views keeps the same message selected when it is in the new view, else the next.
   const switchView = useCallback(
