@@ -146,16 +146,21 @@ def main_app_closed(c):
     try:
         yield
     finally:
-        # An app left behind, idle, by a driver's quit (see `own_driver`) must not hold the
-        # main driver's new session up.
-        for pid in app_processes(c.app):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        wait_app_gone(c.app)
-        c.d.start(c.app, [c.fixtures])
-        c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+        reopen_main_app(c)
+
+
+def reopen_main_app(c):
+    """End every app process (one a driver's quit left behind, idle, see `own_driver`, must
+    not hold the main driver's new session up), then open the main session's app again on the
+    fixtures."""
+    for pid in app_processes(c.app):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    wait_app_gone(c.app)
+    c.d.start(c.app, [c.fixtures])
+    c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
 
 
 def free_port():

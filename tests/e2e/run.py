@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,8 +24,8 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (  # noqa: E402
     HERE, ROWS, SESSIONS, SIX_CUTS, SPILL_ROWS, STATUS, STUCK_ID, VIEW, Ctx, check, cli_binary,
-    app_processes, click_in_view, click_row, js_click, main_app_closed, open_tab, own_driver, root_shot, start_driver,
-    stop_driver, wait_app_gone,
+    click_in_view, click_row, js_click, main_app_closed, reopen_main_app, open_tab, own_driver, root_shot, start_driver,
+    stop_driver,
 )
 from big import test_a_200_mb_session_never_blocks_the_window  # noqa: E402
 from compare import test_two_recorded_runs_side_by_side  # noqa: E402
@@ -1032,14 +1031,7 @@ def reopen_main(c):
         c.d.quit()
     except Exception:  # noqa: BLE001 - nothing left to quit
         pass
-    for pid in app_processes(c.app):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    wait_app_gone(c.app)
-    c.d.start(c.app, [c.fixtures])
-    c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
+    reopen_main_app(c)
 
 
 def print_logs_since(out, t0, lines=20):
