@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import "./styles.css";
+import { warmFonts } from "./fonts";
 
 const root = document.getElementById("root");
 if (root) {
@@ -11,4 +12,5 @@ if (root) {
       <App />
     </StrictMode>,
   );
+  warmFonts();
 }
