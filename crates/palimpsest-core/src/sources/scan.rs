@@ -232,11 +232,15 @@ pub fn read_tail(path: &Path, max: usize) -> Result<Vec<u8>> {
 
 /// The complete lines of `bytes` that parse as JSON, in order (a cut-off last line is skipped).
 pub fn json_lines(bytes: &[u8]) -> impl DoubleEndedIterator<Item = serde_json::Value> + '_ {
+    lines(bytes).filter_map(|l| serde_json::from_slice(l).ok())
+}
+
+/// The lines of `bytes` that hold something, trimmed, in order.
+pub fn lines(bytes: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> + '_ {
     bytes
         .split(|&b| b == b'\n')
         .map(<[u8]>::trim_ascii)
         .filter(|l| !l.is_empty())
-        .filter_map(|l| serde_json::from_slice(l).ok())
 }
 
 /// The text of the given 1-based lines of `path` (sorted ascending), joined with newlines.

@@ -34,18 +34,37 @@ impl HeadLine {
     }
 }
 
-/// A JSON value read as a string when it is one; anything else is skipped unbuilt.
-struct Str(Option<String>);
+/// A field's value when it is a string or a bool (every field read is one or the other);
+/// anything else is skipped unbuilt.
+enum Leaf {
+    Str(String),
+    Bool(bool),
+    Other,
+}
 
-/// A JSON value read as a bool when it is one.
-struct Bool(Option<bool>);
+impl Leaf {
+    fn str(self) -> Option<String> {
+        match self {
+            Leaf::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn bool(self) -> Option<bool> {
+        match self {
+            Leaf::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+}
 
 /// `message`: its model and string content, when it is an object.
 struct Message(Option<String>, Option<String>);
 
 struct Line(HeadLine);
 
-/// What a visitor makes of a number, null or array: nothing (none of the fields read is one).
+/// What a visitor makes of a number, null or array (none of the fields read is one), and, for
+/// one that wants a map (`map` given), of a string or bool too: `$out`, with the value skipped.
 macro_rules! skip_others {
     ($out:expr) => {
         fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
@@ -65,57 +84,38 @@ macro_rules! skip_others {
             Ok($out)
         }
     };
-}
-
-/// Skips a map's entries (for visitors that want no map).
-fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-impl<'de> de::Deserialize<'de> for Str {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Str;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            skip_others!(Str(None));
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Str, E> {
-                Ok(Str(None))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Str, E> {
-                Ok(Str(Some(s.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Str, E> {
-                Ok(Str(Some(s)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Str, A::Error> {
-                skip_map(map).map(|()| Str(None))
-            }
+    (map $out:expr) => {
+        skip_others!($out);
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($out)
         }
-        d.deserialize_any(V)
-    }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($out)
+        }
+    };
 }
 
-impl<'de> de::Deserialize<'de> for Bool {
+impl<'de> de::Deserialize<'de> for Leaf {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Bool;
+            type Value = Leaf;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any JSON value")
             }
-            skip_others!(Bool(None));
-            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Bool, E> {
-                Ok(Bool(Some(b)))
+            skip_others!(Leaf::Other);
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Leaf, E> {
+                Ok(Leaf::Bool(b))
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Bool, E> {
-                Ok(Bool(None))
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Leaf, E> {
+                Ok(Leaf::Str(s.to_owned()))
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Bool, A::Error> {
-                skip_map(map).map(|()| Bool(None))
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Leaf, E> {
+                Ok(Leaf::Str(s))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Leaf, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Leaf::Other)
             }
         }
         d.deserialize_any(V)
@@ -130,19 +130,13 @@ impl<'de> de::Deserialize<'de> for Message {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any JSON value")
             }
-            skip_others!(Message(None, None));
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Message, E> {
-                Ok(Message(None, None))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Message, E> {
-                Ok(Message(None, None))
-            }
+            skip_others!(map Message(None, None));
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
                 let (mut model, mut content) = (None, None);
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
-                        Key::Model => model = map.next_value::<Str>()?.0,
-                        Key::Content => content = map.next_value::<Str>()?.0,
+                        Key::Model => model = map.next_value::<Leaf>()?.str(),
+                        Key::Content => content = map.next_value::<Leaf>()?.str(),
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -163,23 +157,17 @@ impl<'de> de::Deserialize<'de> for Line {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any JSON value")
             }
-            skip_others!(Line(HeadLine::default()));
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Line, E> {
-                Ok(Line(HeadLine::default()))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Line, E> {
-                Ok(Line(HeadLine::default()))
-            }
+            skip_others!(map Line(HeadLine::default()));
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
                 let mut h = HeadLine::default();
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
-                        Key::SessionId => h.session_id = map.next_value::<Str>()?.0,
-                        Key::Cwd => h.cwd = map.next_value::<Str>()?.0,
-                        Key::Slug => h.slug = map.next_value::<Str>()?.0,
-                        Key::Timestamp => h.timestamp = map.next_value::<Str>()?.0,
-                        Key::Type => h.kind = map.next_value::<Str>()?.0,
-                        Key::IsMeta => h.is_meta = map.next_value::<Bool>()?.0,
+                        Key::SessionId => h.session_id = map.next_value::<Leaf>()?.str(),
+                        Key::Cwd => h.cwd = map.next_value::<Leaf>()?.str(),
+                        Key::Slug => h.slug = map.next_value::<Leaf>()?.str(),
+                        Key::Timestamp => h.timestamp = map.next_value::<Leaf>()?.str(),
+                        Key::Type => h.kind = map.next_value::<Leaf>()?.str(),
+                        Key::IsMeta => h.is_meta = map.next_value::<Leaf>()?.bool(),
                         Key::Message => {
                             let m = map.next_value::<Message>()?;
                             (h.model, h.content) = (m.0, m.1);

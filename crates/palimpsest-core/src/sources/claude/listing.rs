@@ -36,12 +36,7 @@ pub const HEAD_BYTES: usize = 256 * 1024;
 pub fn head(path: &Path) -> Result<Head> {
     let bytes = scan::read_head(path, HEAD_BYTES)?;
     let mut h = Head::default();
-    let lines = bytes
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .filter(|l| !l.is_empty())
-        .filter_map(HeadLine::parse);
-    for v in lines {
+    for v in scan::lines(&bytes).filter_map(HeadLine::parse) {
         h.session_id = h.session_id.or(v.session_id);
         h.cwd = h.cwd.or(v.cwd);
         h.slug = h.slug.or(v.slug);
