@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::index::AsOf;
 use palimpsest_core::views::timeline::Timeline;
 
 /// The timeline of session `id` under `path` from the index, when it holds it as it is on
@@ -29,20 +30,19 @@ pub fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
         .flatten()
 }
 
-/// Every row the index holds of session `id` under `path`: as [`timeline`], or with `grown`
-/// as [`timeline_grown`].
-pub fn timeline_rows(path: &str, id: &str, grown: bool) -> Option<Timeline> {
-    if grown {
-        timeline_grown(path, id)
-    } else {
-        timeline(path, id)
+/// Every row the index holds of session `id` under `path`: as [`timeline`], or with
+/// [`AsOf::Grown`] as [`timeline_grown`].
+pub fn timeline_rows(path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
+    match as_of {
+        AsOf::Same => timeline(path, id),
+        AsOf::Grown => timeline_grown(path, id),
     }
 }
 
 /// The first `limit` rows of [`timeline_rows`], `total_rows` counting them all.
-pub fn timeline_head(path: &str, id: &str, grown: bool, limit: usize) -> Option<Timeline> {
+pub fn timeline_head(path: &str, id: &str, as_of: AsOf, limit: usize) -> Option<Timeline> {
     let ix = api::open_index(None).ok()?;
-    api::timeline_indexed_head(&ix, Path::new(path), Some(id), grown, limit)
+    api::timeline_indexed_head(&ix, Path::new(path), Some(id), as_of, limit)
         .ok()
         .flatten()
 }

@@ -87,9 +87,9 @@ pub struct AppState {
     wanted: Wanted,
     /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
     timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
-    /// The session whose first page alone came from the index, `(path, id, grown)`
+    /// The session whose first page alone came from the index, `(path, id, as_of)`
     /// ([`AppState::timeline_head`]): its next page reads the same rows whole.
-    head: Mutex<Option<(String, String, bool)>>,
+    head: Mutex<Option<(String, String, palimpsest_core::index::AsOf)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::ToLive>>,
     /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.

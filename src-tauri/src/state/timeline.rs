@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use palimpsest_core::api;
+use palimpsest_core::index::AsOf;
 use palimpsest_core::rpc::IpcError;
 use palimpsest_core::views::timeline::Timeline;
 
@@ -34,10 +35,10 @@ impl AppState {
         }
         let head = self.head.lock().ok().and_then(|mut h| h.take());
         if !fresh
-            && let Some((p, i, grown)) = head
+            && let Some((p, i, as_of)) = head
             && p == path
             && i == id
-            && let Some(t) = crate::indexing::timeline_rows(path, id, grown)
+            && let Some(t) = crate::indexing::timeline_rows(path, id, as_of)
         {
             // The rest of the rows the first page was the head of, as they were then.
             let t = Arc::new(t);
@@ -91,13 +92,13 @@ impl AppState {
     /// read yet), without reading the others: 264 000 rows of a 2 GB transcript take a second
     /// to read from the index, its first screen needs 200. The next page reads them all.
     pub fn timeline_head(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
-        let (t, grown) = match crate::indexing::timeline_head(path, id, false, limit) {
-            Some(t) => (t, false),
-            None if self.loaded_now(path, id).is_none() => {
-                (crate::indexing::timeline_head(path, id, true, limit)?, true)
-            }
-            None => return None,
+        // A grown file's rows as indexed only while the session is not read yet (then its own
+        // rows are at hand); `Grown` answers for the file as indexed too.
+        let as_of = match self.loaded_now(path, id) {
+            None => AsOf::Grown,
+            Some(_) => AsOf::Same,
         };
+        let t = crate::indexing::timeline_head(path, id, as_of, limit)?;
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
@@ -105,11 +106,11 @@ impl AppState {
             *kept = None;
         }
         if let Ok(mut h) = self.head.lock() {
-            *h = Some((path.to_owned(), id.to_owned(), grown));
+            *h = Some((path.to_owned(), id.to_owned(), as_of));
         }
         // As `timeline`: a session still being written, or grown since it was indexed, is
         // needed whole.
-        if grown || crate::live::being_written(&t.meta.path) {
+        if t.grown_bytes > 0 || crate::live::being_written(&t.meta.path) {
             self.warm(path, id, &t.meta);
         }
         Some(t)

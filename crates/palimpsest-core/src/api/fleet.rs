@@ -91,20 +91,16 @@ pub fn timeline_indexed_grown(
     index.timeline_as_of(path, id, crate::index::AsOf::Grown)
 }
 
-/// The first `limit` rows of [`timeline_indexed`] (with `grown`, of [`timeline_indexed_grown`]),
-/// `total_rows` counting them all: the window's first page, without reading every row.
+/// The first `limit` rows of [`timeline_indexed`] (with [`crate::index::AsOf::Grown`], of
+/// [`timeline_indexed_grown`]), `total_rows` counting them all: the window's first page,
+/// without reading every row.
 pub fn timeline_indexed_head(
     index: &Index,
     path: &Path,
     id: Option<&str>,
-    grown: bool,
+    as_of: crate::index::AsOf,
     limit: usize,
 ) -> Result<Option<crate::views::timeline::Timeline>> {
-    let as_of = if grown {
-        crate::index::AsOf::Grown
-    } else {
-        crate::index::AsOf::Same
-    };
     index.timeline_head(path, id, as_of, limit)
 }
 

@@ -150,9 +150,7 @@ impl Index {
             .optional()
             .ok()??;
         let now = Fingerprint::of(&file.file).ok()?;
-        if now.stamp() != stamp {
-            return None;
-        }
+        AsOf::Same.grown(&stamp, &file.file, &now)?;
         serde_json::from_str(&meta).ok()
     }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::index::Index;
+use palimpsest_core::index::{AsOf, Index};
 use palimpsest_core::tokens::{Encoding, count_session};
 use palimpsest_core::views::timeline::Timeline;
 
@@ -92,7 +92,7 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
         );
         // The window's first page: the first rows alone, counted among all of them.
         for limit in [1, 200, indexed.rows.len() + 5] {
-            let head = api::timeline_indexed_head(&ix, &root, Some(&m.id), false, limit)
+            let head = api::timeline_indexed_head(&ix, &root, Some(&m.id), AsOf::Same, limit)
                 .unwrap()
                 .expect("a session the index answers for has a head");
             let n = limit.min(indexed.rows.len());
@@ -229,7 +229,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         (rest.len() as u64, 229),
         "the 229 rows indexed, and by how many bytes the file grew since"
     );
-    let head = api::timeline_indexed_head(&ix, &root, Some(id), true, 100)
+    let head = api::timeline_indexed_head(&ix, &root, Some(id), AsOf::Grown, 100)
         .unwrap()
         .expect("a file that only grew has a head of the rows indexed");
     assert_eq!(
@@ -238,7 +238,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         "the first page of a grown file: its first 100 indexed rows of 229, and by how much it grew"
     );
     assert_eq!(
-        api::timeline_indexed_head(&ix, &root, Some(id), false, 100).unwrap(),
+        api::timeline_indexed_head(&ix, &root, Some(id), AsOf::Same, 100).unwrap(),
         None,
         "a grown file has no head as indexed: that would be the file as it is"
     );
