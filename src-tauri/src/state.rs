@@ -14,7 +14,6 @@ use palimpsest_core::api;
 use palimpsest_core::model::{Session, SessionMeta};
 use palimpsest_core::rpc::{ErrorCode, IpcError};
 use palimpsest_core::tokens::counter::Counted;
-use palimpsest_core::views::timeline::Timeline;
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
 use palimpsest_core::watch::Patch;
 
@@ -85,11 +84,8 @@ pub struct AppState {
     pub memo: Arc<Memo>,
     /// The session opened last (what a background read is still for).
     wanted: Wanted,
-    /// The last timeline sent, `(path, id, timeline)`: the window fetches it in pages.
-    timeline: Mutex<Option<(String, String, Arc<Timeline>)>>,
-    /// The session whose first page alone came from the index, `(path, id, as_of)`
-    /// ([`AppState::timeline_head`]): its next page reads the same rows whole.
-    head: Mutex<Option<(String, String, palimpsest_core::index::AsOf)>>,
+    /// The last timeline sent, `(path, id, rows)`: the window fetches it in pages.
+    timeline: Mutex<Option<(String, String, timeline::Sent)>>,
     /// Where to send a source path to follow it live (`live::start`), once started.
     pub live: OnceLock<Sender<crate::live::ToLive>>,
     /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
@@ -104,7 +100,6 @@ impl AppState {
             startup: OnceLock::new(),
             loaded: Arc::new(Mutex::new(None)),
             timeline: Mutex::new(None),
-            head: Mutex::new(None),
             wanted: Arc::new(Mutex::new(None)),
             memo: Arc::default(),
             live: OnceLock::new(),

@@ -11,6 +11,15 @@ use palimpsest_core::views::timeline::Timeline;
 
 use super::{AppState, prime};
 
+/// The rows of the timeline sent last.
+pub(super) enum Sent {
+    /// Every row, for the next pages.
+    Rows(Arc<Timeline>),
+    /// Only the first page, from the index ([`AppState::timeline_head`]): the next page reads
+    /// the same rows whole, as the index held them then.
+    Head(AsOf),
+}
+
 impl AppState {
     /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
     /// when it holds the file as it is, the session read behind it if it is being written; else
@@ -27,23 +36,19 @@ impl AppState {
     ) -> Result<Arc<Timeline>, IpcError> {
         let mut kept = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
         if !fresh
-            && let Some((p, i, t)) = kept.as_ref()
+            && let Some((p, i, sent)) = kept.as_ref()
             && p == path
             && i == id
         {
-            return Ok(Arc::clone(t));
-        }
-        let head = self.head.lock().ok().and_then(|mut h| h.take());
-        if !fresh
-            && let Some((p, i, as_of)) = head
-            && p == path
-            && i == id
-            && let Some(t) = crate::indexing::timeline_rows(path, id, as_of)
-        {
-            // The rest of the rows the first page was the head of, as they were then.
-            let t = Arc::new(t);
-            *kept = Some((p, i, Arc::clone(&t)));
-            return Ok(t);
+            let rows = match sent {
+                Sent::Rows(t) => Some(Arc::clone(t)),
+                // The rest of the rows the first page was the head of, as they were then.
+                Sent::Head(as_of) => crate::indexing::timeline_rows(path, id, *as_of).map(Arc::new),
+            };
+            if let Some(t) = rows {
+                *kept = Some((path.to_owned(), id.to_owned(), Sent::Rows(Arc::clone(&t))));
+                return Ok(t);
+            }
         }
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
@@ -83,7 +88,7 @@ impl AppState {
             },
         };
         let t = Arc::new(t);
-        *kept = Some((path.to_owned(), id.to_owned(), Arc::clone(&t)));
+        *kept = Some((path.to_owned(), id.to_owned(), Sent::Rows(Arc::clone(&t))));
         Ok(t)
     }
 
@@ -103,10 +108,7 @@ impl AppState {
             *w = Some((path.to_owned(), id.to_owned()));
         }
         if let Ok(mut kept) = self.timeline.lock() {
-            *kept = None;
-        }
-        if let Ok(mut h) = self.head.lock() {
-            *h = Some((path.to_owned(), id.to_owned(), as_of));
+            *kept = Some((path.to_owned(), id.to_owned(), Sent::Head(as_of)));
         }
         // As `timeline`: a session still being written, or grown since it was indexed, is
         // needed whole.
@@ -118,11 +120,6 @@ impl AppState {
 
     /// Forget the timeline kept for session `id` under `path`.
     pub(super) fn forget_timeline(&self, path: &str, id: &str) {
-        if let Ok(mut h) = self.head.lock()
-            && h.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
-        {
-            *h = None;
-        }
         if let Ok(mut kept) = self.timeline.lock()
             && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
         {
