@@ -3,6 +3,7 @@ or its memory limit. The app says why on stderr and loads the page again in a ne
 instead of leaving a blank window that answers nothing. Driven without WebDriver: its session
 ends with the renderer."""
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -66,10 +67,9 @@ def test_a_crashed_renderer_is_reloaded(c):
             check(drawn > 100, f"the window draws the app before its renderer is killed; {drawn} colours")
             for pid in first:
                 os.kill(pid, signal.SIGKILL)
-            said = wait_for("the app to say its renderer ended",
-                            lambda: (open(log_path, encoding="utf-8").read() if RELOADED in
-                                     open(log_path, encoding="utf-8").read() else None))
-            check(RELOADED in said, f"the app names why the page reloads; its log: {said!r}")
+            said = lambda: open(log_path, encoding="utf-8").read()  # noqa: E731 - read afresh each poll
+            wait_for("the app to say its renderer ended", lambda: RELOADED in said())
+            check(RELOADED in said(), f"the app names why the page reloads; its log: {said()!r}")
             again = wait_for("a new renderer", lambda: [p for p in renderers(app.pid) if p not in first])
             time.sleep(4)
             check(app.poll() is None, "the app outlives its renderer")
@@ -83,3 +83,4 @@ def test_a_crashed_renderer_is_reloaded(c):
                 app.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 app.kill()
+            shutil.rmtree(cache, ignore_errors=True)
