@@ -84,3 +84,7 @@ def test_a_crashed_renderer_is_reloaded(c):
             except subprocess.TimeoutExpired:
                 app.kill()
             shutil.rmtree(cache, ignore_errors=True)
+
+
+# It kills the renderer itself: that crash is what it tests, never a reason to run it again.
+test_a_crashed_renderer_is_reloaded.kills_the_renderer = True

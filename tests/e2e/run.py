@@ -1007,15 +1007,22 @@ TESTS = [
 ]
 
 
-def renderer_crashed(out, t0):
-    """The line in which an app that ran since `t0` said its renderer crashed, if one did."""
-    for name in os.listdir(out):
+def logs_since(out, t0):
+    """`(name, lines)` of every log in `out` written since `t0` (the app's stderr goes to its
+    driver's log), by name."""
+    for name in sorted(os.listdir(out)):
         path = os.path.join(out, name)
         if name.endswith(".log") and os.path.getmtime(path) >= t0:
             with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    if "the window's renderer ended" in line:
-                        return line.strip()
+                yield name, f.read().splitlines()
+
+
+def renderer_crashed(out, t0):
+    """The line in which an app that ran since `t0` said its renderer crashed, if one did."""
+    for _, lines in logs_since(out, t0):
+        for line in lines:
+            if "the window's renderer ended" in line:
+                return line.strip()
     return None
 
 
@@ -1034,17 +1041,13 @@ def reopen_main(c):
     reopen_main_app(c)
 
 
-def print_logs_since(out, t0, lines=20):
-    """The end of every log the failed test wrote (the app's stderr goes to its driver's log):
-    a CI run shows why an app or its renderer ended, not only that the session did."""
-    for name in sorted(os.listdir(out)):
-        path = os.path.join(out, name)
-        if name.endswith(".log") and os.path.getmtime(path) >= t0:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                tail = f.read().splitlines()[-lines:]
-            print(f"  --- the end of {name} ---")
-            for line in tail:
-                print(f"  | {line}")
+def print_logs_since(out, t0, last=20):
+    """The end of every log the failed test wrote: a CI run shows why an app or its renderer
+    ended, not only that the session did."""
+    for name, lines in logs_since(out, t0):
+        print(f"  --- the end of {name} ---")
+        for line in lines[-last:]:
+            print(f"  | {line}")
 
 
 def main():
@@ -1088,7 +1091,7 @@ def main():
                     break
                 except Exception as e:  # noqa: BLE001 - every failure is reported, then the next test runs
                     crashed = renderer_crashed(a.out, t0)
-                    if attempt == 1 and crashed and t.__name__ != "test_a_crashed_renderer_is_reloaded":
+                    if attempt == 1 and crashed and not getattr(t, "kills_the_renderer", False):
                         # WebKit's renderer crashed under the test (the app said so and reloaded
                         # it): the session is gone, so the test runs once more, and says so.
                         print(f"RETRY {t.__name__}: {e} ({crashed})")
