@@ -52,7 +52,7 @@ export function warmFonts(doc: Document = document): void {
     // Read back, so the layout happens now, in this idle slot.
     void box.offsetWidth;
   };
-  const idle = (window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
-  if (idle) idle(run, { timeout: 2000 });
-  else window.setTimeout(run, 300);
+  // WebKitGTK may lack requestIdleCallback: a moment after the first paint then.
+  if ("requestIdleCallback" in window) window.requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 300);
 }
