@@ -9,7 +9,7 @@ import socket
 import subprocess
 import time
 
-from webdriver import Driver
+from webdriver import Driver, WebDriverError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -37,6 +37,10 @@ class Ctx:
         self.app = app
         self.fixtures = fixtures
         self.screenshot_dir = None
+        # The main driver's environment, process and log (`reopen_main_app` may start another).
+        self.env = None
+        self.td = None
+        self.log = None
 
     def open_session(self, sid):
         css = f'[data-testid=session][data-session-id="{sid}"]'
@@ -149,17 +153,33 @@ def main_app_closed(c):
         reopen_main_app(c)
 
 
-def reopen_main_app(c):
-    """End every app process (one a driver's quit left behind, idle, see `own_driver`, must
-    not hold the main driver's new session up), then open the main session's app again on the
-    fixtures."""
-    for pid in app_processes(c.app):
+def end_apps(app):
+    """End every process of `app` and wait until they are gone."""
+    for pid in app_processes(app):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    wait_app_gone(c.app)
-    c.d.start(c.app, [c.fixtures])
+    wait_app_gone(app)
+
+
+def reopen_main_app(c):
+    """End every app process (one a driver's quit left behind, idle, see `own_driver`, must
+    not hold the main driver's new session up), then open the main session's app again on the
+    fixtures."""
+    end_apps(c.app)
+    try:
+        c.d.start(c.app, [c.fixtures])
+    except (OSError, WebDriverError) as e:
+        # Under Xvfb a launch sometimes dies in GTK's start ("Failed to initialize GTK" in the
+        # driver's log: it could not open the display) and the driver then waits for it until
+        # the request times out. Once: a new driver, a new launch, and the output says so.
+        print(f"  the main app did not start ({e}); starting it again with a new driver")
+        stop_driver(c.d, c.td, c.log)
+        end_apps(c.app)
+        c.d, c.td, c.log = start_driver(c.env, os.path.join(c.out, "tauri-driver-main-again.log"))
+        c.d.wait_ready()
+        c.d.start(c.app, [c.fixtures])
     c.d.wait(SESSIONS, timeout=30, what="the app to list the fixtures again")
 
 

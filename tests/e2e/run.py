@@ -1071,11 +1071,13 @@ def main():
     env = dict(os.environ, PALIMPSEST_FIXTURES=fixtures, XDG_CACHE_HOME=os.path.join(a.out, "cache"),
                COWORKER_SCRATCH_BASE=os.path.join(fixtures, "coworker", "scratch"))
     d, td, log = start_driver(env, os.path.join(a.out, "tauri-driver.log"))
+    # The main driver, its process and log, which `reopen_main_app` may replace.
+    c = Ctx(d, a.out, app, fixtures)
+    c.env, c.td, c.log = env, td, log
     passed = failed = 0
     try:
         d.wait_ready()
         d.start(app, [fixtures])
-        c = Ctx(d, a.out, app, fixtures)
         c.screenshot_dir = a.screenshot_dir
         if a.screenshot_dir:
             os.makedirs(a.screenshot_dir, exist_ok=True)
@@ -1104,16 +1106,16 @@ def main():
                         traceback.print_exc()
                     print_logs_since(a.out, t0)
                     try:
-                        d.screenshot(os.path.join(a.out, f"fail-{t.__name__}.png"))
+                        c.d.screenshot(os.path.join(a.out, f"fail-{t.__name__}.png"))
                     except Exception:  # noqa: BLE001 - the session may be the one that ended
                         reopen_main(c)
                     break
         # A current picture of the app: the compacted session, agent-visible rows dimmed in All.
         c.open_session("goose-compacted")
         c.set_view("all")
-        d.click('[data-testid=row][data-index="0"]')
+        c.d.click('[data-testid=row][data-index="0"]')
         time.sleep(0.5)
-        d.screenshot(os.path.join(a.out, "app.png"))
+        c.d.screenshot(os.path.join(a.out, "app.png"))
         root_shot(os.path.join(a.out, "screen.png"))
         if a.screenshot_dir:
             os.makedirs(a.screenshot_dir, exist_ok=True)
@@ -1126,7 +1128,7 @@ def main():
         print(f"FAIL harness: {e}")
         traceback.print_exc()
     finally:
-        stop_driver(d, td, log)
+        stop_driver(c.d, c.td, c.log)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
