@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod api;
+mod cachedb;
 pub mod charts;
 pub mod compaction;
 pub mod compare;

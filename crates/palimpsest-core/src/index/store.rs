@@ -2,7 +2,7 @@
 //!
 //! One SQLite file in the user's cache dir, WAL, never in an agent's folder. It is a cache:
 //! [`SCHEMA_VERSION`] is kept in `PRAGMA user_version` and a file of another version is
-//! deleted and built again. Parts live in an FTS5 table with the trigram tokenizer (substring
+//! emptied and built again, under a write lock (see `crate::cachedb`). Parts live in an FTS5 table with the trigram tokenizer (substring
 //! search, any language) and no positions (`detail = none`: a third faster to build, less than
 //! half the size; `search` checks every candidate anyway); a session's parts have rowids `session_rowid << 24 | n`, so one
 //! session's parts are deleted by a rowid range (FTS5 has no index on other columns).
@@ -100,49 +100,53 @@ pub fn open(path: &Path) -> Result<Connection> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
     let sql = |e: rusqlite::Error| Error::format(path, format!("index database: {e}"));
-    let conn = Connection::open(path).map_err(sql)?;
-    // Two runs (a CLI and the app, or tests in parallel) may update at once: wait for the
-    // other writer rather than fail.
-    conn.busy_timeout(std::time::Duration::from_secs(60))
-        .map_err(sql)?;
-    let version: i64 = conn
+    // Two runs (a CLI and the app, or the window's threads) may open or update it at once:
+    // wait for the other writer rather than fail.
+    let mut conn = crate::cachedb::open(path, std::time::Duration::from_secs(60)).map_err(sql)?;
+    let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
+    let version: i64 = tx
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(sql)?;
-    let has_tables: bool = conn
+    let has_tables: bool = tx
         .query_row(
             "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sessions'",
             [],
             |r| r.get(0),
         )
         .map_err(sql)?;
-    if version == SCHEMA_VERSION && has_tables {
-        conn.pragma_update(None, "journal_mode", "WAL")
+    if version != SCHEMA_VERSION || !has_tables {
+        // Another version (or a new file): a cache is rebuilt, not migrated. It is emptied in
+        // place, under the lock, since another opener may already hold the file.
+        drop_everything(&tx).map_err(sql)?;
+        tx.execute_batch(SCHEMA).map_err(sql)?;
+        tx.execute_batch(super::facts::SCHEMA).map_err(sql)?;
+        tx.execute_batch(super::digests::SCHEMA).map_err(sql)?;
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)
             .map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(sql)?;
-        return Ok(conn);
     }
-    // Another version (or a new file): a cache is rebuilt, not migrated.
-    drop(conn);
-    for suffix in ["", "-wal", "-shm"] {
-        let f = format!("{}{suffix}", path.display());
-        let _ = std::fs::remove_file(f);
-    }
-    let conn = Connection::open(path).map_err(sql)?;
-    // Two runs (a CLI and the app, or tests in parallel) may update at once: wait for the
-    // other writer rather than fail.
-    conn.busy_timeout(std::time::Duration::from_secs(60))
-        .map_err(sql)?;
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(sql)?;
-    conn.pragma_update(None, "synchronous", "NORMAL")
-        .map_err(sql)?;
-    conn.execute_batch(SCHEMA).map_err(sql)?;
-    conn.execute_batch(super::facts::SCHEMA).map_err(sql)?;
-    conn.execute_batch(super::digests::SCHEMA).map_err(sql)?;
-    conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-        .map_err(sql)?;
+    tx.commit().map_err(sql)?;
     Ok(conn)
+}
+
+/// Drop every table of an index of another version: virtual tables first (each takes its
+/// shadow tables with it), then the rest (their indexes go with them).
+fn drop_everything(conn: &Connection) -> rusqlite::Result<()> {
+    let names = |virtual_tables: bool| -> rusqlite::Result<Vec<String>> {
+        let mut stmt = conn.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+             AND (sql LIKE 'CREATE VIRTUAL TABLE%') = ?1",
+        )?;
+        stmt.query_map([virtual_tables], |r| r.get(0))?.collect()
+    };
+    for virtual_tables in [true, false] {
+        for name in names(virtual_tables)? {
+            conn.execute_batch(&format!(
+                "DROP TABLE IF EXISTS \"{}\"",
+                name.replace('"', "\"\"")
+            ))?;
+        }
+    }
+    Ok(())
 }
 
 /// The first part rowid of session `id`.

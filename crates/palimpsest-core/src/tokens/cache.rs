@@ -83,13 +83,10 @@ impl TokenCache {
             path: path.clone(),
             source,
         };
-        let mut conn = Connection::open(&path).map_err(sql)?;
-        conn.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(sql)?;
-        let version: i64 = conn
+        let mut conn = crate::cachedb::open(&path, Duration::from_secs(5)).map_err(sql)?;
+        // Every opener of a fresh cache migrates it, under the schema lock.
+        let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
+        let version: i64 = tx
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(sql)?;
         if version < 0 || version as usize > MIGRATIONS.len() {
@@ -101,13 +98,12 @@ impl TokenCache {
                 ),
             ));
         }
-        for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            let tx = conn.transaction().map_err(sql)?;
+        for step in MIGRATIONS.iter().skip(version as usize) {
             tx.execute_batch(step).map_err(sql)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)
-                .map_err(sql)?;
-            tx.commit().map_err(sql)?;
         }
+        tx.pragma_update(None, "user_version", MIGRATIONS.len() as i64)
+            .map_err(sql)?;
+        tx.commit().map_err(sql)?;
         Ok(TokenCache { conn, path })
     }
 
@@ -244,5 +240,38 @@ mod tests {
             err.to_string().contains(FILE_NAME) && err.to_string().contains("schema 99"),
             "the error names the file and the version: {err}"
         );
+    }
+}
+
+#[cfg(test)]
+mod race {
+    use super::*;
+
+    /// Indexing opens the cache from one thread per session: on a fresh directory they all
+    /// create it at once, and every one must get a working cache (a failed open counts
+    /// nothing into it, and the next view counts again).
+    #[test]
+    fn many_first_opens_at_once_all_succeed() {
+        for round in 0..40 {
+            let dir = tempfile::tempdir().unwrap();
+            let barrier = std::sync::Barrier::new(8);
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..8)
+                    .map(|_| {
+                        s.spawn(|| {
+                            barrier.wait();
+                            TokenCache::open(dir.path()).map(|c| c.len().unwrap())
+                        })
+                    })
+                    .collect();
+                for h in handles {
+                    let got = h.join().unwrap();
+                    assert!(
+                        matches!(got, Ok(0)),
+                        "round {round}: every first open gets the empty cache: {got:?}"
+                    );
+                }
+            });
+        }
     }
 }
