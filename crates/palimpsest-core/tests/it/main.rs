@@ -37,6 +37,7 @@ mod index;
 mod index_bodies;
 mod index_diagnosis;
 mod index_listing;
+mod index_open;
 mod index_timeline;
 mod known_counts;
 mod layout;
