@@ -19,6 +19,7 @@ mod claude_spills;
 mod claude_views;
 mod codex;
 mod codex_entries;
+mod codex_ids;
 mod codex_newer;
 mod codex_zst;
 mod compaction;

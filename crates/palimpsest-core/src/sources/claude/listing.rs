@@ -70,6 +70,31 @@ pub fn head(path: &Path) -> Result<Head> {
     Ok(h)
 }
 
+/// How much of a file [`session_id`] reads first.
+const ID_BYTES: usize = 16 * 1024;
+
+/// The `sessionId` [`head`] would give, read from the file's first lines only: what naming a
+/// session needs (the index's and the follower's file lists), where a listing needs the whole
+/// head. Only whole lines of the first [`ID_BYTES`] are looked at; when none of them names the
+/// session, the head is read as a listing does, so the answer is always the head's.
+pub fn session_id(path: &Path) -> Result<Option<String>> {
+    let bytes = scan::read_head(path, ID_BYTES)?;
+    let whole = if bytes.len() < ID_BYTES {
+        &bytes[..]
+    } else {
+        // A line cut at the end of the read is not looked at: the head reads it whole.
+        memchr::memrchr(b'\n', &bytes).map_or(&bytes[..0], |i| &bytes[..i])
+    };
+    match scan::lines(whole)
+        .filter_map(HeadLine::parse)
+        .find_map(|v| v.session_id)
+    {
+        Some(id) => Ok(Some(id)),
+        None if bytes.len() < ID_BYTES => Ok(None),
+        None => Ok(head(path)?.session_id),
+    }
+}
+
 fn shorten(t: &str, max: usize) -> String {
     let flat: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {
@@ -170,4 +195,72 @@ pub fn meta(
         compaction_count: t.compactions,
         parent_id,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(path: &Path) -> (Option<String>, Option<String>) {
+        (session_id(path).unwrap(), head(path).unwrap().session_id)
+    }
+
+    /// Naming a session reads the first lines only, and must name it as the listing does.
+    #[test]
+    fn the_session_id_of_the_first_lines_is_the_heads() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = |id: Option<&str>, pad: usize| {
+            let id = id.map_or(String::new(), |i| format!(r#","sessionId":"{i}""#));
+            format!(r#"{{"type":"user","pad":"{}"{id}}}"#, "x".repeat(pad)) + "\n"
+        };
+        let cases: [(&str, String, Option<&str>); 5] = [
+            ("later", line(None, 10) + &line(Some("b"), 10), Some("b")),
+            // The cut of the first read falls in the line that names the session.
+            (
+                "cut",
+                line(None, 10) + &line(Some("long"), 40_000) + &line(Some("short"), 10),
+                Some("long"),
+            ),
+            ("none-big", line(None, 40_000) + &line(None, 10), None),
+            ("none-small", line(None, 10), None),
+            (
+                "no-newline",
+                line(Some("z"), 10).trim_end().to_owned(),
+                Some("z"),
+            ),
+        ];
+        for (name, text, want) in cases {
+            let f = dir.path().join(format!("{name}.jsonl"));
+            std::fs::write(&f, text).unwrap();
+            let (id, by_head) = both(&f);
+            assert_eq!(id.as_deref(), want, "{name}: the first line naming it wins");
+            assert_eq!(id, by_head, "{name}: the head names it the same");
+        }
+    }
+
+    /// The same on every real transcript and every Claude Code fixture.
+    #[test]
+    fn names_every_real_and_fixture_transcript_as_its_head() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        let mut stack = vec![
+            root.join("../shared/data/claude-code"),
+            root.join("fixtures/claude"),
+        ];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "jsonl") {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(files.len() > 10, "transcripts found: {}", files.len());
+        for f in &files {
+            let (id, by_head) = both(f);
+            assert_eq!(id, by_head, "{}: named as its head names it", f.display());
+        }
+    }
 }

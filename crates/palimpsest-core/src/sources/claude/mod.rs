@@ -85,13 +85,13 @@ fn project_files(dir: &Path) -> Option<ProjectFiles> {
     }
 }
 
-/// One session file known to a source.
+/// One session file known to a source. Its head is read when it is listed, not here: naming
+/// the sessions of a folder (the index's update, a load) reads each file's first line only.
 #[derive(Debug, Clone)]
 struct Entry {
     id: String,
     path: PathBuf,
     parent: Option<String>,
-    head: listing::Head,
 }
 
 /// A loaded file with what the session model has no room for.
@@ -135,9 +135,8 @@ impl ClaudeSource {
         }
         let mut out = Vec::new();
         for f in &self.files {
-            let head = listing::head(f)?;
             let stem = stem_of(f);
-            let sid = head.session_id.clone().unwrap_or_else(|| stem.clone());
+            let sid = listing::session_id(f)?.unwrap_or_else(|| stem.clone());
             let in_subagents = f
                 .parent()
                 .and_then(Path::file_name)
@@ -147,7 +146,6 @@ impl ClaudeSource {
                     id: format!("{sid}/{stem}"),
                     path: f.clone(),
                     parent: Some(sid),
-                    head,
                 });
                 continue;
             }
@@ -155,27 +153,22 @@ impl ClaudeSource {
                 id: sid.clone(),
                 path: f.clone(),
                 parent: None,
-                head,
             });
             for child in subagent_files(f) {
-                let child_head = listing::head(&child)?;
                 out.push(Entry {
                     id: format!("{sid}/{}", stem_of(&child)),
                     path: child,
                     parent: Some(sid.clone()),
-                    head: child_head,
                 });
             }
         }
         for o in &self.orphans {
             let parent = orphans::id(o);
             for child in subagents_in(o) {
-                let child_head = listing::head(&child)?;
                 out.push(Entry {
                     id: format!("{parent}/{}", stem_of(&child)),
                     path: child,
                     parent: Some(parent.clone()),
-                    head: child_head,
                 });
             }
         }
@@ -266,7 +259,7 @@ impl SessionSource for ClaudeSource {
             };
             out.push(match known(&file) {
                 Some(meta) => meta,
-                None => listing::meta(&file.file, &e.head, file.id, e.parent)?,
+                None => listing::meta(&file.file, &listing::head(&file.file)?, file.id, e.parent)?,
             });
         }
         Ok(out)

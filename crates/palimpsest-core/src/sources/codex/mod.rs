@@ -90,8 +90,43 @@ fn head(path: &Path) -> Result<Head> {
             }
             _ => {}
         }
+        // Each field is the first line's that gives it: later lines cannot change them.
+        if h.id.is_some() && h.model.is_some() && h.prompt.is_some() {
+            break;
+        }
     }
     Ok(h)
+}
+
+/// How much of a rollout [`session_id`] reads first: its `session_meta` line carries the
+/// harness's instructions, often some kilobytes.
+const ID_BYTES: usize = 64 * 1024;
+
+/// The id [`head`] would give, from the whole lines of the rollout's first [`ID_BYTES`]; when
+/// none of them gives it, the head is read, so the answer is always the head's.
+fn session_id(path: &Path) -> Result<Option<String>> {
+    let bytes = scan::read_head(path, ID_BYTES)?;
+    let whole = if bytes.len() < ID_BYTES {
+        &bytes[..]
+    } else {
+        memchr::memrchr(b'\n', &bytes).map_or(&bytes[..0], |i| &bytes[..i])
+    };
+    let id = scan::json_lines(whole).find_map(|v| {
+        (v.get("type").and_then(Value::as_str) == Some("session_meta"))
+            .then(|| {
+                v.get("payload")
+                    .unwrap_or(&v)
+                    .get("id")?
+                    .as_str()
+                    .map(str::to_owned)
+            })
+            .flatten()
+    });
+    match id {
+        Some(id) => Ok(Some(id)),
+        None if bytes.len() < ID_BYTES => Ok(None),
+        None => Ok(head(path)?.id),
+    }
 }
 
 /// A session's title from its first user message: the prose, flattened to one line of at most
@@ -133,8 +168,7 @@ fn tail_usage(path: &Path) -> Result<(Option<RecordedUsage>, Option<u64>)> {
 
 impl CodexSource {
     fn id(&self) -> Result<String> {
-        let h = head(&self.path)?;
-        Ok(h.id.unwrap_or_else(|| {
+        Ok(session_id(&self.path)?.unwrap_or_else(|| {
             self.path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
