@@ -40,18 +40,25 @@ const SNIFF_LINES: usize = 8;
 /// The first non-blank lines of a file (up to 64 KiB in all), each parsed (`None` where a line
 /// does not parse).
 fn first_lines(path: &Path) -> Vec<Option<Value>> {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::Read;
     let Ok(f) = std::fs::File::open(path) else {
         return Vec::new();
     };
-    let mut reader = BufReader::new(f.take(64 * 1024));
+    let mut bytes = Vec::new();
+    if f.take(64 * 1024).read_to_end(&mut bytes).is_err() {
+        return Vec::new();
+    }
+    // Every folder of transcripts is offered to goose first: a file none of whose first lines
+    // has a `working_dir` or `created` key (Claude Code's, Codex's) is not parsed. A key
+    // holds no escaped quote, so it is found as written.
+    let finder = |k: &str| memchr::memmem::find(&bytes, k.as_bytes()).is_some();
+    if !finder("\"working_dir\"") && !finder("\"created\"") {
+        return Vec::new();
+    }
     let mut out = Vec::new();
-    let mut line = Vec::new();
-    while out.len() < SNIFF_LINES {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+    for line in bytes.split_inclusive(|b| *b == b'\n') {
+        if out.len() == SNIFF_LINES {
+            break;
         }
         if !line.trim_ascii().is_empty() {
             out.push(
