@@ -261,16 +261,6 @@ pub fn token_report_indexed(
         .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
 }
 
-/// The cut view of session `id` under `path` as the index made it, when it holds the file as
-/// it is: what [`session_cuts`] gives with the session's BPE counts, without reading the file.
-pub fn cut_view_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-) -> Result<Option<crate::views::cuts::SessionCuts>> {
-    index.cut_view(path, id)
-}
-
 /// Session `id` under `path` message by message from the index, when it holds the file as it
 /// is and can give back every message (a Claude Code transcript): `show` of a 200 MB
 /// transcript then holds one message at a time ([`crate::index::StoredMessages`]).
@@ -319,8 +309,10 @@ pub fn token_charts_svg(
 
 // ---- Post-mortem and spill files (`crate::analysis`): in `api/postmortem.rs`. ----
 
+mod cuts;
 mod fleet;
 mod postmortem;
+pub use cuts::{compactions_of, cut_view_indexed, lint_of, session_cuts_indexed};
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
     timeline_indexed, timeline_indexed_grown, timeline_indexed_head,

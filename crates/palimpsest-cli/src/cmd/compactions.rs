@@ -1,4 +1,4 @@
-//! `palimpsest compactions PATH [--session ID] [--json]`: every compaction cut of a session,
+//! `palimpsest compactions PATH [--session ID] [--json] [--no-index]`: every compaction cut of a session,
 //! taken apart (cut, trigger, tokens, summary health, kept tail, dropped span, preserved
 //! message). Text output is one line per cut. `--cut N` prints one cut whole as Markdown
 //! (dropped, summary, kept verbatim: the window's "Copy cut as Markdown"), `--summary` only its
@@ -9,7 +9,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use palimpsest_core::api;
-use palimpsest_core::compaction::{CompactionAnatomy, HealthIssue};
+use palimpsest_core::compaction::cutview::SessionCuts;
+use palimpsest_core::compaction::{CompactionAnatomy, CompactionsView, HealthIssue};
 use palimpsest_core::rpc::MarkdownOf;
 use serde::Serialize;
 
@@ -28,6 +29,10 @@ pub struct Args {
     /// With --cut: only the cut's summary, as the model receives it.
     #[arg(long, requires = "cut")]
     summary: bool,
+    /// Read the file even when the fleet index holds it as it is (by default such a file is
+    /// answered from the cut view the index keeps, counted in BPE when it was indexed).
+    #[arg(long)]
+    no_index: bool,
 }
 
 #[derive(Serialize)]
@@ -37,17 +42,37 @@ struct Out<'a> {
     requests: usize,
 }
 
-/// Run `compactions`.
+/// Run `compactions`. A file the user's index holds as it is now is answered from its cut
+/// view (counted in BPE when it was indexed), unread; a cut as Markdown needs the messages.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let markdown = a.cut.is_some() && !a.json;
+    if !markdown
+        && !a.no_index
+        && let Some((meta, cuts)) = a.target.indexed_cuts()
+    {
+        return match a.cut {
+            Some(n) => print_cut(&meta.id, &cuts, usize::try_from(n - 1)?),
+            None => print(&meta.id, &api::compactions_of(cuts), a.json),
+        };
+    }
     let session = a.target.load("read")?;
     if let Some(n) = a.cut {
         let at = usize::try_from(n - 1)?;
-        return one_cut(&session, at, a.summary, a.json);
+        if a.json {
+            let cuts = api::session_cuts(&session, super::session_counts(&session).as_ref());
+            return print_cut(&session.meta.id, &cuts, at);
+        }
+        return one_cut(&session, at, a.summary);
     }
     let view = api::compactions(&session, super::session_counts(&session).as_ref());
-    if a.json {
+    print(&session.meta.id, &view, a.json)
+}
+
+/// The compactions of session `id`, one line each or as JSON.
+fn print(id: &str, view: &CompactionsView, json: bool) -> anyhow::Result<ExitCode> {
+    if json {
         crate::output::json(&Out {
-            session: &session.meta.id,
+            session: id,
             compactions: &view.compactions,
             requests: view.requests.len(),
         })?;
@@ -55,7 +80,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let mut out = crate::output::stdout();
     if view.compactions.is_empty() {
-        writeln!(out, "{}: no compactions", session.meta.id)?;
+        writeln!(out, "{id}: no compactions")?;
         return Ok(ExitCode::SUCCESS);
     }
     for c in &view.compactions {
@@ -64,26 +89,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--cut N`: the cut as Markdown or as the cut view's JSON.
+/// `--cut N --json`: the cut view's detail of cut `at` (0-based).
+fn print_cut(id: &str, cuts: &SessionCuts, at: usize) -> anyhow::Result<ExitCode> {
+    let Some(c) = cuts.cuts.get(at) else {
+        anyhow::bail!(
+            "session `{id}` has no cut {} (it holds {})",
+            at + 1,
+            cuts.cuts.len()
+        );
+    };
+    crate::output::json(c)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--cut N`: the cut as Markdown, or only its summary.
 fn one_cut(
     session: &palimpsest_core::model::Session,
     at: usize,
     summary: bool,
-    json: bool,
 ) -> anyhow::Result<ExitCode> {
-    if json {
-        let cuts = api::session_cuts(session, super::session_counts(session).as_ref());
-        let Some(c) = cuts.cuts.get(at) else {
-            anyhow::bail!(
-                "session `{}` has no cut {} (it holds {})",
-                session.meta.id,
-                at + 1,
-                cuts.cuts.len()
-            );
-        };
-        crate::output::json(c)?;
-        return Ok(ExitCode::SUCCESS);
-    }
     let of = if summary {
         MarkdownOf::Summary(at)
     } else {

@@ -1,4 +1,4 @@
-//! `palimpsest lint PATH [--session ID] [--api openai|anthropic] [--json]`: tool-pairing
+//! `palimpsest lint PATH [--session ID] [--api openai|anthropic] [--json] [--no-index]`: tool-pairing
 //! problems in the context of every request a session made (and of its next one), with the
 //! error the provider would return. Exits 1 when there are findings, 0 when clean.
 //! The lint and the error texts are `palimpsest_core::compaction`'s; this prints and exits.
@@ -20,6 +20,10 @@ pub struct Args {
     /// Print JSON: {"findings": [{kind, message_index, call_id, caused_by_cut, error_text}]}.
     #[arg(long)]
     json: bool,
+    /// Read the file even when the fleet index holds it as it is (by default such a file is
+    /// answered from the cut view the index keeps, counted in BPE when it was indexed).
+    #[arg(long)]
+    no_index: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -28,14 +32,24 @@ enum ApiArg {
     Anthropic,
 }
 
-/// Run `lint`.
+/// Run `lint`. A file the user's index holds as it is now is answered from its cut view,
+/// which keeps both rule sets' lint, unread.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = a.target.load("read")?;
     let which = match a.api {
         ApiArg::Openai => Api::Openai,
         ApiArg::Anthropic => Api::Anthropic,
     };
-    let report = api::lint(&session, which);
+    let indexed = (!a.no_index)
+        .then(|| a.target.indexed_cuts())
+        .flatten()
+        .and_then(|(meta, cuts)| Some((meta.id, api::lint_of(cuts, which)?)));
+    let (id, report) = match indexed {
+        Some(found) => found,
+        None => {
+            let session = a.target.load("read")?;
+            (session.meta.id.clone(), api::lint(&session, which))
+        }
+    };
     let code = if report.findings.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -49,7 +63,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "{}: {} finding(s) over {} request(s), {} rules",
-        session.meta.id,
+        id,
         report.findings.len(),
         report.requests,
         which.as_str()

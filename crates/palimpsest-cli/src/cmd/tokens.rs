@@ -67,9 +67,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // was indexed, through the same cache), so nothing is read or counted. Only an index that
     // exists is asked, and not when the count is to bypass the cache or use another one.
     let encoding = a.encoding.as_deref().and_then(Encoding::from_name);
-    let kept = palimpsest_core::index::Index::default_path()
-        .filter(|p| !a.no_cache && a.cache_dir.is_none() && p.is_file())
-        .and_then(|p| api::open_index(Some(&p)).ok())
+    let kept = (!a.no_cache && a.cache_dir.is_none())
+        .then(super::existing_index)
+        .flatten()
         .and_then(|ix| {
             let id = a.target.session.as_deref();
             api::token_report_indexed_as(&ix, &a.target.path, id, encoding, &report_opts, &prices)

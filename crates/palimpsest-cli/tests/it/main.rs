@@ -12,6 +12,7 @@ mod cli_cap;
 mod cli_claude_codex;
 mod cli_compaction;
 mod cli_coworker_logs;
+mod cli_cuts_index;
 mod cli_defaults;
 mod cli_diagnose;
 mod cli_diff;

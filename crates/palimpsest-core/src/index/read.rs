@@ -290,6 +290,27 @@ impl Index {
         self.kept_json(path, id, "cut_views")
     }
 
+    /// [`Index::cut_view`] with the listing entry of the session it is of (a caller asked for
+    /// the one session of a file learns its id here).
+    pub fn cut_view_of(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<
+        Option<(
+            crate::model::SessionMeta,
+            crate::compaction::cutview::SessionCuts,
+        )>,
+    > {
+        let Some((rowid, _, meta, _)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
+        let Ok(meta) = serde_json::from_str::<crate::model::SessionMeta>(&meta) else {
+            return Ok(None);
+        };
+        Ok(self.row_json(rowid, "cut_views")?.map(|c| (meta, c)))
+    }
+
     /// A fresh session's row of `table` (`diagnoses`, `token_reports`, `cut_views`), read back.
     fn kept_json<T: serde::de::DeserializeOwned>(
         &self,
@@ -300,6 +321,15 @@ impl Index {
         let Some((rowid, ..)) = self.fresh_session(path, id)? else {
             return Ok(None);
         };
+        self.row_json(rowid, table)
+    }
+
+    /// Session `rowid`'s row of `table`, read back.
+    fn row_json<T: serde::de::DeserializeOwned>(
+        &self,
+        rowid: i64,
+        table: &str,
+    ) -> Result<Option<T>> {
         let json: Option<String> = self
             .conn
             .query_row(
