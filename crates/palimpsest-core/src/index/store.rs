@@ -103,18 +103,15 @@ pub fn open(path: &Path) -> Result<Connection> {
     // Two runs (a CLI and the app, or the window's threads) may open or update it at once:
     // wait for the other writer rather than fail.
     let mut conn = crate::cachedb::open(path, std::time::Duration::from_secs(60)).map_err(sql)?;
+    // The window opens the index for each answer, often while an update holds a long write
+    // transaction: an index of this version is taken with reads alone, which WAL never makes
+    // wait. Only building it takes the write lock.
+    if current(&conn).map_err(sql)? {
+        return Ok(conn);
+    }
     let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
-    let version: i64 = tx
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(sql)?;
-    let has_tables: bool = tx
-        .query_row(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sessions'",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
-    if version != SCHEMA_VERSION || !has_tables {
+    // Another opener may have built it while this one waited for the lock.
+    if !current(&tx).map_err(sql)? {
         // Another version (or a new file): a cache is rebuilt, not migrated. It is emptied in
         // place, under the lock, since another opener may already hold the file.
         drop_everything(&tx).map_err(sql)?;
@@ -126,6 +123,17 @@ pub fn open(path: &Path) -> Result<Connection> {
     }
     tx.commit().map_err(sql)?;
     Ok(conn)
+}
+
+/// True when the file holds an index of this version.
+fn current(conn: &Connection) -> rusqlite::Result<bool> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let has_tables: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sessions'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(version == SCHEMA_VERSION && has_tables)
 }
 
 /// Drop every table of an index of another version: virtual tables first (each takes its

@@ -84,21 +84,32 @@ impl TokenCache {
             source,
         };
         let mut conn = crate::cachedb::open(&path, Duration::from_secs(5)).map_err(sql)?;
-        // Every opener of a fresh cache migrates it, under the schema lock.
-        let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
-        let version: i64 = tx
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(sql)?;
-        if version < 0 || version as usize > MIGRATIONS.len() {
-            return Err(Error::format(
+        // A cache of this version is taken with a read, which never waits on a writer; a
+        // fresh or older one is migrated under the schema lock, by whichever opener gets it
+        // first (the others then find it done).
+        let newer = |version: i64| {
+            Error::format(
                 &path,
                 format!(
                     "token cache schema {version} is newer than this build knows ({}); delete the file to rebuild it",
                     MIGRATIONS.len()
                 ),
-            ));
+            )
+        };
+        let version = |c: &Connection| -> rusqlite::Result<i64> {
+            c.pragma_query_value(None, "user_version", |r| r.get(0))
+        };
+        match version(&conn).map_err(sql)? {
+            v if v == MIGRATIONS.len() as i64 => return Ok(TokenCache { conn, path }),
+            v if v < 0 || v as usize > MIGRATIONS.len() => return Err(newer(v)),
+            _ => {}
         }
-        for step in MIGRATIONS.iter().skip(version as usize) {
+        let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
+        let now = version(&tx).map_err(sql)?;
+        if now < 0 || now as usize > MIGRATIONS.len() {
+            return Err(newer(now));
+        }
+        for step in MIGRATIONS.iter().skip(now as usize) {
             tx.execute_batch(step).map_err(sql)?;
         }
         tx.pragma_update(None, "user_version", MIGRATIONS.len() as i64)

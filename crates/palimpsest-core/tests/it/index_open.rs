@@ -99,3 +99,51 @@ fn many_first_opens_at_once_share_one_index() {
         );
     }
 }
+
+/// The window opens the index for each answer while an update may hold its write lock for
+/// seconds: an index of this version opens with reads alone and answers at once.
+#[test]
+fn an_index_opens_while_an_update_holds_its_write_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("index.db");
+    let goose = repo().join("fixtures/goose-stuck");
+    Index::open(&db)
+        .unwrap()
+        .update(std::slice::from_ref(&goose), &opts(), &mut |_, _| {})
+        .unwrap();
+    let cache = dir.path().join("tokens");
+    drop(palimpsest_core::tokens::TokenCache::open(&cache).unwrap());
+    let writers: Vec<rusqlite::Connection> = [
+        db.clone(),
+        cache.join(palimpsest_core::tokens::cache::FILE_NAME),
+    ]
+    .iter()
+    .map(|f| {
+        let w = rusqlite::Connection::open(f).unwrap();
+        w.execute_batch("BEGIN IMMEDIATE").unwrap();
+        w
+    })
+    .collect();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let prices = palimpsest_core::cost::PriceTable::bundled();
+        let ix = Index::open(&db).map(|ix| {
+            ix.fleet(&[goose], Vec::new(), prices)
+                .map(|f| f.sessions.len())
+        });
+        let counts = palimpsest_core::tokens::TokenCache::open(&cache).map(|c| c.len());
+        let _ = tx.send((ix.map(|r| r.ok()).ok(), counts.ok()));
+    });
+    // A reader that waited for the lock would wait out its busy timeout (60 s, 5 s) first.
+    let got = rx.recv_timeout(std::time::Duration::from_secs(4));
+    drop(writers);
+    let (fleet, counts) = got.expect("both open while the writers hold their locks");
+    assert!(
+        matches!(fleet, Some(Some(n)) if n > 0),
+        "the index answers from what it holds: {fleet:?}"
+    );
+    assert!(
+        matches!(counts, Some(Ok(_))),
+        "the token cache opens: {counts:?}"
+    );
+}
