@@ -88,6 +88,14 @@ pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<T
     {
         return Ok(t);
     }
+    // A big transcript no index holds: the rows of its first lines, read whole behind them.
+    if req.from == 0
+        && !whole
+        && let Some(limit) = req.limit
+        && let Some(t) = state.timeline_first_lines(&req.path, &req.id, limit)
+    {
+        return Ok(t);
+    }
     let t = state.timeline(&req.path, &req.id, req.from == 0, whole)?;
     Ok(t.page(req.from, req.limit))
 }

@@ -1,4 +1,7 @@
-"""A 200 MB session keeps the window responsive: no tab, on its first visit (which waits for the
+"""A 200 MB transcript opened before any index holds it shows the rows of its first lines at once,
+and every message once it is read whole behind them.
+
+Then a 200 MB session keeps the window responsive: no tab, on its first visit (which waits for the
 session to be read whole, then diagnosed or counted) or again, blocks the page for LIMIT ms. The
 transcript is made by `palimpsest-big` from the real one in `../shared/data` (76 copies under
 one session id, 26 524 messages, 76 cuts) and indexed by the CLI first, as `palimpsest index`
@@ -19,6 +22,7 @@ window: its timeline, cut marks, Post-mortem and Tokens come from the index, and
 must not grow by HELD_SHARE of the file's size on the way (the session is not read whole); the
 Requests tab, which needs it whole, then reads it, which the same measure must see."""
 
+import json
 import os
 import re
 import shutil
@@ -105,9 +109,14 @@ def test_a_200_mb_session_never_blocks_the_window(c):
         del lines
         cache = os.path.join(folder, "cache")
         env = dict(os.environ, XDG_CACHE_HOME=cache)
-        subprocess.run([cli_binary(c), "index", big], check=True, capture_output=True, env=env)
         with main_app_closed(c):
             try:
+                # Opened for the first time, before any index holds it.
+                with own_driver(c, dict(os.environ, XDG_CACHE_HOME=os.path.join(folder, "no-index")),
+                                "tauri-driver-big-first.log") as d:
+                    c.d = d
+                    first_lines(c, big)
+                subprocess.run([cli_binary(c), "index", big], check=True, capture_output=True, env=env)
                 with own_driver(c, env, "tauri-driver-big.log") as d:
                     c.d = d
                     started = time.time()
@@ -148,6 +157,32 @@ def visits(c, started):
     print("  " + "; ".join(f"{t} {v}: {g} ms blocked, {w} s" for t, v, g, w, _ in blocks))
     worst = [b for b in blocks if b[2] >= LIMIT and MB == "200"]
     check(not worst, f"no tab blocks the window for {LIMIT} ms or more on a 200 MB session; got {worst}")
+
+
+def first_lines(c, big):
+    """A transcript no index holds, opened: the rows of its first lines come at once, the status bar
+    saying the rest is being read, then every message the file holds."""
+    d = c.d
+    listed = subprocess.run([cli_binary(c), "sessions", big, "--json"], check=True, capture_output=True,
+                            env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout
+    count = json.loads(listed)[0]["message_count"]
+    started = time.time()
+    d.start(c.app, [big])
+    d.wait("return document.querySelectorAll('[data-testid=row]').length > 0;", timeout=120, what="the first rows")
+    first = time.time() - started
+    status = d.run("return document.querySelector('[data-testid=status]').textContent;")
+    check("First lines shown" in status,
+          f"the first rows of a big transcript no index holds are those of its first lines, and the status "
+          f"bar says the rest is being read; got {status!r}")
+    d.wait("const s = document.querySelector('[data-testid=status]')?.textContent ?? '';"
+           "return !s.includes('First lines') && !s.includes('reading rows') && !s.includes('Loading');",
+           timeout=300, what="the session read whole")
+    every = time.time() - started
+    print(f"  {MB} MB not indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[0]}), "
+          f"every message {every:.2f} s")
+    check(messages(d) == count,
+          f"once read, the window shows every message the file holds ({count}, as its listing counts them); "
+          f"got {messages(d)}")
 
 
 def grows(c, big, held):

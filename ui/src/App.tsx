@@ -241,7 +241,7 @@ export function App() {
 
   // Rows paged in after the first screen are not "new": follow counts from the whole session.
   // Followed once every row of the session is in: the index's rows of a grown file are not yet.
-  const follow = useFollow(rowsIn || timeline?.grown_bytes ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
+  const follow = useFollow(rowsIn || timeline?.grown_bytes || timeline?.unread_bytes ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
 
   useKeyboard({
     rowCount: rows.length,
@@ -271,6 +271,7 @@ export function App() {
       : timeline
         ? // What is still being read first: a long status line is cut at the window's edge.
           (timeline.grown_bytes ? `Reading the ${formatSize(timeline.grown_bytes)} written since it was indexed… · ` : "") +
+          (timeline.unread_bytes ? `First lines shown; reading the other ${formatSize(timeline.unread_bytes)}… · ` : "") +
           `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
           `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
           (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +

@@ -23,8 +23,8 @@ export interface RowsIn {
 
 /**
  * Load `selected`'s rows into `setTimeline` whenever it changes. The index's rows of a file
- * that grew since it was indexed are replaced by the session's own once it is read whole behind
- * them; `done` gets the timeline once every row is in, `catchUp` brings it up to what the live
+ * that grew since it was indexed, and the rows of the first lines of a big file no index holds,
+ * are replaced by the session's own once it is read whole behind them; `done` gets the timeline once every row is in, `catchUp` brings it up to what the live
  * follower saw meanwhile.
  */
 export function useSessionRows(
@@ -53,9 +53,10 @@ export function useSessionRows(
         setRowsIn({ have, total: t.total_rows });
       }
       if (!live) return;
-      if (t.grown_bytes) {
-        // The index's rows of a file that grew since: the session's own replace them once it
-        // is read whole behind them (the status bar says so meanwhile).
+      if (t.grown_bytes || t.unread_bytes) {
+        // The index's rows of a file that grew since, or the rows of a big file's first lines:
+        // the session's own replace them once it is read whole behind them (the status bar
+        // says so meanwhile).
         setRowsIn(null);
         const whole = await call("get_timeline", { ...selected, from: 0, limit: ROW_PAGE, whole: true });
         if (!live) return;

@@ -164,6 +164,10 @@ pub fn timeline(session: &Session, counts: Option<&Counted>) -> crate::views::ti
     t
 }
 
+// The first screen of a big transcript not indexed yet: in `api/first.rs`.
+mod first;
+pub use first::{FIRST_LINES_FROM, timeline_first_lines};
+
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;
 mod recorded;

@@ -118,6 +118,27 @@ impl AppState {
         Some(t)
     }
 
+    /// The rows of the first lines of session `id` under `path` when it is a big transcript no
+    /// index answers for and not loaded yet (`api::timeline_first_lines`): the first screen of
+    /// a 200 MB transcript opened for the first time in milliseconds, where its whole read
+    /// takes seconds. That read starts here, behind them; the window then asks for the rows
+    /// `whole`, which waits for it, and puts them in place of these.
+    pub fn timeline_first_lines(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
+        if self.loaded_now(path, id).is_some() {
+            return None;
+        }
+        let t = api::timeline_first_lines(std::path::Path::new(path), id, limit)
+            .ok()
+            .flatten()?;
+        if let Ok(mut w) = self.wanted.lock() {
+            *w = Some((path.to_owned(), id.to_owned()));
+        }
+        // The next page is of the whole file's rows, never these.
+        self.forget_timeline(path, id);
+        self.warm(path, id, &t.meta);
+        Some(t)
+    }
+
     /// Forget the timeline kept for session `id` under `path`.
     pub(super) fn forget_timeline(&self, path: &str, id: &str) {
         if let Ok(mut kept) = self.timeline.lock()
@@ -181,6 +202,50 @@ mod tests {
                 "the first page is the head of those rows"
             );
             assert!(all.from_index, "from the same index");
+        });
+    }
+
+    #[test]
+    fn a_big_transcript_not_indexed_gives_its_first_lines_then_every_row() {
+        let id = "258c7280-ae70-4798-800f-63464d01a85d";
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../shared/data/claude-code/{id}.jsonl"));
+        if !real.exists() {
+            eprintln!("skipped: {} is absent", real.display());
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let file = t.path().join(format!("{id}.jsonl"));
+        let copies = palimpsest_fixtures::big::grow(
+            &real,
+            &file,
+            palimpsest_core::api::FIRST_LINES_FROM + 1,
+        )
+        .unwrap();
+        let path = file.canonicalize().unwrap().display().to_string();
+        let machine =
+            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+        palimpsest_core::env::with(machine, || {
+            let state = AppState::new(None);
+            let first = state
+                .timeline_first_lines(&path, id, 200)
+                .expect("no index holds it: its first lines answer");
+            assert_eq!(
+                (first.rows.len(), first.from_index),
+                (201, false),
+                "a screen of rows and one more, from the file"
+            );
+            assert!(first.unread_bytes > 0, "the rest is said to be unread");
+            let whole = state.timeline(&path, id, true, true).unwrap();
+            assert_eq!(
+                (whole.rows.len(), whole.unread_bytes),
+                (349 * copies, 0),
+                "the whole read's rows, every copy's messages"
+            );
+            assert!(
+                state.timeline_first_lines(&path, id, 200).is_none(),
+                "once the session is loaded, its own rows are at hand"
+            );
         });
     }
 }

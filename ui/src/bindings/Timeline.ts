@@ -38,4 +38,12 @@ first_row: number,
  * reads the session whole.
  * Left out when 0 (always, for what the command line prints).
  */
-grown_bytes?: number, };
+grown_bytes?: number, 
+/**
+ * Bytes of the file after the lines these rows were made from (0: the rows are of the
+ * whole file). A big transcript not indexed yet shows the rows of its first lines at once
+ * while it is read whole; the rest of its messages are not among them, and what those
+ * lines do to earlier messages (a compaction hides them from the model) is not applied.
+ * Left out when 0 (always, for what the command line prints).
+ */
+unread_bytes?: number, };

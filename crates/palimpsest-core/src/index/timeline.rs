@@ -112,6 +112,7 @@ impl Index {
             compactions,
             from_index: true,
             grown_bytes: grown,
+            unread_bytes: 0,
         }))
     }
 }

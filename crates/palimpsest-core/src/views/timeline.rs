@@ -95,6 +95,14 @@ pub struct Timeline {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub grown_bytes: u64,
+    /// Bytes of the file after the lines these rows were made from (0: the rows are of the
+    /// whole file). A big transcript not indexed yet shows the rows of its first lines at once
+    /// while it is read whole; the rest of its messages are not among them, and what those
+    /// lines do to earlier messages (a compaction hides them from the model) is not applied.
+    /// Left out when 0 (always, for what the command line prints).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+    pub unread_bytes: u64,
 }
 
 impl Timeline {
@@ -112,6 +120,7 @@ impl Timeline {
             total_rows: self.rows.len(),
             first_row: from,
             grown_bytes: self.grown_bytes,
+            unread_bytes: self.unread_bytes,
         }
     }
 }
@@ -130,6 +139,7 @@ pub fn timeline(session: &Session) -> Timeline {
         total_rows: session.messages.len(),
         first_row: 0,
         grown_bytes: 0,
+        unread_bytes: 0,
     }
 }
 

@@ -245,6 +245,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
     assert_eq!(
         Timeline {
             grown_bytes: 0,
+            unread_bytes: 0,
             ..grown
         },
         indexed,

@@ -10,6 +10,7 @@ mod analysis;
 mod app_api;
 mod claude;
 mod claude_cuts;
+mod claude_first_lines;
 mod claude_newer;
 mod claude_resume;
 mod claude_resume_chain;

@@ -26,6 +26,7 @@ mod finish;
 mod head_line;
 pub mod listing;
 pub mod orphans;
+pub mod prefix;
 pub mod records;
 pub mod resume;
 mod tally;
