@@ -56,6 +56,8 @@ pub fn load_source(
     let Some(s) = state.startup_source(&req.path) else {
         return open_path(state, OpenPathReq { path: req.path });
     };
+    // Listed after its live follower's baseline, so nothing written in between is missed.
+    state.await_baseline(&req.path);
     let mut group = api::source_group(&s.label, &s.path, s.origin);
     // A default folder is its family's even before a session is found there.
     group.family = s.family.or(group.family);
@@ -102,7 +104,8 @@ pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<T
 
 /// One whole message, and its stored text when asked for: from the session when it is
 /// loaded, else read by offset through the index while the session is read behind the rows,
-/// else once the session is loaded.
+/// else from the first lines of a big transcript shown while it is read, else once the
+/// session is loaded.
 #[tauri::command(async)]
 pub fn get_message(
     state: State<'_, AppState>,
@@ -111,6 +114,12 @@ pub fn get_message(
     let path = Path::new(&req.path);
     if state.loaded_now(&req.path, &req.id).is_none()
         && let Some(d) = crate::indexing::message(&req.path, &req.id, req.index)
+    {
+        return Ok(d);
+    }
+    // A row of a big transcript's first lines, while the file is read whole behind them.
+    if !req.raw
+        && let Some(d) = state.first_lines_message(&req.path, &req.id, req.index)
     {
         return Ok(d);
     }

@@ -39,7 +39,8 @@ pub struct StartupSource {
 }
 
 impl StartupSource {
-    /// The sidebar group before its sessions are listed: name, path and count only.
+    /// The sidebar group before its sessions are listed: name, path and count, and for a file
+    /// of one conversation the session to open first (`api::first_conversation`).
     pub fn pending(&self) -> SourceGroup {
         SourceGroup {
             label: self.label.clone(),
@@ -50,6 +51,7 @@ impl StartupSource {
             loaded: false,
             sessions: Vec::new(),
             problems: Vec::new(),
+            opens: palimpsest_core::api::first_conversation(&self.path),
         }
     }
 }
@@ -90,6 +92,43 @@ pub struct AppState {
     pub live: OnceLock<Sender<crate::live::ToLive>>,
     /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
     read_ahead: ReadAhead,
+    /// Start-up sources whose live follower has taken its baseline.
+    baselines: Arc<Baselines>,
+    /// The first lines of the big transcript shown last, `(path, id, session)`, while it is
+    /// read whole (`timeline_first_lines`).
+    first_lines: Mutex<Option<(String, String, Arc<Session>)>>,
+}
+
+/// The start-up sources whose live follower has taken its baseline. A source is listed for the
+/// window only after that (so nothing written between the two goes unreported), but the list
+/// of sources, and so the first screen of a file given on the command line, does not wait for
+/// it: the baseline of a 2 GB transcript no index holds lists it whole (3.5 s).
+#[derive(Default)]
+struct Baselines {
+    taken: Mutex<std::collections::HashSet<String>>,
+    changed: std::sync::Condvar,
+}
+
+impl Baselines {
+    /// Wait until `path`'s baseline is taken.
+    fn wait(&self, path: &str) {
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        while !taken.contains(path) {
+            taken = self.changed.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Marks `.1`'s baseline taken when dropped: a follower that panicked must not hold up the
+/// listing for good.
+struct Taken(Arc<Baselines>, String);
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        let mut taken = self.0.taken.lock().unwrap_or_else(|e| e.into_inner());
+        taken.insert(std::mem::take(&mut self.1));
+        self.0.changed.notify_all();
+    }
 }
 
 impl AppState {
@@ -104,6 +143,8 @@ impl AppState {
             memo: Arc::default(),
             live: OnceLock::new(),
             read_ahead: ReadAhead::default(),
+            baselines: Arc::default(),
+            first_lines: Mutex::new(None),
         }
     }
 
@@ -113,10 +154,23 @@ impl AppState {
         self.startup.get_or_init(|| {
             let found = crate::locations::startup_sources_here(self.argument.clone());
             for s in &found {
-                self.follow(&s.path.to_string_lossy());
+                let path = s.path.to_string_lossy().into_owned();
+                let (live, taken) = (self.live.get().cloned(), Arc::clone(&self.baselines));
+                std::thread::spawn(move || {
+                    let taken = Taken(taken, path);
+                    follow_with(live.as_ref(), &taken.1);
+                });
             }
             found
         })
+    }
+
+    /// Wait until the live follower of start-up source `path` has taken its baseline, before
+    /// the source is listed for the window; other paths need not wait.
+    pub fn await_baseline(&self, path: &str) {
+        if self.startup_source(path).is_some() {
+            self.baselines.wait(path);
+        }
     }
 
     /// The start-up source at `path`, if `path` is one.
@@ -160,6 +214,10 @@ impl AppState {
         let live = self.live.get().cloned();
         let done = Arc::clone(&self.read_ahead);
         let meta = meta.clone();
+        // The follower takes a read ahead only once it follows the source.
+        let baseline = self
+            .startup_source(path)
+            .map(|_| Arc::clone(&self.baselines));
         std::thread::spawn(move || {
             // At the window's own priority: commands wait on this read (they take the slot it
             // holds), and a lowered read starved them on a busy machine.
@@ -179,6 +237,9 @@ impl AppState {
                 });
                 if let Some(primed) = primed {
                     // The follower's patches start from the window's copy, now in place.
+                    if let Some(b) = &baseline {
+                        b.wait(&key.0);
+                    }
                     let _ = tx.send(crate::live::ToLive::Primed(key.0, Box::new(primed)));
                     return;
                 }
@@ -238,17 +299,22 @@ impl AppState {
     /// it was indexed starts from the index's listing (`Tracker::following`) instead of being
     /// listed whole first; the read behind the window's rows then becomes the baseline.
     pub fn follow(&self, path: &str) {
-        let Some(tx) = self.live.get() else { return };
-        match palimpsest_core::watch::Tracker::following(
-            Path::new(path),
-            None,
-            palimpsest_core::watch::READ_AHEAD_WAIT,
-        ) {
-            Ok(tracker) => {
-                let _ = tx.send(crate::live::ToLive::Follow(path.to_owned(), tracker));
-            }
-            Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
+        follow_with(self.live.get(), path);
+    }
+}
+
+/// [`AppState::follow`] through `live`, when it is started.
+fn follow_with(live: Option<&Sender<crate::live::ToLive>>, path: &str) {
+    let Some(tx) = live else { return };
+    match palimpsest_core::watch::Tracker::following(
+        Path::new(path),
+        None,
+        palimpsest_core::watch::READ_AHEAD_WAIT,
+    ) {
+        Ok(tracker) => {
+            let _ = tx.send(crate::live::ToLive::Follow(path.to_owned(), tracker));
         }
+        Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
     }
 }
 
@@ -284,4 +350,51 @@ fn load_locked(
     let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
     *slot = Some(Kept::new(path, id, Arc::clone(&session)));
     Ok(session)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{AppState, Baselines, Taken};
+
+    /// A source is listed once its follower took its baseline, even when that follower
+    /// panicked: the listing must not wait for good.
+    #[test]
+    fn a_listing_waits_for_its_baseline_and_a_failed_follower_releases_it() {
+        let b = Arc::new(Baselines::default());
+        let (quick, failing) = (Arc::clone(&b), Arc::clone(&b));
+        let t1 = std::thread::spawn(move || {
+            let _taken = Taken(quick, "/a".into());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        });
+        let t2 = std::thread::spawn(move || {
+            let _taken = Taken(failing, "/b".into());
+            panic!("a follower that failed");
+        });
+        b.wait("/a");
+        b.wait("/b");
+        assert!(
+            t1.join().is_ok() && t2.join().is_err(),
+            "one follower ended, one panicked"
+        );
+        let taken = b.taken.lock().unwrap();
+        assert!(
+            taken.contains("/a") && taken.contains("/b"),
+            "both baselines count as taken"
+        );
+    }
+
+    /// The start-up sources are listed at once; a source's listing then waits for its own
+    /// baseline only (without a live thread, the follower has nothing to do).
+    #[test]
+    fn the_sources_come_before_their_baselines() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let state = AppState::new(Some(fixtures.clone()));
+        let found = state.startup();
+        assert_eq!(found.len(), 1, "the argument is the one source");
+        let path = found[0].path.to_string_lossy().into_owned();
+        state.await_baseline(&path);
+        state.await_baseline("/not/a/start-up/source");
+    }
 }

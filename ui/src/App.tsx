@@ -40,7 +40,7 @@ export function App() {
     // The session the sidebar shows first (a conversation, never one of its subagent runs).
     const s = nestSessions(g.sessions)[0]?.s;
     if (s) setSelected((cur) => cur ?? { path: g.path, id: s.id });
-  }, setError);
+  }, setError, (path, id) => setSelected((cur) => cur ?? { path, id }));
   const [view, setView] = useState<View>("all");
   const [cursor, setCursor] = useState(-1);
   const [showRaw, setShowRaw] = useState(false);

@@ -41,12 +41,14 @@ export function nothingFound(groups: SourceGroup[] | null): boolean {
 
 /**
  * Start-up sources, loaded group by group. `onListed` is called with each group as its
- * sessions come in (the App opens the first session it gets); `onError` when even the list of
- * groups could not be had.
+ * sessions come in (the App opens the first session it gets), and before that with the session
+ * a file of one conversation names at once (`opens`: a 2 GB transcript's listing reads it
+ * whole); `onError` when even the list of groups could not be had.
  */
 export function useStartupSources(
   onListed: (g: SourceGroup) => void,
   onError: (e: Problem) => void,
+  onOpens: (path: string, id: string) => void = () => {},
 ): [SourceGroup[] | null, Dispatch<SetStateAction<SourceGroup[] | null>>] {
   const [sources, setSources] = useState<SourceGroup[] | null>(null);
   useEffect(() => {
@@ -55,6 +57,7 @@ export function useStartupSources(
       .then((groups) => {
         if (!live) return;
         setSources(groups);
+        for (const g of groups) if (g.opens) onOpens(g.path, g.opens);
         for (const g of groups) {
           call("load_source", { path: g.path })
             .then((full) => {

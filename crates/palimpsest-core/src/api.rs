@@ -147,6 +147,7 @@ pub fn source_group(
         loaded: true,
         sessions,
         problems,
+        opens: None,
     }
 }
 
@@ -166,7 +167,9 @@ pub fn timeline(session: &Session, counts: Option<&Counted>) -> crate::views::ti
 
 // The first screen of a big transcript not indexed yet: in `api/first.rs`.
 mod first;
-pub use first::{FIRST_LINES_FROM, timeline_first_lines};
+pub use first::{
+    FIRST_LINES_FROM, FirstLines, first_conversation, first_lines, timeline_first_lines,
+};
 
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;

@@ -127,9 +127,13 @@ impl AppState {
         if self.loaded_now(path, id).is_some() {
             return None;
         }
-        let t = api::timeline_first_lines(std::path::Path::new(path), id, limit)
+        let first = api::first_lines(std::path::Path::new(path), id, limit)
             .ok()
             .flatten()?;
+        let t = first.timeline();
+        if let Ok(mut kept) = self.first_lines.lock() {
+            *kept = Some((path.to_owned(), id.to_owned(), Arc::new(first.session)));
+        }
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
@@ -137,6 +141,29 @@ impl AppState {
         self.forget_timeline(path, id);
         self.warm(path, id, &t.meta);
         Some(t)
+    }
+
+    /// Message `index` of the first lines of session `id` under `path` last sent, while the
+    /// session is still read whole behind them: a row of the first screen opens in the
+    /// inspector at once (a 2 GB transcript takes half a minute to read). What the later lines
+    /// change of it comes with the whole read.
+    pub fn first_lines_message(
+        &self,
+        path: &str,
+        id: &str,
+        index: usize,
+    ) -> Option<palimpsest_core::views::MessageDetail> {
+        if self.loaded_now(path, id).is_some() {
+            return None;
+        }
+        let session = self
+            .first_lines
+            .lock()
+            .ok()?
+            .as_ref()
+            .filter(|(p, i, _)| p == path && i == id)
+            .map(|(.., s)| Arc::clone(s))?;
+        api::message_detail(std::path::Path::new(path), &session, index, false).ok()
     }
 
     /// Forget the timeline kept for session `id` under `path`.
@@ -236,7 +263,19 @@ mod tests {
                 "a screen of rows and one more, from the file"
             );
             assert!(first.unread_bytes > 0, "the rest is said to be unread");
+            let shown = state
+                .first_lines_message(&path, id, 5)
+                .expect("a row of the first lines opens before the whole read");
             let whole = state.timeline(&path, id, true, true).unwrap();
+            let read = state.session(&path, id).unwrap();
+            assert_eq!(
+                shown.message.parts, read.messages[5].parts,
+                "its parts are those the whole read gives"
+            );
+            assert!(
+                state.first_lines_message(&path, id, 5).is_none(),
+                "once the session is read, its own messages answer"
+            );
             assert_eq!(
                 (whole.rows.len(), whole.unread_bytes),
                 (349 * copies, 0),

@@ -41,4 +41,11 @@ sessions: Array<SessionMeta>,
 /**
  * What failed to open there (the path itself, or single files under it).
  */
-problems: Array<Problem>, };
+problems: Array<Problem>, 
+/**
+ * Before the listing is in, the session to open first when the path is a file holding one
+ * conversation (its subagents' runs aside), named from its first lines: the listing of a
+ * 2 GB transcript reads the whole file, and the window need not wait for it to show the
+ * session. Left out otherwise.
+ */
+opens?: string, };

@@ -48,4 +48,11 @@ pub struct SourceGroup {
     pub sessions: Vec<SessionMeta>,
     /// What failed to open there (the path itself, or single files under it).
     pub problems: Vec<Problem>,
+    /// Before the listing is in, the session to open first when the path is a file holding one
+    /// conversation (its subagents' runs aside), named from its first lines: the listing of a
+    /// 2 GB transcript reads the whole file, and the window need not wait for it to show the
+    /// session. Left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub opens: Option<String>,
 }

@@ -71,3 +71,46 @@ fn the_first_lines_of_a_big_transcript_are_a_cut_files_rows() {
         "another format is read whole"
     );
 }
+
+/// The session a window opens first in a file, named without listing it: a transcript's one
+/// conversation (its subagents' runs beside it aside); nothing for a folder or a database of
+/// several sessions.
+#[test]
+fn a_files_one_conversation_is_named_before_it_is_listed() {
+    require_shared!();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let real = root.join(format!("../shared/data/claude-code/{ID}.jsonl"));
+    assert!(
+        real.with_extension("").join("subagents").is_dir(),
+        "the real transcript has subagents' runs beside it"
+    );
+    assert_eq!(
+        api::first_conversation(&real).as_deref(),
+        Some(ID),
+        "a transcript names its conversation, not its subagents' runs"
+    );
+    let codex = root.join(
+        "../shared/data/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
+    );
+    assert_eq!(
+        api::first_conversation(&codex).as_deref(),
+        Some("019a0e82-73d6-7592-88a6-48d49534d91b"),
+        "a rollout names its session"
+    );
+    assert_eq!(
+        api::first_conversation(&root.join("fixtures/goose-stuck/sessions.db")).as_deref(),
+        Some("20260301_1"),
+        "a database of one session names it"
+    );
+    assert_eq!(
+        api::first_conversation(&root.join("fixtures/goose/sessions.db")),
+        None,
+        "a database of several sessions opens none before it is listed (which comes first is \
+         the listing's order)"
+    );
+    assert_eq!(
+        api::first_conversation(&root.join("../shared/data/claude-code")),
+        None,
+        "nor does a folder"
+    );
+}
