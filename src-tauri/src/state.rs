@@ -390,7 +390,7 @@ mod tests {
     #[test]
     fn the_sources_come_before_their_baselines() {
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-        let state = AppState::new(Some(fixtures.clone()));
+        let state = AppState::new(Some(fixtures));
         let found = state.startup();
         assert_eq!(found.len(), 1, "the argument is the one source");
         let path = found[0].path.to_string_lossy().into_owned();
