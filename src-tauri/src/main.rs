@@ -15,6 +15,7 @@ mod memo;
 mod progress;
 #[cfg(target_os = "linux")]
 mod renderer;
+mod runtime;
 mod slot;
 mod state;
 
@@ -42,6 +43,10 @@ fn main() {
         dirs::config_dir(),
         std::env::vars_os(),
     ));
+    if let Err(e) = runtime::install() {
+        eprintln!("palimpsest-app: cannot start the command runtime: {e}");
+        std::process::exit(1);
+    }
     let state = AppState::new(locations::path_argument(std::env::args_os().skip(1)));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
