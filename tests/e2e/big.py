@@ -162,27 +162,31 @@ def visits(c, started):
 def first_lines(c, big):
     """A transcript no index holds, opened: the rows of its first lines come at once, the status bar
     saying the rest is being read, then every message the file holds."""
-    d = c.d
     listed = subprocess.run([cli_binary(c), "sessions", big, "--json"], check=True, capture_output=True,
                             env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout
     count = json.loads(listed)[0]["message_count"]
+    rows_then_whole(c, big, count, "First lines", "not indexed", "as its listing counts them",
+                    "the first rows of a big transcript no index holds are those of its first lines")
+
+
+def rows_then_whole(c, big, count, says, name, counted, why):
+    """Launch the app on `big`: its first rows come with `says` in the status bar (what is still
+    being read), and once that is read, all `count` messages the file holds."""
+    d = c.d
     started = time.time()
     d.start(c.app, [big])
     d.wait("return document.querySelectorAll('[data-testid=row]').length > 0;", timeout=120, what="the first rows")
     first = time.time() - started
     status = d.run("return document.querySelector('[data-testid=status]').textContent;")
-    check("First lines shown" in status,
-          f"the first rows of a big transcript no index holds are those of its first lines, and the status "
-          f"bar says the rest is being read; got {status!r}")
+    check(says in status, f"{why}, and the status bar says what is still being read; got {status!r}")
     d.wait("const s = document.querySelector('[data-testid=status]')?.textContent ?? '';"
-           "return !s.includes('First lines') && !s.includes('reading rows') && !s.includes('Loading');",
-           timeout=300, what="the session read whole")
+           "return !s.includes(arguments[0]) && !s.includes('reading rows') && !s.includes('Loading');",
+           says, timeout=300, what="the session read whole")
     every = time.time() - started
-    print(f"  {MB} MB not indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[0]}), "
+    print(f"  {MB} MB {name}: first rows {first:.2f} s after the launch ({status.split(' · ')[0]}), "
           f"every message {every:.2f} s")
     check(messages(d) == count,
-          f"once read, the window shows every message the file holds ({count}, as its listing counts them); "
-          f"got {messages(d)}")
+          f"once read, the window shows every message the file holds ({count}, {counted}); got {messages(d)}")
 
 
 def grows(c, big, held):
@@ -261,24 +265,9 @@ def grown(c, big, count):
     """The transcript grew since it was indexed (the lines appended above): a new window shows the
     rows the index has at once, says it is reading what was written since, then shows every message
     the file holds."""
-    d = c.d
-    started = time.time()
-    d.start(c.app, [big])
-    d.wait("return document.querySelectorAll('[data-testid=row]').length > 0;", timeout=120, what="the first rows")
-    first = time.time() - started
-    status = d.run("return document.querySelector('[data-testid=status]').textContent;")
-    check("written since" in status,
-          f"the first rows of a transcript that grew since it was indexed come from the index, not from a "
-          f"whole read, and the status bar says what is still being read; got {status!r}")
-    d.wait("const s = document.querySelector('[data-testid=status]')?.textContent ?? '';"
-           "return !s.includes('written since') && !s.includes('reading rows') && !s.includes('Loading');",
-           timeout=300, what="the session read whole")
-    every = time.time() - started
-    print(f"  {MB} MB grown since indexed: first rows {first:.2f} s after the launch ({status.split(' · ')[0]}), "
-          f"every message {every:.2f} s")
-    check(messages(d) == count,
-          f"once read, the window shows every message the grown file holds ({count}, as the window that "
-          f"followed it counted); got {messages(d)}")
+    rows_then_whole(c, big, count, "written since", "grown since indexed", "as the window that followed it counted",
+                    "the first rows of a transcript that grew since it was indexed come from the index, not from a "
+                    "whole read")
 
 
 def showing(big):
