@@ -82,19 +82,12 @@ pub fn open_path(state: State<'_, AppState>, req: OpenPathReq) -> Result<SourceG
 #[tauri::command(async)]
 pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<Timeline, IpcError> {
     let whole = req.whole.unwrap_or(false);
-    // The first page of an indexed session comes before the rest of its rows are read.
+    // The first page comes before the rest of the rows are read: from the index, or a big
+    // transcript's first lines.
     if req.from == 0
         && !whole
         && let Some(limit) = req.limit
-        && let Some(t) = state.timeline_head(&req.path, &req.id, limit)
-    {
-        return Ok(t);
-    }
-    // A big transcript no index holds: the rows of its first lines, read whole behind them.
-    if req.from == 0
-        && !whole
-        && let Some(limit) = req.limit
-        && let Some(t) = state.timeline_first_lines(&req.path, &req.id, limit)
+        && let Some(t) = state.first_page(&req.path, &req.id, limit)
     {
         return Ok(t);
     }

@@ -92,6 +92,14 @@ impl AppState {
         Ok(t)
     }
 
+    /// The first page of session `id` under `path` before its rows are read whole: the index's
+    /// ([`AppState::timeline_head`]), else a big transcript's first lines
+    /// ([`AppState::timeline_first_lines`]); `None` when neither answers.
+    pub fn first_page(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
+        self.timeline_head(path, id, limit)
+            .or_else(|| self.timeline_first_lines(path, id, limit))
+    }
+
     /// The first `limit` rows of session `id` under `path` from the index, when it answers for
     /// the file as [`AppState::timeline`] would (as indexed; or grown since, the session not
     /// read yet), without reading the others: 264 000 rows of a 2 GB transcript take a second
