@@ -54,8 +54,9 @@ pub fn list_sessions_indexed(path: &Path) -> Result<SessionList> {
     list_sessions_as_of(path, crate::index::AsOf::Same)
 }
 
-/// The index at its default place, when there is one: listing never creates one.
-fn existing_index() -> Option<crate::index::Index> {
+/// The index at its default place, when there is one (never created here): listing, and a
+/// command given a file it holds as it is, answer from it without reading the file.
+pub fn existing_index() -> Option<crate::index::Index> {
     crate::index::Index::default_path()
         .filter(|p| p.is_file())
         .and_then(|p| crate::index::Index::open(&p).ok())

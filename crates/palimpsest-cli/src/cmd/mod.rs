@@ -37,14 +37,6 @@ pub fn token_cache() -> Option<palimpsest_core::tokens::TokenCache> {
         .and_then(|d| palimpsest_core::tokens::TokenCache::existing(&d))
 }
 
-/// The user's fleet index, when it exists (never created here): a command given a file it
-/// holds as it is now answers from it without reading the file.
-pub fn existing_index() -> Option<palimpsest_core::index::Index> {
-    palimpsest_core::index::Index::default_path()
-        .filter(|p| p.is_file())
-        .and_then(|p| api::open_index(Some(&p)).ok())
-}
-
 /// `session`'s counts once it is counted, from the user's token cache: the views then count in
 /// BPE as the Tokens tab does ([`api::session_counts`]).
 pub fn session_counts(session: &Session) -> Option<palimpsest_core::tokens::counter::Counted> {
@@ -63,7 +55,7 @@ pub struct Target {
 }
 
 impl Target {
-    /// The session's cut view from the user's index (see [`existing_index`]), when it holds
+    /// The session's cut view from the user's index ([`api::existing_index`]), when it holds
     /// the file as it is now; `None` sends the caller to the file.
     pub fn indexed_cuts(
         &self,
@@ -71,7 +63,7 @@ impl Target {
         palimpsest_core::model::SessionMeta,
         palimpsest_core::views::cuts::SessionCuts,
     )> {
-        let ix = existing_index()?;
+        let ix = api::existing_index()?;
         api::session_cuts_indexed(&ix, &self.path, self.session.as_deref())
             .ok()
             .flatten()

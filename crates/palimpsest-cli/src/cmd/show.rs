@@ -86,14 +86,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // A transcript the index holds as it is: printed one message at a time, each read by its
     // offsets, so a 200 MB transcript is not held whole. Only an index that exists is asked.
     if !a.no_index
-        && let Some(stored) = palimpsest_core::index::Index::default_path()
-            .filter(|p| p.is_file())
-            .and_then(|p| api::open_index(Some(&p)).ok())
-            .and_then(|ix| {
-                api::messages_indexed(&ix, &a.target.path, a.target.session.as_deref())
-                    .ok()
-                    .flatten()
-            })
+        && let Some(stored) = api::existing_index().and_then(|ix| {
+            api::messages_indexed(&ix, &a.target.path, a.target.session.as_deref())
+                .ok()
+                .flatten()
+        })
     {
         return super::show_stream::run(stored, view, a.json);
     }

@@ -68,7 +68,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // exists is asked, and not when the count is to bypass the cache or use another one.
     let encoding = a.encoding.as_deref().and_then(Encoding::from_name);
     let kept = (!a.no_cache && a.cache_dir.is_none())
-        .then(super::existing_index)
+        .then(api::existing_index)
         .flatten()
         .and_then(|ix| {
             let id = a.target.session.as_deref();
