@@ -190,6 +190,30 @@ pub fn read_at(f: &mut std::fs::File, at: u64, len: u64) -> std::io::Result<Vec<
     Ok(buf)
 }
 
+/// What `find` reads in the whole lines of a file's first `max` bytes, else what `otherwise`
+/// reads further. A line cut at the end of that read is not given to `find` (a reader of more
+/// would see it whole), and `otherwise` is asked only when the read was cut: a file that ends
+/// within it has said all it has. Naming a session this way reads its first line, where its
+/// listing reads a 256 KiB head.
+pub fn first_lines_or<T>(
+    path: &Path,
+    max: usize,
+    find: impl FnOnce(&[u8]) -> Option<T>,
+    otherwise: impl FnOnce() -> Result<Option<T>>,
+) -> Result<Option<T>> {
+    let bytes = read_head(path, max)?;
+    let cut = bytes.len() == max;
+    let whole = match memchr::memrchr(b'\n', &bytes) {
+        Some(end) if cut => &bytes[..end],
+        None if cut => &bytes[..0],
+        _ => &bytes[..],
+    };
+    match find(whole) {
+        None if cut => otherwise(),
+        found => Ok(found),
+    }
+}
+
 /// The first `max` bytes of a file.
 pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>> {
     let file = super::compressed::open(path)?;

@@ -78,21 +78,16 @@ const ID_BYTES: usize = 16 * 1024;
 /// head. Only whole lines of the first [`ID_BYTES`] are looked at; when none of them names the
 /// session, the head is read as a listing does, so the answer is always the head's.
 pub fn session_id(path: &Path) -> Result<Option<String>> {
-    let bytes = scan::read_head(path, ID_BYTES)?;
-    let whole = if bytes.len() < ID_BYTES {
-        &bytes[..]
-    } else {
-        // A line cut at the end of the read is not looked at: the head reads it whole.
-        memchr::memrchr(b'\n', &bytes).map_or(&bytes[..0], |i| &bytes[..i])
-    };
-    match scan::lines(whole)
-        .filter_map(HeadLine::parse)
-        .find_map(|v| v.session_id)
-    {
-        Some(id) => Ok(Some(id)),
-        None if bytes.len() < ID_BYTES => Ok(None),
-        None => Ok(head(path)?.session_id),
-    }
+    scan::first_lines_or(
+        path,
+        ID_BYTES,
+        |whole| {
+            scan::lines(whole)
+                .filter_map(HeadLine::parse)
+                .find_map(|v| v.session_id)
+        },
+        || Ok(head(path)?.session_id),
+    )
 }
 
 fn shorten(t: &str, max: usize) -> String {

@@ -105,28 +105,23 @@ const ID_BYTES: usize = 64 * 1024;
 /// The id [`head`] would give, from the whole lines of the rollout's first [`ID_BYTES`]; when
 /// none of them gives it, the head is read, so the answer is always the head's.
 fn session_id(path: &Path) -> Result<Option<String>> {
-    let bytes = scan::read_head(path, ID_BYTES)?;
-    let whole = if bytes.len() < ID_BYTES {
-        &bytes[..]
-    } else {
-        memchr::memrchr(b'\n', &bytes).map_or(&bytes[..0], |i| &bytes[..i])
-    };
-    let id = scan::json_lines(whole).find_map(|v| {
-        (v.get("type").and_then(Value::as_str) == Some("session_meta"))
-            .then(|| {
+    scan::first_lines_or(
+        path,
+        ID_BYTES,
+        |whole| {
+            scan::json_lines(whole).find_map(|v| {
+                if v.get("type").and_then(Value::as_str) != Some("session_meta") {
+                    return None;
+                }
                 v.get("payload")
                     .unwrap_or(&v)
                     .get("id")?
                     .as_str()
                     .map(str::to_owned)
             })
-            .flatten()
-    });
-    match id {
-        Some(id) => Ok(Some(id)),
-        None if bytes.len() < ID_BYTES => Ok(None),
-        None => Ok(head(path)?.id),
-    }
+        },
+        || Ok(head(path)?.id),
+    )
 }
 
 /// A session's title from its first user message: the prose, flattened to one line of at most
