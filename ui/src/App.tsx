@@ -19,7 +19,7 @@ import { useCuts } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 import { sessionKey, useFollow, useLive } from "./live";
-import { useMessageDetail, useSessionRows } from "./useSession";
+import { standIn, useMessageDetail, useSessionRows } from "./useSession";
 import { nothingFound, useStartupSources, withLoadedCounts } from "./sources";
 import { SearchDialog } from "./components/SearchDialog";
 import { useCopy } from "./clipboard";
@@ -241,7 +241,7 @@ export function App() {
 
   // Rows paged in after the first screen are not "new": follow counts from the whole session.
   // Followed once every row of the session is in: the index's rows of a grown file are not yet.
-  const follow = useFollow(rowsIn || timeline?.grown_bytes || timeline?.unread_bytes ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
+  const follow = useFollow(rowsIn || standIn(timeline) ? null : timeline, rows[cursor]?.index, rows.length - 1, setCursor);
 
   useKeyboard({
     rowCount: rows.length,

@@ -15,6 +15,14 @@ export const FIRST_SCREEN_ROWS = 200;
 /** Rows per page after it. */
 export const ROW_PAGE = 20000;
 
+/**
+ * True while `t`'s rows stand in for the session's own until its whole read replaces them: the
+ * index's rows of a file that grew since it was indexed, or the rows of a big file's first lines.
+ */
+export function standIn(t: Timeline | null): boolean {
+  return !!(t?.grown_bytes || t?.unread_bytes);
+}
+
 /** Rows still coming in after the first screen. */
 export interface RowsIn {
   have: number;
@@ -53,7 +61,7 @@ export function useSessionRows(
         setRowsIn({ have, total: t.total_rows });
       }
       if (!live) return;
-      if (t.grown_bytes || t.unread_bytes) {
+      if (standIn(t)) {
         // The index's rows of a file that grew since, or the rows of a big file's first lines:
         // the session's own replace them once it is read whole behind them (the status bar
         // says so meanwhile).
