@@ -1,0 +1,62 @@
+// useCuts: a session's cuts are asked for once its rows are all in, not again a moment later
+// (a second ask of a 200 MB session landed while the user clicked through the tabs and held
+// the window); a followed session that grows is asked again, at most once per LIVE_CUTS_MS.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, renderHook } from "@testing-library/react";
+import type { Timeline } from "../bindings/Timeline";
+
+const asked: string[] = [];
+vi.mock("@tauri-apps/api/core", () => ({
+  invoke: (cmd: string) => {
+    asked.push(cmd);
+    return new Promise(() => {});
+  },
+}));
+
+import { LIVE_CUTS_MS, useCuts } from "./useCuts";
+
+const session = { path: "/p/s.jsonl", id: "s" };
+
+function timeline(rows: number): Timeline {
+  return {
+    meta: { id: "s", compaction_count: 1 },
+    rows: Array.from({ length: rows }, (_, index) => ({ index })),
+    compactions: [],
+    from_index: true,
+    total_rows: rows,
+  } as unknown as Timeline;
+}
+
+afterEach(() => {
+  cleanup();
+  asked.length = 0;
+});
+
+describe("useCuts", () => {
+  it("asks once when every row is in, and again only when the session grows", () => {
+    vi.useFakeTimers();
+    try {
+      // The window opens with nothing selected; then a session is, and App passes no timeline
+      // while its rows are still paging in.
+      const { rerender } = renderHook(({ s, t }) => useCuts(s, t), {
+        initialProps: { s: null as typeof session | null, t: null as Timeline | null },
+      });
+      rerender({ s: session, t: null });
+      act(() => vi.advanceTimersByTime(1000));
+      expect(asked, "nothing is asked while the rows page in").toEqual([]);
+      rerender({ s: session, t: timeline(100) });
+      expect(asked, "every row in: the cuts are asked for at once").toEqual(["get_cuts"]);
+      act(() => vi.advanceTimersByTime(LIVE_CUTS_MS * 2));
+      expect(asked, "the same rows are not asked for a second time when the throttle's period ends").toEqual(["get_cuts"]);
+      rerender({ s: session, t: timeline(101) });
+      expect(asked, "a followed session that grew after a quiet spell is asked again at once").toEqual(["get_cuts", "get_cuts"]);
+      rerender({ s: session, t: timeline(102) });
+      rerender({ s: session, t: timeline(103) });
+      expect(asked.length, "growth inside the period waits").toBe(2);
+      act(() => vi.advanceTimersByTime(LIVE_CUTS_MS));
+      expect(asked.length, "the period over, its last growth is asked for once").toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
