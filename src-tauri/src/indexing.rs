@@ -5,10 +5,11 @@
 //! core's; this only decides when.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, Weak};
 
 use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::index::AsOf;
+use palimpsest_core::index::{AsOf, Given};
+use palimpsest_core::model::Session;
 use palimpsest_core::views::timeline::Timeline;
 
 /// The timeline of session `id` under `path` from the index, when it holds it as it is on
@@ -92,26 +93,43 @@ pub fn cut_view(path: &str, id: &str) -> Option<palimpsest_core::views::cuts::Se
         .flatten()
 }
 
-/// Sources waiting to be indexed, and whether the indexing thread is running.
-static QUEUE: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
+/// A session the window read from its source's file, for the index to take instead of reading
+/// the file again when the file is still as it was ([`palimpsest_core::index::Given`]).
+pub struct Read {
+    /// The session's id.
+    pub id: String,
+    /// The file's fingerprint from before the read.
+    pub print: palimpsest_core::index::fingerprint::Fingerprint,
+    /// The window's copy, while it keeps it.
+    pub session: Weak<Session>,
+}
+
+/// Sources waiting to be indexed (each with the session the window read from it, if any), and
+/// whether the indexing thread is running.
+type Queue = (Vec<(PathBuf, Option<Read>)>, bool);
+static QUEUE: Mutex<Queue> = Mutex::new((Vec::new(), false));
 
 /// Bring the index up to date for `path` in the background (after the window has what it
-/// asked for). A source already waiting is not queued twice; one thread works through them.
-pub fn later(path: &str) {
+/// asked for), from `read` when the window's copy is still there and its file unchanged (a
+/// 2 GB transcript is not read a second time, nor held twice). A source already waiting is not
+/// queued twice; one thread works through them.
+pub fn later(path: &str, read: Option<Read>) {
     let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
     let p = PathBuf::from(path);
-    if !q.0.contains(&p) {
-        q.0.push(p);
+    match q.0.iter_mut().find(|(w, _)| *w == p) {
+        Some(waiting) => waiting.1 = read.or(waiting.1.take()),
+        None => q.0.push((p, read)),
     }
     if q.1 {
         return;
     }
     q.1 = true;
     std::thread::spawn(|| {
-        // Behind whatever the window does: indexing a big transcript reads it whole again.
+        // Behind whatever the window does: indexing a big transcript reads it whole again
+        // unless the window's copy is taken.
         crate::ahead::lowest_priority();
         loop {
-            let next = {
+            let (next, read) = {
                 let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
                 if q.0.is_empty() {
                     q.1 = false;
@@ -119,12 +137,24 @@ pub fn later(path: &str) {
                 }
                 q.0.remove(0)
             };
+            // Upgraded only now: a copy the window let go of meanwhile is read from the file.
+            let given: Vec<Given> = read
+                .and_then(|r| {
+                    Some(Given {
+                        file: next.clone(),
+                        id: r.id,
+                        print: r.print,
+                        session: r.session.upgrade()?,
+                    })
+                })
+                .into_iter()
+                .collect();
             let done = api::open_index(None).and_then(|mut ix| {
-                api::index_update(
+                api::index_update_given(
                     &mut ix,
                     std::slice::from_ref(&next),
                     &DiagnoseOptions::default(),
-                    &mut |_, _| {},
+                    &given,
                 )
             });
             if let Err(e) = done {

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use palimpsest_core::index::fingerprint::Fingerprint;
 use palimpsest_core::model::Session;
 use palimpsest_core::tokens::counter::Counted;
 use palimpsest_core::watch::Patch;
@@ -23,6 +24,9 @@ pub struct Kept {
     session: Arc<Session>,
     /// Tail patches, oldest first, for a copy that was held elsewhere when they came.
     pending: Vec<Patch>,
+    /// The file's fingerprint from before the copy was read from it, while the copy is as read
+    /// (the index may take it then: [`Kept::given`]).
+    print: Option<Fingerprint>,
 }
 
 impl Kept {
@@ -33,7 +37,24 @@ impl Kept {
             id: id.to_owned(),
             session,
             pending: Vec::new(),
+            print: None,
         }
+    }
+
+    /// `session` read from the file `path` whose fingerprint was `print` before the read.
+    pub fn read(path: &str, id: &str, session: Arc<Session>, print: Option<Fingerprint>) -> Self {
+        Kept {
+            print,
+            ..Kept::new(path, id, session)
+        }
+    }
+
+    /// The copy as read from its file, for the index to take instead of reading the file again
+    /// ([`palimpsest_core::index::Given`]); only a weak handle, so a copy the window lets go of
+    /// is not kept alive by a queued update (that one reads the file itself).
+    pub fn given(&self) -> Option<(Fingerprint, std::sync::Weak<Session>)> {
+        let print = self.print.clone().filter(|_| self.pending.is_empty())?;
+        Some((print, Arc::downgrade(&self.session)))
     }
 
     /// True when it is session `id` under `path`.
@@ -50,6 +71,8 @@ impl Kept {
     /// holds the copy and no change waits before it, else it waits. `None` when it does not fit
     /// the copy: the session is then read from its file at the next command.
     pub fn patched(mut self, patch: &Patch, memo: &Memo) -> Option<Kept> {
+        // Patched or not yet, the copy is no longer the file as read.
+        self.print = None;
         if let Patch::Whole(s) = patch {
             self.session = Arc::clone(s);
             self.pending.clear();
@@ -266,6 +289,39 @@ mod tests {
         assert!(
             kept.settled(&memo).is_none(),
             "settled, it does not fit: the file is read again"
+        );
+    }
+
+    #[test]
+    fn a_copy_as_read_is_offered_to_the_index_weakly_until_a_change_comes() {
+        let (_t, dir, _, _, whole) = grown();
+        let file = dir.join(format!("{ID}.jsonl"));
+        let (copy, print) = api::load_session_printed(&file, Some(ID)).unwrap();
+        let print = print.expect("a file is fingerprinted before it is read");
+        let path = file.display().to_string();
+        let kept = Kept::read(&path, ID, Arc::new(copy), Some(print.clone()));
+        let (offered, weak) = kept
+            .given()
+            .expect("a copy as read is offered to the index");
+        assert_eq!(offered, print, "with the fingerprint from before its read");
+        assert!(
+            weak.upgrade()
+                .is_some_and(|s| Arc::ptr_eq(&s, &kept.ready().unwrap())),
+            "the window's copy itself, not a second one"
+        );
+        drop(kept);
+        assert!(
+            weak.upgrade().is_none(),
+            "a copy the window let go of is not kept alive for the index"
+        );
+        let memo = Memo::default();
+        let kept = Kept::read(&path, ID, Arc::new(whole.clone()), Some(print));
+        let kept = kept
+            .patched(&Patch::Whole(Arc::new(whole)), &memo)
+            .expect("a whole read replaces the copy");
+        assert!(
+            kept.given().is_none(),
+            "a changed copy is no longer the file as read: the index reads the file"
         );
     }
 }

@@ -193,6 +193,19 @@ impl AppState {
         })
     }
 
+    /// Session `id` under `path` as the slot holds it read from its file, for the index
+    /// ([`Kept::given`]); `None` while a read holds the slot.
+    pub fn given(&self, path: &str, id: &str) -> Option<crate::indexing::Read> {
+        let slot = self.loaded.try_lock().ok()?;
+        let kept = slot.as_ref().filter(|k| k.is(path, id))?;
+        let (print, session) = kept.given()?;
+        Some(crate::indexing::Read {
+            id: id.to_owned(),
+            print,
+            session,
+        })
+    }
+
     /// Session `id` under `path` when it is loaded now; `None` while a read holds the slot or
     /// another session is kept (never waits).
     pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
@@ -347,8 +360,9 @@ fn load_locked(
             return Ok(s);
         }
     }
-    let session = Arc::new(api::load_session(Path::new(path), Some(id))?);
-    *slot = Some(Kept::new(path, id, Arc::clone(&session)));
+    let (session, print) = api::load_session_printed(Path::new(path), Some(id))?;
+    let session = Arc::new(session);
+    *slot = Some(Kept::read(path, id, Arc::clone(&session), print));
     Ok(session)
 }
 

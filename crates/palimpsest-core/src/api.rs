@@ -322,8 +322,9 @@ mod fleet;
 mod postmortem;
 pub use cuts::{compactions_of, cut_view_indexed, lint_of, session_cuts_indexed};
 pub use fleet::{
-    default_paths, export_parquet, fleet_indexed, index_update, open_index, search,
-    timeline_indexed, timeline_indexed_grown, timeline_indexed_head,
+    default_paths, export_parquet, fleet_indexed, index_update, index_update_given,
+    load_session_printed, open_index, search, timeline_indexed, timeline_indexed_grown,
+    timeline_indexed_head,
 };
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
 

@@ -82,7 +82,7 @@ impl AppState {
                     let done = Arc::clone(&self.read_ahead);
                     std::thread::spawn(move || prime(live, &done, &p, &meta));
                     let t = api::timeline(&session, self.counts(&session).as_deref());
-                    crate::indexing::later(path);
+                    crate::indexing::later(path, self.given(path, id));
                     t
                 }
             },

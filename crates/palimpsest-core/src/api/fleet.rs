@@ -41,6 +41,35 @@ pub fn index_update(
     index.update(&paths, opts, progress)
 }
 
+/// [`index_update`] of `paths` (not the default folders), indexing the sessions in `given`
+/// from the copies the caller read ([`crate::index::Given`]) when their files are as read.
+pub fn index_update_given(
+    index: &mut Index,
+    paths: &[PathBuf],
+    opts: &DiagnoseOptions,
+    given: &[crate::index::Given],
+) -> Result<IndexReport> {
+    index.update_given(paths, opts, &mut |_, _| {}, given)
+}
+
+/// Session `id` of the file `path` ([`super::load_session`]) with the file's fingerprint from
+/// before the read, so an index update can take this copy ([`crate::index::Given`]) instead
+/// of reading the file again. No fingerprint for a folder: which of its files the session is
+/// in is known only once it is read.
+pub fn load_session_printed(
+    path: &Path,
+    id: Option<&str>,
+) -> Result<(
+    crate::model::Session,
+    Option<crate::index::fingerprint::Fingerprint>,
+)> {
+    let print = path
+        .is_file()
+        .then(|| crate::index::fingerprint::Fingerprint::of(path).ok())
+        .flatten();
+    Ok((super::load_session(path, id)?, print))
+}
+
 /// The fleet table of `path` from the index, brought up to date first (incrementally).
 pub fn fleet_indexed(
     index: &mut Index,

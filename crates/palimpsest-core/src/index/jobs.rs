@@ -2,17 +2,53 @@
 //! and writing them from one thread in one transaction. What to load is `super`'s; what a
 //! row holds is `rows`', how it is written `store`'s.
 
-use std::path::Path;
-use std::sync::mpsc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
 
 use super::rows::{self, Prepared};
 use super::{IndexReport, store};
 use crate::analysis::asked::DiagnoseOptions;
 use crate::error::Problem;
 use crate::error::{Error, Result};
+use crate::model::Session;
+
+use super::fingerprint::Fingerprint;
+
+/// A session its caller read already (the app, for the window), with its file's fingerprint
+/// taken before the read: an update indexes it from this copy when the file is still as it
+/// was, instead of reading a 2 GB transcript a second time (and holding two copies of it).
+pub struct Given {
+    /// The session's file, as its source lists it.
+    pub file: PathBuf,
+    /// Its id.
+    pub id: String,
+    /// The file's fingerprint from before it was read.
+    pub print: Fingerprint,
+    /// The session read.
+    pub session: Arc<Session>,
+}
+
+/// The copy in `given` of session `id` of `file`, when the file's fingerprint `now` is the one
+/// it was read at. Only a session that is its file's alone: one listed with a stamp of its
+/// source's (a database's rows, an orphaned run) can change while its file does not.
+pub(super) fn given_for(
+    given: &[Given],
+    file: &Path,
+    id: &str,
+    now: Option<&Fingerprint>,
+    stamp: &Option<String>,
+) -> Option<Arc<Session>> {
+    let now = now.filter(|_| stamp.is_none())?;
+    given
+        .iter()
+        .find(|g| g.id == id && g.print == *now && super::canonical(&g.file) == file)
+        .map(|g| Arc::clone(&g.session))
+}
 
 /// One session to (re)load.
 pub(super) struct Job {
+    /// The session read already, when the caller gave it ([`Given`]).
+    pub given: Option<Arc<Session>>,
     pub source: usize,
     pub id: String,
     pub file: String,
@@ -97,26 +133,33 @@ fn prepare(
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
 ) -> Result<Prepared> {
-    let session = catalog.sources[job.source].load(&job.id)?;
-    let d = crate::analysis::asked::diagnose(&session, opts)?;
+    let read;
+    let session: &Session = match &job.given {
+        Some(s) => s,
+        None => {
+            read = catalog.sources[job.source].load(&job.id)?;
+            &read
+        }
+    };
+    let d = crate::analysis::asked::diagnose(session, opts)?;
     let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
     let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let never = std::sync::atomic::AtomicBool::new(false);
     let counts =
-        crate::tokens::count_session(&session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
-    let tokens = counts.per_message(&session);
+        crate::tokens::count_session(session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
+    let tokens = counts.per_message(session);
     // The app's cut view reads the counts back from the cache this count filled; they are
     // the same numbers.
-    let counted = crate::tokens::counter::Counted::from_tokens(&session, &tokens, encoding);
-    let cut_view = crate::api::session_cuts(&session, Some(&counted));
+    let counted = crate::tokens::counter::Counted::from_tokens(session, &tokens, encoding);
+    let cut_view = crate::api::session_cuts(session, Some(&counted));
     // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
     // price table), from the counts just made.
-    let mut token_report = crate::tokens::report::build(&session, &counts, Default::default());
-    token_report.cost = crate::cost::session_cost(&session, crate::cost::PriceTable::bundled());
-    let cost = crate::cost::session_cost(&session, opts.price_table());
-    let requests = super::facts::requests(&session, cost.as_ref());
+    let mut token_report = crate::tokens::report::build(session, &counts, Default::default());
+    token_report.cost = crate::cost::session_cost(session, crate::cost::PriceTable::bundled());
+    let cost = crate::cost::session_cost(session, opts.price_table());
+    let requests = super::facts::requests(session, cost.as_ref());
     Ok(Prepared {
-        cuts: super::facts::cuts(&session, &d),
+        cuts: super::facts::cuts(session, &d),
         findings: super::facts::findings(&d),
         requests,
         row: crate::analysis::fleet::row(
@@ -127,10 +170,14 @@ fn prepare(
         buckets: cost
             .map(|c| crate::cost::buckets(&c.per_request))
             .unwrap_or_default(),
-        messages: rows::message_rows(&session, &tokens),
+        messages: rows::message_rows(session, &tokens),
         compactions: session.compactions.clone(),
-        parts: rows::part_texts(&session),
-        meta: session.meta,
+        parts: rows::part_texts(session),
+        meta: crate::model::SessionMeta {
+            // As the index's own read names it, whatever path the caller's read came by.
+            path: job.file.clone(),
+            ..session.meta.clone()
+        },
         diagnosis: d,
         token_report,
         cut_view,

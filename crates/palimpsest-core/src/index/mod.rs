@@ -25,6 +25,7 @@ pub mod search;
 pub mod store;
 mod stream;
 mod timeline;
+pub use jobs::Given;
 pub use read::AsOf;
 pub use stream::StoredMessages;
 
@@ -137,6 +138,18 @@ impl Index {
         opts: &DiagnoseOptions,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<IndexReport> {
+        self.update_given(paths, opts, progress, &[])
+    }
+
+    /// [`Index::update`], taking the sessions in `given` as read already: one whose file is
+    /// still as it was when it was read is indexed from that copy, not read again.
+    pub fn update_given(
+        &mut self,
+        paths: &[PathBuf],
+        opts: &DiagnoseOptions,
+        progress: &mut dyn FnMut(usize, usize),
+        given: &[Given],
+    ) -> Result<IndexReport> {
         let all: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
         let mut fresh = IndexReport {
             index: self.path.display().to_string(),
@@ -170,7 +183,7 @@ impl Index {
         // meanwhile (the vocabulary of nearly every model; a session of another builds its own).
         std::thread::spawn(|| crate::tokens::Encoding::O200kBase.warm_up());
         let stale_roots: Vec<PathBuf> = stale.iter().map(|(r, _)| r.clone()).collect();
-        let mut report = self.update_full(&stale_roots, opts, progress)?;
+        let mut report = self.update_full(&stale_roots, opts, progress, given)?;
         for (root, stamp) in &stale {
             roots::forget_ancestors(&self.conn, root).map_err(|e| self.sql(e))?;
             if let Some(stamp) = stamp {
@@ -194,12 +207,13 @@ impl Index {
     }
 
     /// The full update of `paths`: every source opened, every session's file fingerprinted,
-    /// the changed ones loaded.
+    /// the changed ones loaded (or taken from `given`, see [`Index::update_given`]).
     pub fn update_full(
         &mut self,
         paths: &[PathBuf],
         opts: &DiagnoseOptions,
         progress: &mut dyn FnMut(usize, usize),
+        given: &[Given],
     ) -> Result<IndexReport> {
         let roots: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
         let mut report = IndexReport {
@@ -315,6 +329,7 @@ impl Index {
                     _ => 0,
                 };
                 jobs.push(jobs::Job {
+                    given: jobs::given_for(given, &sf.file, &sf.id, print.as_ref(), &sf.stamp),
                     source: si,
                     existed: known.contains_key(&key),
                     id: sf.id,

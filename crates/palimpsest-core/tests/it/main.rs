@@ -38,6 +38,7 @@ mod goose_v17;
 mod index;
 mod index_bodies;
 mod index_diagnosis;
+mod index_given;
 mod index_listing;
 mod index_open;
 mod index_timeline;
