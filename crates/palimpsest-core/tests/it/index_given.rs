@@ -55,7 +55,7 @@ fn an_update_takes_the_callers_copy_while_the_file_is_as_read() {
         "the real transcript has more than 40 messages ({count})"
     );
     // A copy no read of the file can give: its first 40 messages.
-    let mut copy = whole.clone();
+    let mut copy = whole;
     copy.messages.truncate(40);
     // Given by another spelling of the same path: the index keys files canonically.
     let spelled = dir.path().join(".").join(format!("{ID}.jsonl"));
