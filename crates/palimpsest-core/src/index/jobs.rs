@@ -133,14 +133,11 @@ fn prepare(
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
 ) -> Result<Prepared> {
-    let read;
-    let session: &Session = match &job.given {
-        Some(s) => s,
-        None => {
-            read = catalog.sources[job.source].load(&job.id)?;
-            &read
-        }
+    let read = match &job.given {
+        Some(s) => Arc::clone(s),
+        None => Arc::new(catalog.sources[job.source].load(&job.id)?),
     };
+    let session: &Session = &read;
     let d = crate::analysis::asked::diagnose(session, opts)?;
     let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
     let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
@@ -172,7 +169,6 @@ fn prepare(
             .unwrap_or_default(),
         messages: rows::message_rows(session, &tokens),
         compactions: session.compactions.clone(),
-        parts: rows::part_texts(session),
         meta: crate::model::SessionMeta {
             // As the index's own read names it, whatever path the caller's read came by.
             path: job.file.clone(),
@@ -181,5 +177,6 @@ fn prepare(
         diagnosis: d,
         token_report,
         cut_view,
+        session: read,
     })
 }

@@ -5,6 +5,7 @@
 //! `store`. The same flattening feeds [`super::search::scan`], the plain scan search is checked
 //! against.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -14,7 +15,7 @@ use crate::model::{MessageKind, Part, Role, Session, SessionMeta};
 
 /// One searchable part.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PartText {
+pub struct PartText<'a> {
     /// The message's index.
     pub index: usize,
     /// `text` | `thinking` | `tool_call` | `tool_result` | `summary`.
@@ -22,10 +23,11 @@ pub struct PartText {
     /// `user` | `assistant` | `tool` | `system` (a tool result is `tool`, whatever carried it).
     pub role: &'static str,
     /// The tool, for calls and results.
-    pub tool: Option<String>,
+    pub tool: Option<&'a str>,
     /// The text searched: a call's argument values one per line, a result's text, a
-    /// message's text.
-    pub text: String,
+    /// message's text. Borrowed from the session where it is one of its texts: a copy of
+    /// every text of a 2 GB transcript doubled what indexing it held.
+    pub text: Cow<'a, str>,
 }
 
 /// One message as the index keeps it.
@@ -75,8 +77,9 @@ pub struct Prepared {
     pub row: FleetRow,
     /// Per message.
     pub messages: Vec<MessageRow>,
-    /// Per searchable part, in message order.
-    pub parts: Vec<PartText>,
+    /// The session read, whose searchable parts ([`part_texts`]) are written from it as they
+    /// are, not from a copy.
+    pub session: std::sync::Arc<Session>,
     /// Recorded usage by model and tier, priced when asked (under any table).
     pub buckets: Vec<crate::cost::Bucket>,
     /// The compactions the source recorded (the timeline's cut marks).
@@ -126,7 +129,7 @@ pub fn argument_text(v: &Value) -> String {
 }
 
 /// The searchable parts of a session, in order.
-pub fn part_texts(session: &Session) -> Vec<PartText> {
+pub fn part_texts(session: &Session) -> Vec<PartText<'_>> {
     let mut tool_of: HashMap<&str, &str> = HashMap::new();
     let mut out = Vec::new();
     for m in &session.messages {
@@ -137,11 +140,14 @@ pub fn part_texts(session: &Session) -> Vec<PartText> {
                     if summary { "summary" } else { "text" },
                     role_name(m.role),
                     None,
-                    text.clone(),
+                    Cow::Borrowed(text.as_str()),
                 ),
-                Part::Thinking { text, .. } if !text.is_empty() => {
-                    ("thinking", role_name(m.role), None, text.clone())
-                }
+                Part::Thinking { text, .. } if !text.is_empty() => (
+                    "thinking",
+                    role_name(m.role),
+                    None,
+                    Cow::Borrowed(text.as_str()),
+                ),
                 Part::ToolCall {
                     id,
                     name,
@@ -151,15 +157,15 @@ pub fn part_texts(session: &Session) -> Vec<PartText> {
                     (
                         "tool_call",
                         role_name(m.role),
-                        Some(name.clone()),
-                        argument_text(arguments),
+                        Some(name.as_str()),
+                        Cow::Owned(argument_text(arguments)),
                     )
                 }
                 Part::ToolResult { call_id, text, .. } => (
                     "tool_result",
                     "tool",
-                    tool_of.get(call_id.as_str()).map(|s| (*s).to_owned()),
-                    text.clone(),
+                    tool_of.get(call_id.as_str()).copied(),
+                    Cow::Borrowed(text.as_str()),
                 ),
                 _ => continue,
             };

@@ -162,9 +162,7 @@ pub fn snippet(text: &str, (start, end): (usize, usize)) -> (String, usize, usiz
 fn passes(q: &Query, p: &PartText) -> bool {
     q.role.as_deref().is_none_or(|r| r == p.role)
         && q.part.as_deref().is_none_or(|k| k == p.part)
-        && q.tool
-            .as_deref()
-            .is_none_or(|t| p.tool.as_deref() == Some(t))
+        && q.tool.as_deref().is_none_or(|t| p.tool == Some(t))
 }
 
 /// The plain scan: every part of the given sessions (newest first), checked one by one.
@@ -204,7 +202,7 @@ fn hit(meta: &crate::model::SessionMeta, p: &PartText, r: (usize, usize)) -> Hit
         index: p.index,
         role: p.role.to_owned(),
         part: p.part.to_owned(),
-        tool: p.tool.clone(),
+        tool: p.tool.map(str::to_owned),
         snippet,
         match_start,
         match_end,

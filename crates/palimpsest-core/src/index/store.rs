@@ -284,7 +284,11 @@ pub fn write(
     )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
-    for (n, t) in p.parts.iter().enumerate().take(limit as usize) {
+    for (n, t) in super::rows::part_texts(&p.session)
+        .iter()
+        .enumerate()
+        .take(limit as usize)
+    {
         if t.index < from {
             continue;
         }
