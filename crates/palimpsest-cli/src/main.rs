@@ -11,6 +11,10 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
+/// mimalloc, not glibc's malloc: see the workspace manifest.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Inspect the sessions of LLM coding agents: visibility, compaction cuts, replay, tokens.
 #[derive(Parser)]
 #[command(name = "palimpsest", version, about)]
