@@ -1,8 +1,9 @@
 //! The app's use of the fleet index: a session opens from it when its file is unchanged since
 //! it was indexed (the rows of a 200 MB transcript in a fraction of a second, the session read
 //! behind them), and a source whose session had to be read from its file is indexed in the
-//! background afterwards, one source at a time, so the next opening is quick. The index is
-//! core's; this only decides when.
+//! background afterwards, one source at a time, so the next opening is quick; that update takes
+//! the window's copy of the session ([`Read`]) instead of reading the file again while the file
+//! is as it was read. The index is core's; this only decides when.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Weak};

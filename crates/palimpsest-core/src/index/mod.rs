@@ -6,8 +6,10 @@
 //! [`Index::update`] walks the given paths with the readers of `sources`, asks each source
 //! where its sessions live ([`crate::sources::SessionSource::session_files`], cheap), and
 //! loads only sessions whose fingerprint changed (`fingerprint`): a new one is added, a changed
-//! one re-written (an appended transcript from its last message on), one gone is removed.
-//! Loading and diagnosing run on every core; one thread writes. Deleting the file loses
+//! one re-written (an appended transcript from its last message on), one gone is removed; a
+//! session the caller read already ([`Given`], the app's copy) is taken instead of read again
+//! while its file is as fingerprinted before that read. Loading and diagnosing run on every
+//! core; one thread writes. Deleting the file loses
 //! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
 //! message read back by its records' byte offsets `body`'s; requests, compactions and findings
