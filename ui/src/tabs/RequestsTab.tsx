@@ -5,7 +5,7 @@
 // a link to the first request it broke. When the agent recorded the request it sent (goose's
 // request logs), "recorded request" sets it beside the rebuilt one, every difference marked.
 // Keys while the tab is open: `,` / `.` step back / on.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useCommand } from "../useCommand";
 import type { TabContext } from "./context";
 import type { Finding } from "../bindings/Finding";
@@ -13,6 +13,24 @@ import { TimelineList } from "../components/TimelineList";
 import { FINDING_LABEL, cutBanners, findingBadges, groupFindings } from "../cuts/model";
 import { plural } from "../timeline/rows";
 import { RecordedDiff } from "../components/RecordedDiff";
+
+/** The session and request count the position was last set for. */
+export interface Seen {
+  id: string | null;
+  count: number;
+}
+
+/**
+ * The request to show once session `id` has `count` requests, `r` shown and `was` what it was
+ * set for: another session opens on its next request, as does one that grew while its last
+ * was shown (following it); otherwise the request stays where the user put it. The tab waits
+ * for an answer (while there is none, the position stays): had it jumped, a cut view asked
+ * again would throw the user back to the last request, and an open recorded request with it.
+ */
+export function requestAfter(r: number, was: Seen, id: string | null, count: number): number {
+  if (id !== was.id || r === was.count || r < 1 || r > count) return count;
+  return r;
+}
 
 export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext) {
   const id = timeline?.meta.id ?? null;
@@ -26,10 +44,15 @@ export function RequestsTab({ path, timeline, selectMessage, cuts }: TabContext)
   // The requests the agent recorded, once per session (goose keeps the last ten).
   const recorded = useCommand("get_recorded", path && id ? { path, id } : null, [path, id]).data;
 
-  // A new session opens on the request it would send next.
+  // A new session opens on the request it would send next; see `requestAfter`.
+  const seen = useRef<Seen>({ id: null, count: 0 });
+  const answered = data !== null;
   useEffect(() => {
-    setRequest(count);
-  }, [id, count]);
+    if (!answered) return;
+    const was = seen.current;
+    seen.current = { id, count };
+    setRequest((r) => requestAfter(r, was, id, count));
+  }, [id, count, answered]);
 
   // Stepping through one session's requests keeps the one shown until the next arrives.
   const asked = useCommand("get_request", path && id && request >= 1 ? { path, id, request } : null, [path, id, request], {
