@@ -126,6 +126,10 @@ describe("useThrottled", () => {
       expect(result.current, "the period over, the latest change passes, not the one in between").toBe(4);
       rerender({ v: 5, k: "b" });
       expect(result.current, "another session's value passes at once, inside the period too").toBe(5);
+      rerender({ v: null as unknown as number, k: "c" });
+      act(() => vi.advanceTimersByTime(100));
+      rerender({ v: 6, k: "c" });
+      expect(result.current, "a first value after none passes at once, inside the period too").toBe(6);
     } finally {
       vi.useRealTimers();
     }

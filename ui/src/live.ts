@@ -15,7 +15,7 @@ import type { SessionKey } from "./components/Sidebar";
 /**
  * `value`, passed on at most once every `ms` while it keeps changing (the first change after a
  * quiet spell at once, the last one always): what a live session's growth makes a view ask core
- * again for. A change of `key` (another session) passes at once.
+ * again for. A change of `key` (another session), or a first value after none, passes at once.
  */
 export function useThrottled<T>(value: T, ms: number, key: string): T {
   // Decided during render, so a value that passes at once reaches the caller in the same
@@ -23,7 +23,10 @@ export function useThrottled<T>(value: T, ms: number, key: string): T {
   const held = useRef({ value, key, at: -Infinity });
   const [, wake] = useState(0);
   const h = held.current;
-  if (h.key !== key || (!Object.is(h.value, value) && Date.now() - h.at >= ms)) {
+  // A value where there was none (a timeline every row of which is now in) is not a change to
+  // throttle: held for the period, it was passed on a second time seconds later.
+  const first = (h.value === null || h.value === undefined) && value !== null && value !== undefined;
+  if (h.key !== key || first || (!Object.is(h.value, value) && Date.now() - h.at >= ms)) {
     held.current = { value, key, at: Date.now() };
   }
   useEffect(() => {

@@ -21,10 +21,8 @@ export interface CutsState {
 export function useCuts(session: { path: string; id: string } | null, timeline: Timeline | null): CutsState {
   const key = session ? `${session.path}\n${session.id}` : "";
   // Another session's cuts never reach the views while this one's are on their way; a grown
-  // timeline of the same session keeps its cuts until the new ones land. The timeline passed
-  // at last (every row in) is not growth: held for the throttle's period, it asked core a
-  // second time, seconds after the first, as the user clicked through the tabs.
-  const grown = useThrottled(timeline, LIVE_CUTS_MS, `${key}\n${timeline !== null}`);
+  // timeline of the same session keeps its cuts until the new ones land.
+  const grown = useThrottled(timeline, LIVE_CUTS_MS, key);
   const cuts = timeline?.meta.compaction_count;
   return useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, grown, cuts, timeline !== null], {
     keepFor: key,
