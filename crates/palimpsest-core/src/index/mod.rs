@@ -10,7 +10,8 @@
 //! session the caller read already ([`Given`], the app's copy) is taken instead of read again
 //! while its file is as fingerprinted before that read. Loading and diagnosing run on every
 //! core; one thread writes. Deleting the file loses
-//! nothing. The rows are `rows`', the schema `store`'s, search `search`'s, what is answered
+//! nothing. The rows are `rows`', the schema `store`'s, writing message rows (only those an
+//! append changed) `messages`', search `search`'s, what is answered
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
 //! message read back by its records' byte offsets `body`'s; requests, compactions and findings
 //! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'.
@@ -20,6 +21,7 @@ pub mod digests;
 pub mod facts;
 pub mod fingerprint;
 mod jobs;
+mod messages;
 mod read;
 pub mod roots;
 pub mod rows;

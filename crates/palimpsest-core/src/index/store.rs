@@ -162,22 +162,21 @@ pub fn part_base(id: i64) -> i64 {
     id << PART_BITS
 }
 
-/// Delete a session's messages, and its parts from message `from` on (0: all of them). Every
-/// message row goes, even for an appended file: a compaction appended later changes what the
-/// model sees of earlier messages, and their rows say so.
+/// Delete a session's parts from message `from` on, and with `from` 0 its messages too (an
+/// appended file's message rows are compared, not deleted: [`super::messages::write`]).
 pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<()> {
     if from == 0 {
         conn.execute(
             "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2",
             params![part_base(id), part_base(id + 1) - 1],
         )?;
+        conn.execute("DELETE FROM messages WHERE session = ?1", params![id])?;
     } else {
         conn.execute(
             "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2 AND idx >= ?3",
             params![part_base(id), part_base(id + 1) - 1, from as i64],
         )?;
     }
-    conn.execute("DELETE FROM messages WHERE session = ?1", params![id])?;
     super::facts::delete(conn, id)
 }
 
@@ -236,33 +235,7 @@ pub fn write(
         "DELETE FROM failures WHERE file = ?1 AND session_id = ?2",
         params![file, p.meta.id],
     )?;
-    let mut msg = conn.prepare_cached(
-        "INSERT INTO messages(session, idx, role, kind, agent_visible, user_visible, chars,
-             est_tokens, tokens, tools, is_error, paths, line, offset, records, body_json,
-             row_json)
-         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-    )?;
-    for m in &p.messages {
-        msg.execute(params![
-            id,
-            m.index as i64,
-            m.role,
-            m.kind,
-            m.agent_visible,
-            m.user_visible,
-            m.chars as i64,
-            crate::tokens::counter::estimate(m.chars) as i64,
-            m.tokens.map(|t| t as i64),
-            m.tools,
-            m.is_error,
-            m.paths,
-            m.line.map(|l| l as i64),
-            m.offset.map(|o| o as i64),
-            m.records,
-            m.body_json,
-            m.row_json,
-        ])?;
-    }
+    super::messages::write(conn, id, &p.messages, from)?;
     let mut part = conn.prepare_cached(
         "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     )?;

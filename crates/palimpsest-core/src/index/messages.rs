@@ -1,0 +1,167 @@
+//! Writing a session's message rows. A session indexed for the first time (or read again from
+//! its start) gets every row inserted. An appended transcript keeps each stored row that is
+//! still the same and rewrites only the others: the new messages, the one a later block of a
+//! response grew, and earlier ones whose visibility a compaction appended since changed. What a
+//! row holds is `rows`'; the table is `store`'s.
+
+use rusqlite::{Connection, Row, params};
+
+use super::rows::MessageRow;
+
+const INSERT: &str = "INSERT OR REPLACE INTO messages(session, idx, role, kind, agent_visible,
+    user_visible, chars, est_tokens, tokens, tools, is_error, paths, line, offset, records,
+    body_json, row_json)
+    VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+
+/// Write the rows of session `id`. With `from` 0 the session has no rows left (`store`
+/// deleted them); otherwise the stored rows are compared with `rows` and only those that
+/// differ, or are new, are written, and rows past the session's end are deleted. Rewriting
+/// every row of a 200 MB transcript for one appended line was a third of re-indexing it, most
+/// of it in the commit that wrote the rewritten pages.
+pub fn write(conn: &Connection, id: i64, rows: &[MessageRow], from: usize) -> rusqlite::Result<()> {
+    let changed: Vec<&MessageRow> = if from == 0 {
+        rows.iter().collect()
+    } else {
+        let mut same = vec![false; rows.len()];
+        let mut stored = conn.prepare(
+            "SELECT idx, role, kind, agent_visible, user_visible, chars, tokens, tools, is_error,
+                 paths, line, offset, records, body_json, row_json
+             FROM messages WHERE session = ?1",
+        )?;
+        let mut found = stored.query(params![id])?;
+        while let Some(r) = found.next()? {
+            let idx = r.get::<_, i64>(0)? as usize;
+            if let Some(m) = rows.get(idx) {
+                same[idx] = is_same(r, m)?;
+            }
+        }
+        conn.execute(
+            "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
+            params![id, rows.len() as i64],
+        )?;
+        rows.iter()
+            .zip(same)
+            .filter(|(_, s)| !s)
+            .map(|(m, _)| m)
+            .collect()
+    };
+    let mut insert = conn.prepare_cached(INSERT)?;
+    for m in changed {
+        insert.execute(params![
+            id,
+            m.index as i64,
+            m.role,
+            m.kind,
+            m.agent_visible,
+            m.user_visible,
+            m.chars as i64,
+            crate::tokens::counter::estimate(m.chars) as i64,
+            m.tokens.map(|t| t as i64),
+            m.tools,
+            m.is_error,
+            m.paths,
+            m.line.map(|l| l as i64),
+            m.offset.map(|o| o as i64),
+            m.records,
+            m.body_json,
+            m.row_json,
+        ])?;
+    }
+    Ok(())
+}
+
+/// True when stored row `r` (the columns [`write`] selects) holds what `m` would write.
+fn is_same(r: &Row<'_>, m: &MessageRow) -> rusqlite::Result<bool> {
+    let int = |i: usize| r.get::<_, Option<i64>>(i);
+    let text = |i: usize, want: &str| -> rusqlite::Result<bool> {
+        Ok(r.get_ref(i)?.as_str_or_null()? == Some(want))
+    };
+    Ok(text(1, m.role)?
+        && text(2, &m.kind)?
+        && r.get::<_, bool>(3)? == m.agent_visible
+        && r.get::<_, bool>(4)? == m.user_visible
+        && int(5)? == Some(m.chars as i64)
+        && int(6)? == m.tokens.map(|t| t as i64)
+        && text(7, &m.tools)?
+        && r.get::<_, bool>(8)? == m.is_error
+        && text(9, &m.paths)?
+        && int(10)? == m.line.map(|l| l as i64)
+        && int(11)? == m.offset.map(|o| o as i64)
+        && text(12, &m.records)?
+        && r.get_ref(13)?.as_str_or_null()? == m.body_json.as_deref()
+        && text(14, &m.row_json)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(index: usize, agent_visible: bool) -> MessageRow {
+        MessageRow {
+            index,
+            role: "user",
+            kind: "text".into(),
+            agent_visible,
+            user_visible: true,
+            chars: 10 + index,
+            tools: String::new(),
+            is_error: false,
+            paths: String::new(),
+            line: Some(index as u64 + 1),
+            offset: Some(100 * index as u64),
+            records: format!("[{}]", index + 1),
+            body_json: None,
+            tokens: Some(3),
+            row_json: format!("{{\"index\":{index},\"agent_visible\":{agent_visible}}}"),
+        }
+    }
+
+    fn stored(conn: &Connection) -> Vec<(i64, bool, String)> {
+        let mut q = conn
+            .prepare(
+                "SELECT idx, agent_visible, row_json FROM messages WHERE session = 1 ORDER BY idx",
+            )
+            .unwrap();
+        q.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn an_append_rewrites_only_the_rows_that_changed() {
+        let t = tempfile::tempdir().unwrap();
+        let conn = super::super::store::open(&t.path().join("index.db")).unwrap();
+        let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
+        write(&conn, 1, &first, 0).unwrap();
+        let before = conn.total_changes();
+
+        // A cut appended after message 4 hides messages 0 and 1 from the model.
+        let mut now: Vec<MessageRow> = (0..7).map(|i| row(i, i > 1)).collect();
+        now[4].records = "[5,6]".into();
+        write(&conn, 1, &now, 4).unwrap();
+        assert_eq!(
+            conn.total_changes() - before,
+            5,
+            "two rows whose visibility changed, the one that grew and the two new ones are \
+             written; the two unchanged rows are not"
+        );
+        let want: Vec<(i64, bool, String)> = now
+            .iter()
+            .map(|m| (m.index as i64, m.agent_visible, m.row_json.clone()))
+            .collect();
+        assert_eq!(
+            stored(&conn),
+            want,
+            "what is stored is what a whole write would store"
+        );
+
+        // Read again shorter (a rewind): rows past the end go.
+        write(&conn, 1, &now[..3], 2).unwrap();
+        assert_eq!(
+            stored(&conn),
+            want[..3].to_vec(),
+            "rows past the session's end are deleted"
+        );
+    }
+}
