@@ -138,17 +138,15 @@ fn prepare(
         None => Arc::new(catalog.sources[job.source].load(&job.id)?),
     };
     let session: &Session = &read;
-    let d = crate::analysis::asked::diagnose(session, opts)?;
-    let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
-    let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let counts =
-        crate::tokens::count_session(session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
-    let tokens = counts.per_message(session);
-    // The app's cut view reads the counts back from the cache this count filled; they are
-    // the same numbers.
-    let counted = crate::tokens::counter::Counted::from_tokens(session, &tokens, encoding);
-    let cut_view = crate::api::session_cuts(session, Some(&counted));
+    // The diagnosis on a core of its own beside the count and the views: for one session (a
+    // transcript appended to, the app's background update) both halves take about as long.
+    let (d, counted) = std::thread::scope(|scope| {
+        let d = scope.spawn(|| crate::analysis::asked::diagnose(session, opts));
+        let counted = count(session, token_dir);
+        let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (d, counted)
+    });
+    let (d, (counts, tokens, cut_view)) = (d?, counted?);
     // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
     // price table), from the counts just made.
     let mut token_report = crate::tokens::report::build(session, &counts, Default::default());
@@ -179,4 +177,27 @@ fn prepare(
         cut_view,
         session: read,
     })
+}
+
+/// Session's BPE counts in its model's vocabulary through the token cache in `token_dir`, per
+/// message, and its cut view counted with them.
+fn count(
+    session: &Session,
+    token_dir: Option<&Path>,
+) -> Result<(
+    crate::tokens::SessionCounts,
+    Vec<u64>,
+    crate::views::cuts::SessionCuts,
+)> {
+    let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
+    let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let counts =
+        crate::tokens::count_session(session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
+    let tokens = counts.per_message(session);
+    // The app's cut view reads the counts back from the cache this count filled; they are
+    // the same numbers.
+    let counted = crate::tokens::counter::Counted::from_tokens(session, &tokens, encoding);
+    let cut_view = crate::api::session_cuts(session, Some(&counted));
+    Ok((counts, tokens, cut_view))
 }
