@@ -346,9 +346,15 @@ pub fn get_recorded(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetRecordedReq,
 ) -> Result<palimpsest_core::api::RecordedSet, IpcError> {
+    let home = crate::locations::state_home();
+    if let Some(none) = crate::indexing::nothing_recorded(&req.path, &req.id, home.as_deref()) {
+        return Ok(none);
+    }
     let session = state.session(&req.path, &req.id)?;
-    let dirs = api::recorded_dirs(&session, crate::locations::state_home().as_deref());
-    Ok(api::recorded(&session, &dirs))
+    Ok(api::recorded(
+        &session,
+        &api::recorded_dirs(&session, home.as_deref()),
+    ))
 }
 
 /// The open session's (or its source's) post-mortem, written where the user chose.
@@ -378,6 +384,10 @@ pub fn get_request(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetRequestReq,
 ) -> Result<palimpsest_core::views::cuts::RequestView, IpcError> {
+    // An indexed file as it is on disk: the request without reading the session whole.
+    if let Some(v) = crate::indexing::request_view(&req.path, &req.id, req.request) {
+        return Ok(v);
+    }
     let session = state.session(&req.path, &req.id)?;
     Ok(api::request_view(
         &session,

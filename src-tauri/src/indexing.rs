@@ -94,6 +94,33 @@ pub fn cut_view(path: &str, id: &str) -> Option<palimpsest_core::views::cuts::Se
         .flatten()
 }
 
+/// What the model saw at request `number` of session `id` under `path`, from the index when it
+/// holds the file as it is (the Requests tab without the session read whole).
+pub fn request_view(
+    path: &str,
+    id: &str,
+    number: usize,
+) -> Option<palimpsest_core::views::cuts::RequestView> {
+    let ix = api::open_index(None).ok()?;
+    api::request_view_indexed(&ix, Path::new(path), Some(id), number)
+        .ok()
+        .flatten()
+}
+
+/// The recorded requests of session `id` under `path` when the index lists it as it is on disk
+/// and no place its listing names holds a log (every Claude Code and Codex session): the
+/// Requests tab then reads nothing of the session.
+pub fn nothing_recorded(
+    path: &str,
+    id: &str,
+    state_home: Option<&Path>,
+) -> Option<palimpsest_core::api::RecordedSet> {
+    let ix = api::open_index(None).ok()?;
+    let (listed, _) = ix.listing(Path::new(path)).ok()??;
+    let meta = listed.into_iter().find(|m| m.id == id)?;
+    api::nothing_recorded(&api::recorded_dirs_of(&meta, state_home))
+}
+
 /// A session the window read from its source's file, for the index to take instead of reading
 /// the file again when the file is still as it was ([`palimpsest_core::index::Given`]).
 pub struct Read {

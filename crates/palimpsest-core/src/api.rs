@@ -178,7 +178,7 @@ mod recorded;
 pub use message::{
     get_message, markdown, message_detail, message_indexed, message_indexed_grown, raw_message,
 };
-pub use recorded::{RecordedSet, recorded, recorded_dirs};
+pub use recorded::{RecordedSet, nothing_recorded, recorded, recorded_dirs, recorded_dirs_of};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
 
@@ -320,7 +320,9 @@ pub fn token_charts_svg(
 mod cuts;
 mod fleet;
 mod postmortem;
-pub use cuts::{compactions_of, cut_view_indexed, lint_of, session_cuts_indexed};
+pub use cuts::{
+    compactions_of, cut_view_indexed, lint_of, request_view_indexed, session_cuts_indexed,
+};
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, index_update_given,
     load_session_printed, open_index, search, timeline_indexed, timeline_indexed_grown,

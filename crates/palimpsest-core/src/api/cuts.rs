@@ -50,3 +50,15 @@ pub fn lint_of(cuts: SessionCuts, api: Api) -> Option<LintReport> {
     };
     cuts.lint.into_iter().nth(at)
 }
+
+/// What the model saw at request `number` of session `id` under `path`, from the index when it
+/// holds the file as it is (the same view [`super::request_view`] makes of the loaded session
+/// with its BPE counts); `None` when it does not, or has no such request.
+pub fn request_view_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    number: usize,
+) -> Result<Option<crate::views::cuts::RequestView>> {
+    index.request_view(path, id, number)
+}

@@ -7,16 +7,39 @@ use std::path::{Path, PathBuf};
 use crate::compaction::Eras;
 use crate::compaction::recorded::Held;
 use crate::error::Problem;
-use crate::model::{Session, SourceFormat};
+use crate::model::{Session, SessionMeta, SourceFormat};
 use crate::sources::goose::requests;
 pub use crate::views::RecordedSet;
 
 /// Where the logs of `session` may be: `dirs` when given, else the source's own places
 /// (goose: [`requests::log_dirs`]; other formats keep none).
 pub fn recorded_dirs(session: &Session, state_home: Option<&Path>) -> Vec<PathBuf> {
-    match session.meta.format {
-        SourceFormat::Goose => requests::log_dirs(Path::new(&session.meta.path), state_home),
+    recorded_dirs_of(&session.meta, state_home)
+}
+
+/// [`recorded_dirs`] of the session listed as `meta`: they depend on its listing alone.
+pub fn recorded_dirs_of(meta: &SessionMeta, state_home: Option<&Path>) -> Vec<PathBuf> {
+    match meta.format {
+        SourceFormat::Goose => requests::log_dirs(Path::new(&meta.path), state_home),
         _ => Vec::new(),
+    }
+}
+
+/// What [`recorded`] gives when none of `dirs` holds a log (nothing to place, so nothing of
+/// the session is read: a caller that has not loaded it need not); `None` when one does.
+pub fn nothing_recorded(dirs: &[PathBuf]) -> Option<RecordedSet> {
+    dirs.iter()
+        .all(|d| requests::logs_in(d).is_empty())
+        .then(none)
+}
+
+/// The set of a session no log was found for.
+fn none() -> RecordedSet {
+    RecordedSet {
+        dir: None,
+        logs: 0,
+        matched: Vec::new(),
+        problems: Vec::new(),
     }
 }
 
@@ -27,12 +50,7 @@ pub fn recorded(session: &Session, dirs: &[PathBuf]) -> RecordedSet {
         .map(|d| (d, requests::logs_in(d)))
         .find(|(_, l)| !l.is_empty())
     else {
-        return RecordedSet {
-            dir: None,
-            logs: 0,
-            matched: Vec::new(),
-            problems: Vec::new(),
-        };
+        return none();
     };
     let eras = Eras::new(session);
     let held = Held::new(session);

@@ -10,8 +10,8 @@ use super::rows::MessageRow;
 
 const INSERT: &str = "INSERT OR REPLACE INTO messages(session, idx, role, kind, agent_visible,
     user_visible, chars, est_tokens, tokens, tools, is_error, paths, line, offset, records,
-    body_json, row_json)
-    VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+    body_json, row_json, seen_from, seen_until)
+    VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 
 /// Write the rows of session `id`. With `from` 0 the session has no rows left (`store`
 /// deleted them); otherwise the stored rows are compared with `rows` and only those that
@@ -25,7 +25,7 @@ pub fn write(conn: &Connection, id: i64, rows: &[MessageRow], from: usize) -> ru
         let mut same = vec![false; rows.len()];
         let mut stored = conn.prepare(
             "SELECT idx, role, kind, agent_visible, user_visible, chars, tokens, tools, is_error,
-                 paths, line, offset, records, body_json, row_json
+                 paths, line, offset, records, body_json, row_json, seen_from, seen_until
              FROM messages WHERE session = ?1",
         )?;
         let mut found = stored.query(params![id])?;
@@ -65,6 +65,8 @@ pub fn write(conn: &Connection, id: i64, rows: &[MessageRow], from: usize) -> ru
             m.records,
             m.body_json,
             m.row_json,
+            m.seen.map(|(from, _)| from as i64),
+            m.seen.and_then(|(_, until)| until).map(|u| u as i64),
         ])?;
     }
     Ok(())
@@ -89,7 +91,9 @@ fn is_same(r: &Row<'_>, m: &MessageRow) -> rusqlite::Result<bool> {
         && int(11)? == m.offset.map(|o| o as i64)
         && text(12, &m.records)?
         && r.get_ref(13)?.as_str_or_null()? == m.body_json.as_deref()
-        && text(14, &m.row_json)?)
+        && text(14, &m.row_json)?
+        && int(15)? == m.seen.map(|(from, _)| from as i64)
+        && int(16)? == m.seen.and_then(|(_, until)| until).map(|u| u as i64))
 }
 
 #[cfg(test)]
@@ -113,6 +117,7 @@ mod tests {
             body_json: None,
             tokens: Some(3),
             row_json: format!("{{\"index\":{index},\"agent_visible\":{agent_visible}}}"),
+            seen: Some((index, None)),
         }
     }
 

@@ -23,6 +23,7 @@ pub mod fingerprint;
 mod jobs;
 mod messages;
 mod read;
+mod request;
 pub mod roots;
 pub mod rows;
 pub mod search;

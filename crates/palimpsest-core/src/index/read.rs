@@ -325,7 +325,7 @@ impl Index {
     }
 
     /// Session `rowid`'s row of `table`, read back.
-    fn row_json<T: serde::de::DeserializeOwned>(
+    pub(super) fn row_json<T: serde::de::DeserializeOwned>(
         &self,
         rowid: i64,
         table: &str,

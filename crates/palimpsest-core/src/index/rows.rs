@@ -66,6 +66,11 @@ pub struct MessageRow {
     pub tokens: Option<u64>,
     /// Its [`crate::views::timeline::TimelineRow`] as JSON: what the window's timeline draws.
     pub row_json: String,
+    /// When it was in the model's context: for the requests answered at positions `t` with
+    /// `from < t <= until` (no `until` while it still is); `None` when it never was
+    /// ([`crate::compaction::context::Eras::visible_span`]). The context of any request is
+    /// read back from these (`super::request`).
+    pub seen: Option<(usize, Option<usize>)>,
 }
 
 /// Everything the index stores for one session.
@@ -188,6 +193,7 @@ pub fn part_texts(session: &Session) -> Vec<PartText<'_>> {
 /// message, in stored order).
 pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
     let wd = session.meta.working_dir.as_deref();
+    let eras = crate::compaction::context::Eras::new(session);
     let calls = crate::analysis::calls::calls(session);
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
     for c in &calls {
@@ -262,6 +268,9 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                 tokens: tokens.get(pos).copied(),
                 row_json: serde_json::to_string(&crate::views::timeline::row(m))
                     .unwrap_or_default(),
+                seen: eras
+                    .visible_span(pos)
+                    .map(|(from, until)| (from, (until != usize::MAX).then_some(until))),
             }
         })
         .collect()

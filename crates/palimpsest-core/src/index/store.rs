@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt (13: each
 /// session's cut view is kept).
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -62,6 +62,8 @@ CREATE TABLE messages(
     records TEXT NOT NULL,
     body_json TEXT,
     row_json TEXT NOT NULL,
+    seen_from INTEGER,
+    seen_until INTEGER,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
 CREATE TABLE diagnoses(

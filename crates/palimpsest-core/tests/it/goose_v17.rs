@@ -200,6 +200,16 @@ fn recorded_requests_are_placed_and_every_difference_is_marked() {
         fixture().parent().unwrap().join("logs"),
         "a logs folder beside the database is looked at first"
     );
+    assert_eq!(
+        api::recorded_dirs_of(&s.meta, None),
+        dirs,
+        "the places are the listing's: a caller that has not loaded the session finds them"
+    );
+    assert_eq!(
+        api::nothing_recorded(&dirs),
+        None,
+        "logs are there: the session must be read to place them"
+    );
     let set = api::recorded(&s, &dirs);
     assert!(set.problems.is_empty(), "the three logs read cleanly");
     let placed: Vec<(Option<usize>, usize, Option<usize>, usize)> = set
