@@ -172,15 +172,23 @@ fn trusting(roots: &[String]) -> DiagnoseOptions {
 /// Every spill file of one session; no file is read.
 #[tauri::command(async)]
 pub fn spills(state: State<'_, AppState>, req: SpillsReq) -> Result<SpillReview, IpcError> {
+    let opts = trusting(&req.roots);
+    if let Some(r) = crate::indexing::spills(&req.path, &req.id, &opts) {
+        return Ok(r);
+    }
     let session = state.session(&req.path, &req.id)?;
-    Ok(api::spills(&session, &trusting(&req.roots))?)
+    Ok(api::spills(&session, &opts)?)
 }
 
 /// One spill file inside the session's folders, with its text; others are refused.
 #[tauri::command(async)]
 pub fn spill_text(state: State<'_, AppState>, req: SpillTextReq) -> Result<SpillEntry, IpcError> {
-    let session = state.session(&req.path, &req.id)?;
     let opts = trusting(&req.roots);
+    let c = Confirmation::None;
+    if let Some(e) = crate::indexing::spill_text(&req.path, &req.id, &req.file, &opts, c) {
+        return Ok(e?);
+    }
+    let session = state.session(&req.path, &req.id)?;
     Ok(api::spill_text(
         &session,
         &opts,
@@ -195,9 +203,12 @@ pub fn open_spill_anyway(
     state: State<'_, AppState>,
     req: OpenSpillAnywayReq,
 ) -> Result<SpillEntry, IpcError> {
-    let session = state.session(&req.path, &req.id)?;
     let confirmed = Confirmation::Path(&req.confirmed_path);
     let opts = trusting(&req.roots);
+    if let Some(e) = crate::indexing::spill_text(&req.path, &req.id, &req.file, &opts, confirmed) {
+        return Ok(e?);
+    }
+    let session = state.session(&req.path, &req.id)?;
     Ok(api::spill_text(&session, &opts, &req.file, confirmed)?)
 }
 

@@ -121,6 +121,43 @@ pub fn nothing_recorded(
     api::nothing_recorded(&api::recorded_dirs_of(&meta, state_home))
 }
 
+/// The spill review of session `id` under `path` from the spill files the index found in it
+/// (the disk looked at now), when it holds the file as it is: the Spills tab without the
+/// session read whole.
+pub fn spills(
+    path: &str,
+    id: &str,
+    opts: &DiagnoseOptions,
+) -> Option<palimpsest_core::analysis::SpillReview> {
+    let ix = api::open_index(None).ok()?;
+    api::spills_indexed(&ix, Path::new(path), Some(id), opts)
+        .ok()
+        .flatten()
+}
+
+/// One spill file of session `id` under `path` with its text, found through the index as
+/// [`spills`] does; `None` when the index does not hold the file as it is (a refusal is an
+/// answer: `Some(Err)`).
+pub fn spill_text(
+    path: &str,
+    id: &str,
+    file: &str,
+    opts: &DiagnoseOptions,
+    confirmation: palimpsest_core::analysis::spill_text::Confirmation,
+) -> Option<palimpsest_core::error::Result<palimpsest_core::analysis::SpillEntry>> {
+    let listed = DiagnoseOptions {
+        max_text_bytes: 0,
+        ..opts.clone()
+    };
+    let review = spills(path, id, &listed)?;
+    Some(palimpsest_core::analysis::spill_text::spill_text(
+        &review,
+        file,
+        confirmation,
+        api::SPILL_TEXT_MAX,
+    ))
+}
+
 /// A session the window read from its source's file, for the index to take instead of reading
 /// the file again when the file is still as it was ([`palimpsest_core::index::Given`]).
 pub struct Read {

@@ -18,9 +18,9 @@ A new window on the grown transcript, not indexed again, shows the rows the inde
 and reads what was written since behind them.
 
 Last, the same transcript as a finished one (last written hours ago, indexed as it is), in a new
-window: its timeline, cut marks, Post-mortem, Tokens and Requests come from the index, and the app
-process must not grow by HELD_SHARE of the file's size on the way (the session is not read whole);
-the Spills tab, which needs it whole, then reads it, which the same measure must see."""
+window: its timeline, cut marks, Post-mortem, Tokens, Requests and Spills come from the index, and the
+app process must not grow by HELD_SHARE of the file's size on the way (the session is not read
+whole); the Replay tab, which needs it whole, then reads it, which the same measure must see."""
 
 import json
 import os
@@ -315,7 +315,7 @@ def finished(c, big, env):
     # With no read of the session behind them, the visits' blocks are the page's own.
     blocks = []
     context = None
-    for tab in ("postmortem", "tokens", "requests", "timeline"):
+    for tab in ("postmortem", "tokens", "requests", "spills", "timeline"):
         d.run(PROBE)
         clicked = time.time()
         d.click(f'[data-tab="{tab}"]')
@@ -329,20 +329,20 @@ def finished(c, big, env):
         blocks.append(f"{tab} {round(d.run(READ)[0])} ms")
     time.sleep(1.0)  # a read behind the views would have started by now
     held = app_rss(big) - base
-    # The Spills tab reviews the session's own texts: it reads the session whole.
-    d.click('[data-tab="spills"]')
-    d.wait("return !!document.querySelector(arguments[0]);", READY["spills"], timeout=600,
-           what="the Spills tab")
+    # The Replay tab replays the session's own messages: it reads the session whole.
+    d.click('[data-tab="replay"]')
+    d.wait("return !!document.querySelector(arguments[0]);", READY["replay"], timeout=600,
+           what="the Replay tab")
     read = app_rss(big) - base
     mb = 1 << 20
     print(f"  finished {MB} MB session: first rows {first:.2f} s after the launch; the app process "
-          f"{base / mb:.0f} MB with every row in, +{held / mb:.0f} MB after cut marks, Post-mortem, Tokens "
-          f"and the Requests tab (its next request shown {context:.2f} s after the click), "
-          f"+{read / mb:.0f} MB once the Spills tab read the session whole; longest blocks of those visits: "
+          f"{base / mb:.0f} MB with every row in, +{held / mb:.0f} MB after cut marks, Post-mortem, Tokens, "
+          f"Requests (its next request shown {context:.2f} s after the click) and Spills, "
+          f"+{read / mb:.0f} MB once the Replay tab read the session whole; longest blocks of those visits: "
           f"{', '.join(blocks)}")
     check(held < HELD_SHARE * size,
-          f"a finished session's cut marks, Post-mortem, Tokens and Requests come from the index: the app grows "
+          f"a finished session's cut marks, Post-mortem, Tokens, Requests and Spills come from the index: the app grows "
           f"by less than {HELD_SHARE:.0%} of the file ({size // mb} MB); got +{held // mb} MB")
     check(read > 0.5 * size,
-          f"the measure sees a whole read: once the Spills tab read the session, the app grew by more than "
+          f"the measure sees a whole read: once the Replay tab read the session, the app grew by more than "
           f"half the file; got +{read // mb} MB")

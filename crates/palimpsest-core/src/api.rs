@@ -328,7 +328,9 @@ pub use fleet::{
     load_session_printed, open_index, search, timeline_indexed, timeline_indexed_grown,
     timeline_indexed_head,
 };
-pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills};
+pub use postmortem::{
+    DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills, spills_indexed,
+};
 
 /// The counter replays use: real BPE in the session model's encoding.
 /// `cache` is the token cache the caller opened (the CLI and the app: the user's), or `None`.

@@ -1,4 +1,4 @@
-//! `palimpsest spills PATH [--session ID] [--json]`: every spill file of a session, with its size,
+//! `palimpsest spills PATH [--session ID] [--json] [--no-index]`: every spill file of a session, with its size,
 //! whether it exists, the capped result beside it and the calls that read it later. Files
 //! outside the session's folders (and `--root` folders) are listed as needing confirmation and
 //! never opened.
@@ -28,18 +28,33 @@ pub struct Args {
     /// Include up to this many bytes of each present spill file's text (JSON `spill_text`).
     #[arg(long, value_name = "BYTES", default_value_t = 0)]
     text: usize,
+    /// Read the session from its file even when the index holds it as it is (otherwise the
+    /// spill files the index found in it are looked at on disk, without reading the file).
+    #[arg(long)]
+    no_index: bool,
 }
 
 /// Run `spills`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = a.target.load("review spills of")?;
     let opts = DiagnoseOptions {
         spill_pattern: a.spill_pattern,
         extra_roots: a.roots,
         max_text_bytes: a.text,
         ..Default::default()
     };
-    let review = api::spills(&session, &opts)?;
+    // Only an index that exists is asked: reviewing one file creates none.
+    let indexed = (!a.no_index)
+        .then(api::existing_index)
+        .flatten()
+        .and_then(|ix| {
+            api::spills_indexed(&ix, &a.target.path, a.target.session.as_deref(), &opts)
+                .ok()
+                .flatten()
+        });
+    let review = match indexed {
+        Some(r) => r,
+        None => api::spills(&a.target.load("review spills of")?, &opts)?,
+    };
     if a.json {
         crate::output::json(&review)?;
         return Ok(ExitCode::SUCCESS);

@@ -37,7 +37,7 @@ pub enum SpillKind {
 }
 
 /// One truncation marker found in a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Marker {
     /// The mechanism.
     pub kind: SpillKind,

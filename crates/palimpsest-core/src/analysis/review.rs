@@ -4,18 +4,16 @@
 //! later. Files are opened read-only and only inside [`Confinement`]; others are reported as
 //! needing confirmation with their full path.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::calls::calls;
 use super::confine::{Confinement, Resolution, read_confined};
-use super::reads::{AccessKind, classify};
+use super::spill_refs::SpillRef;
 use super::spill_roots::{RootOptions, session_folders};
-use super::spills::{Marker, SpillKind, markers, same_file};
-use crate::model::{LinkKind, Part, Session, SourceFormat};
+use super::spills::{Marker, SpillKind};
+use crate::model::{Session, SessionMeta, SourceFormat};
 
 /// Whether a spill file can be shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,90 +118,36 @@ pub struct ReviewOptions<'a> {
 
 /// Review the spill files of one session.
 pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
+    let refs = super::spill_refs::spill_refs(session, opts.spill_pattern);
+    review_refs(&session.meta, &refs, opts)
+}
+
+/// Review the spill files `refs` names of the session listed as `meta` (what
+/// [`super::spill_refs::spill_refs`] found in it, made now or kept by the index) and those in
+/// its spill folders, as they are on disk now. `opts.spill_pattern` is `refs`' business.
+pub fn review_refs(meta: &SessionMeta, refs: &[SpillRef], opts: &ReviewOptions) -> SpillReview {
     let folders = session_folders(
-        session,
+        meta,
         &RootOptions {
             extra_roots: opts.extra_roots.clone(),
             scratch_base: opts.scratch_base.clone(),
         },
     );
     let conf = Confinement::new(folders.roots.iter().cloned());
-    let wd = session.meta.working_dir.as_deref();
-    let calls = calls(session);
-    let by_result: HashMap<usize, usize> = calls
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.result_index.map(|r| (r, i)))
-        .collect();
-    let classes: Vec<_> = calls.iter().map(|c| classify(c, wd)).collect();
-
-    let mut found: Vec<(usize, Marker)> = Vec::new();
-    for m in &session.messages {
-        for p in &m.parts {
-            let text = match p {
-                Part::ToolResult { text, .. } | Part::Text { text } => text,
-                _ => continue,
-            };
-            for mk in markers(text, opts.spill_pattern) {
-                found.push((m.index, mk));
-            }
-        }
-        for l in &m.links {
-            if l.kind == LinkKind::Subagent
-                || found
-                    .iter()
-                    .any(|(_, f)| f.path.as_deref() == Some(&l.path))
-            {
-                continue;
-            }
-            found.push((
-                m.index,
-                Marker {
-                    kind: if l.kind == LinkKind::Transcript {
-                        SpillKind::CompactionTranscript
-                    } else {
-                        SpillKind::Link
-                    },
-                    path: Some(l.path.clone()),
-                    total_bytes: None,
-                    omitted_bytes: None,
-                    head: String::new(),
-                    tail: String::new(),
-                },
-            ));
-        }
-    }
-
-    let own = spill_dirs(session, &folders.roots);
+    let own = spill_dirs(meta, &folders.roots);
     let mut spills: Vec<SpillEntry> = Vec::new();
-    for (idx, mk) in found {
-        if mk.path.is_some()
-            && spills
-                .iter()
-                .any(|s| s.path == mk.path && s.message_index == Some(idx))
-        {
-            continue;
-        }
-        let call = by_result.get(&idx).map(|&i| &calls[i]);
-        let read_by = match &mk.path {
-            Some(p) => calls
-                .iter()
-                .zip(&classes)
-                .filter(|(c, _)| c.call_index > idx)
-                .filter(|(_, cl)| {
-                    cl.accesses
-                        .iter()
-                        .any(|a| a.kind == AccessKind::Read && same_file(&a.path, p))
-                })
-                .map(|(c, _)| c.call_index)
-                .collect(),
-            None => Vec::new(),
-        };
-        let mut e = entry(&conf, &folders.bases, &own, mk, opts.max_text_bytes);
-        e.message_index = Some(idx);
-        e.call_index = call.map(|c| c.call_index);
-        e.tool = call.map(|c| c.name.to_owned());
-        e.read_by = read_by;
+    for r in refs {
+        let mut e = entry(
+            &conf,
+            &folders.bases,
+            &own,
+            r.marker.clone(),
+            opts.max_text_bytes,
+        );
+        e.message_index = Some(r.message_index);
+        e.call_index = r.call_index;
+        e.tool = r.tool.clone();
+        e.read_by = r.read_by.clone();
         spills.push(e);
     }
     for dir in &own {
@@ -223,7 +167,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
             if known {
                 continue;
             }
-            let kind = if session.meta.format == SourceFormat::ClaudeCode {
+            let kind = if meta.format == SourceFormat::ClaudeCode {
                 SpillKind::ClaudeToolResults
             } else {
                 SpillKind::CapMarker
@@ -241,7 +185,7 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
     }
     let count = |s: SpillStatus| spills.iter().filter(|e| e.status == s).count();
     SpillReview {
-        session_id: session.meta.id.clone(),
+        session_id: meta.id.clone(),
         roots: conf
             .roots()
             .iter()
@@ -268,8 +212,8 @@ pub fn review_spills(session: &Session, opts: &ReviewOptions) -> SpillReview {
 
 /// Folders where a format keeps spills on its own: Claude Code's `<session>/tool-results/`,
 /// coworker's `tool-output/` under the state folder or the scratch dir.
-fn spill_dirs(session: &Session, roots: &[PathBuf]) -> Vec<PathBuf> {
-    match session.meta.format {
+fn spill_dirs(meta: &SessionMeta, roots: &[PathBuf]) -> Vec<PathBuf> {
+    match meta.format {
         // Only the derived `<id>/tool-results` root, never a path built from the id again.
         SourceFormat::ClaudeCode => roots
             .iter()

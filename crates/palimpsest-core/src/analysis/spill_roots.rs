@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::model::{Session, SourceFormat};
+use crate::model::{SessionMeta, SourceFormat};
 pub use crate::sources::is_plain_component;
 
 /// The folders of one session, as [`session_folders`] derives them.
@@ -86,11 +86,11 @@ fn absolute(path: &str) -> PathBuf {
 }
 
 /// The session's own folders, the bases relative markers resolve against, and the suggestions.
-pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders {
+pub fn session_folders(meta: &SessionMeta, opts: &RootOptions) -> SessionFolders {
     let mut out = SessionFolders::default();
-    let id = session.meta.id.as_str();
+    let id = meta.id.as_str();
     let plain = is_plain_component(id);
-    let file = absolute(&session.meta.path);
+    let file = absolute(&meta.path);
     let folder = if file.is_dir() {
         Some(file)
     } else {
@@ -107,7 +107,7 @@ pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders 
         } else {
             out.roots.push(f.clone());
         }
-        match session.meta.format {
+        match meta.format {
             SourceFormat::ClaudeCode if plain => {
                 for sub in ["subagents", "tool-results"] {
                     if let Some(d) = inside(f, f.join(id).join(sub), &mut out.problems) {
@@ -126,7 +126,7 @@ pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders 
             _ => {}
         }
     }
-    match session.meta.format {
+    match meta.format {
         SourceFormat::Coworker => {
             let base = opts.scratch_base.clone().or_else(|| {
                 let m = crate::env::machine();
@@ -152,14 +152,14 @@ pub fn session_folders(session: &Session, opts: &RootOptions) -> SessionFolders 
             .push(std::env::temp_dir().join("goose_mcp_responses")),
         _ => {}
     }
-    if (session.meta.format == SourceFormat::ClaudeCode) && !plain {
+    if (meta.format == SourceFormat::ClaudeCode) && !plain {
         out.problems.push(format!(
             "session id `{id}` is not one plain path component: its subagents and tool-results \
              folders are not searched"
         ));
     }
     out.roots.extend(opts.extra_roots.iter().cloned());
-    if let Some(wd) = &session.meta.working_dir {
+    if let Some(wd) = &meta.working_dir {
         let wd = PathBuf::from(wd);
         out.bases.push(wd.clone());
         let trusted = opts.extra_roots.iter().any(|r| same_dir(r, &wd));

@@ -64,11 +64,38 @@ pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::anal
 /// that read it. Files outside the session's folders and `extra_roots` are never opened.
 pub fn spills(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analysis::SpillReview> {
     let re = spill_regex(opts)?;
-    let o = crate::analysis::review::ReviewOptions {
+    Ok(crate::analysis::review_spills(
+        session,
+        &review_options(opts, re.as_ref()),
+    ))
+}
+
+fn review_options<'a>(
+    opts: &DiagnoseOptions,
+    pattern: Option<&'a regex::Regex>,
+) -> crate::analysis::review::ReviewOptions<'a> {
+    crate::analysis::review::ReviewOptions {
         extra_roots: opts.extra_roots.clone(),
-        spill_pattern: re.as_ref(),
+        spill_pattern: pattern,
         max_text_bytes: opts.max_text_bytes,
         scratch_base: None,
-    };
-    Ok(crate::analysis::review_spills(session, &o))
+    }
+}
+
+/// [`spills`] of session `id` under `path` from the spill files the index found in it, with
+/// the disk looked at now, when the index holds the file as it is and no marker pattern of the
+/// user's is asked for (the index finds the built-in ones): the transcript is not read.
+/// `None` otherwise.
+pub fn spills_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    opts: &DiagnoseOptions,
+) -> Result<Option<crate::analysis::SpillReview>> {
+    if opts.spill_pattern.is_some() {
+        return Ok(None);
+    }
+    Ok(index.spill_refs(path, id)?.map(|(meta, refs)| {
+        crate::analysis::review_refs(&meta, &refs, &review_options(opts, None))
+    }))
 }

@@ -175,6 +175,7 @@ fn prepare(
         diagnosis: d,
         token_report,
         cut_view,
+        spill_refs: crate::analysis::spill_refs::spill_refs(session, None),
         session: read,
     })
 }

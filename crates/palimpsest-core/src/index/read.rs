@@ -311,7 +311,29 @@ impl Index {
         Ok(self.row_json(rowid, "cut_views")?.map(|c| (meta, c)))
     }
 
-    /// A fresh session's row of `table` (`diagnoses`, `token_reports`, `cut_views`), read back.
+    /// The spill files session `id` under `path` names (its listing entry beside them), as the
+    /// index found them with the built-in markers, when its file is as it was indexed.
+    pub fn spill_refs(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+    ) -> Result<
+        Option<(
+            crate::model::SessionMeta,
+            Vec<crate::analysis::spill_refs::SpillRef>,
+        )>,
+    > {
+        let Some((rowid, _, meta, _)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
+        let Ok(meta) = serde_json::from_str::<crate::model::SessionMeta>(&meta) else {
+            return Ok(None);
+        };
+        Ok(self.row_json(rowid, "spill_refs")?.map(|r| (meta, r)))
+    }
+
+    /// A fresh session's row of `table` (`diagnoses`, `token_reports`, `cut_views`,
+    /// `spill_refs`), read back.
     fn kept_json<T: serde::de::DeserializeOwned>(
         &self,
         path: &Path,

@@ -104,6 +104,9 @@ pub struct Prepared {
     /// The cut view (every cut's anatomy, every request, the pairing lint) counted in BPE:
     /// what the window's ribbon, cut marks and Requests tab start from.
     pub cut_view: crate::compaction::cutview::SessionCuts,
+    /// The spill files its messages name (the built-in markers): the Spills tab's review
+    /// starts from these and looks at the disk as it is then.
+    pub spill_refs: Vec<crate::analysis::spill_refs::SpillRef>,
 }
 
 fn role_name(r: Role) -> &'static str {

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt (13: each
 /// session's cut view is kept).
-pub const SCHEMA_VERSION: i64 = 14;
+pub const SCHEMA_VERSION: i64 = 15;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -75,6 +75,10 @@ CREATE TABLE token_reports(
     json TEXT NOT NULL
 );
 CREATE TABLE cut_views(
+    session INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
+CREATE TABLE spill_refs(
     session INTEGER PRIMARY KEY,
     json TEXT NOT NULL
 );
@@ -257,6 +261,10 @@ pub fn write(
         "INSERT OR REPLACE INTO cut_views(session, json) VALUES(?1, ?2)",
         params![id, serde_json::to_string(&p.cut_view).unwrap_or_default()],
     )?;
+    conn.execute(
+        "INSERT OR REPLACE INTO spill_refs(session, json) VALUES(?1, ?2)",
+        params![id, serde_json::to_string(&p.spill_refs).unwrap_or_default()],
+    )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in super::rows::part_texts(&p.session)
@@ -303,6 +311,7 @@ pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     conn.execute("DELETE FROM diagnoses WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM token_reports WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM cut_views WHERE session = ?1", params![id])?;
+    conn.execute("DELETE FROM spill_refs WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM sessions WHERE id = ?1", params![id])?;
     Ok(())
 }

@@ -42,6 +42,7 @@ mod index_given;
 mod index_listing;
 mod index_open;
 mod index_requests;
+mod index_spills;
 mod index_timeline;
 mod known_counts;
 mod layout;

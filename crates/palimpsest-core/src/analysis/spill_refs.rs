@@ -1,0 +1,115 @@
+//! What a session itself says of its spill files: each marker its messages hold (a capped
+//! result's path, a large-response notice, a compaction transcript, a reader's link), with the
+//! message naming it, the call whose result it stands for and the later calls that read the
+//! file. Made from the loaded session, and kept by the index so the Spills tab of a big
+//! transcript does not read it whole. Which folders are the session's own, and what is on disk
+//! there now, is [`super::review`]'s.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::calls::calls;
+use super::reads::{AccessKind, classify};
+use super::spills::{Marker, SpillKind, markers, same_file};
+use crate::model::{LinkKind, Part, Session};
+
+/// One spill file a message names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpillRef {
+    /// The message naming it.
+    pub message_index: usize,
+    /// What the message says of it.
+    pub marker: Marker,
+    /// The call whose result it stands for.
+    pub call_index: Option<usize>,
+    /// That call's tool.
+    pub tool: Option<String>,
+    /// Message indices of later calls that read it.
+    pub read_by: Vec<usize>,
+}
+
+/// Every spill file `session`'s messages name, in message order, with the markers of
+/// `pattern` (a user's) beside the built-in ones; one path named twice by one message once.
+pub fn spill_refs(session: &Session, pattern: Option<&Regex>) -> Vec<SpillRef> {
+    let wd = session.meta.working_dir.as_deref();
+    let calls = calls(session);
+    let by_result: HashMap<usize, usize> = calls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.result_index.map(|r| (r, i)))
+        .collect();
+    let classes: Vec<_> = calls.iter().map(|c| classify(c, wd)).collect();
+
+    let mut found: Vec<(usize, Marker)> = Vec::new();
+    for m in &session.messages {
+        for p in &m.parts {
+            let text = match p {
+                Part::ToolResult { text, .. } | Part::Text { text } => text,
+                _ => continue,
+            };
+            for mk in markers(text, pattern) {
+                found.push((m.index, mk));
+            }
+        }
+        for l in &m.links {
+            if l.kind == LinkKind::Subagent
+                || found
+                    .iter()
+                    .any(|(_, f)| f.path.as_deref() == Some(&l.path))
+            {
+                continue;
+            }
+            found.push((
+                m.index,
+                Marker {
+                    kind: if l.kind == LinkKind::Transcript {
+                        SpillKind::CompactionTranscript
+                    } else {
+                        SpillKind::Link
+                    },
+                    path: Some(l.path.clone()),
+                    total_bytes: None,
+                    omitted_bytes: None,
+                    head: String::new(),
+                    tail: String::new(),
+                },
+            ));
+        }
+    }
+
+    let mut refs: Vec<SpillRef> = Vec::new();
+    for (idx, mk) in found {
+        if mk.path.is_some()
+            && refs
+                .iter()
+                .any(|r| r.marker.path == mk.path && r.message_index == idx)
+        {
+            continue;
+        }
+        let call = by_result.get(&idx).map(|&i| &calls[i]);
+        let read_by = match &mk.path {
+            Some(p) => calls
+                .iter()
+                .zip(&classes)
+                .filter(|(c, _)| c.call_index > idx)
+                .filter(|(_, cl)| {
+                    cl.accesses
+                        .iter()
+                        .any(|a| a.kind == AccessKind::Read && same_file(&a.path, p))
+                })
+                .map(|(c, _)| c.call_index)
+                .collect(),
+            None => Vec::new(),
+        };
+        refs.push(SpillRef {
+            message_index: idx,
+            call_index: call.map(|c| c.call_index),
+            tool: call.map(|c| c.name.to_owned()),
+            read_by,
+            marker: mk,
+        });
+    }
+    refs
+}
