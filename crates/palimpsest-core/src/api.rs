@@ -321,7 +321,8 @@ mod cuts;
 mod fleet;
 mod postmortem;
 pub use cuts::{
-    compactions_of, cut_view_indexed, lint_of, request_view_indexed, session_cuts_indexed,
+    compactions_of, cut_view_indexed, lint_of, request_context_indexed, request_view_indexed,
+    session_cuts_indexed,
 };
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, index_update, index_update_given,

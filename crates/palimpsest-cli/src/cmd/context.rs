@@ -1,8 +1,9 @@
-//! `palimpsest context PATH [--session ID] --request N [--json]`: what the model saw at request
-//! N — the stored indices and the messages of its context, rebuilt across compactions. Requests
-//! are numbered from 1; one past the last answered request is the request the agent would send
-//! next (`--request next` says the same). `--recorded [--logs DIR]` sets what the agent recorded
-//! it sent beside it (`recorded.rs`).
+//! `palimpsest context PATH [--session ID] --request N [--json] [--no-index]`: what the model
+//! saw at request N — the stored indices and the messages of its context, rebuilt across
+//! compactions. Requests are numbered from 1; one past the last answered request is the request
+//! the agent would send next (`--request next` says the same). A transcript the index holds as
+//! it is is answered from it, its messages read back by offset. `--recorded [--logs DIR]` sets
+//! what the agent recorded it sent beside it (`recorded.rs`).
 //! Which messages were visible when is `palimpsest_core::compaction::Eras`'; this only prints.
 
 use std::io::Write;
@@ -33,24 +34,47 @@ pub struct Args {
     /// comparison {"request", "log", "rebuilt", "diff", "differences", ...}.
     #[arg(long)]
     json: bool,
+    /// Read the session from its file even when the index holds it as it is (otherwise the
+    /// context comes from the index, its messages read back by offset).
+    #[arg(long)]
+    no_index: bool,
 }
 
 /// Run `context`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let session = a.target.load("read")?;
-    let number = match a.request.as_deref() {
-        None => None,
-        Some("next") => Some(Eras::new(&session).request_count()),
+    // `next` is numbered once the requests are known; a number is checked now.
+    let asked = match a.request.as_deref() {
+        None | Some("next") => None,
         Some(r) => Some(
             r.parse::<usize>()
                 .with_context(|| format!("--request must be a number or `next`, not `{r}`"))?,
         ),
     };
-    if a.recorded {
-        return super::recorded::run(&session, number, a.logs, a.json);
-    }
-    let number = number.expect("clap requires --request without --recorded");
-    let ctx = api::request_context(&session, number, super::session_counts(&session).as_ref())?;
+    // Only an index that exists is asked: reading one file creates none.
+    let indexed = (!a.recorded && !a.no_index)
+        .then(api::existing_index)
+        .flatten()
+        .and_then(|ix| {
+            let id = a.target.session.as_deref();
+            api::request_context_indexed(&ix, &a.target.path, id, asked)
+                .ok()
+                .flatten()
+        });
+    let ctx = match indexed {
+        Some(ctx) => ctx,
+        None => {
+            let session = a.target.load("read")?;
+            let number = match a.request.as_deref() {
+                Some("next") => Some(Eras::new(&session).request_count()),
+                _ => asked,
+            };
+            if a.recorded {
+                return super::recorded::run(&session, number, a.logs, a.json);
+            }
+            let number = number.expect("clap requires --request without --recorded");
+            api::request_context(&session, number, super::session_counts(&session).as_ref())?
+        }
+    };
     if a.json {
         crate::output::json(&ctx)?;
         return Ok(ExitCode::SUCCESS);

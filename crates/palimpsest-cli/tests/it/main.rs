@@ -11,6 +11,7 @@ mod common;
 mod cli_cap;
 mod cli_claude_codex;
 mod cli_compaction;
+mod cli_context_index;
 mod cli_coworker_logs;
 mod cli_cuts_index;
 mod cli_defaults;

@@ -62,3 +62,40 @@ pub fn request_view_indexed(
 ) -> Result<Option<crate::views::cuts::RequestView>> {
     index.request_view(path, id, number)
 }
+
+/// What the model saw at request `number` (`None`: the next request) of session `id` under
+/// `path`, its messages read back by offset, from the index when it holds the file as it is
+/// (what [`super::request_context`] gives of the loaded session with its BPE counts); `None`
+/// when it does not, or has no such request.
+pub fn request_context_indexed(
+    index: &crate::index::Index,
+    path: &Path,
+    id: Option<&str>,
+    number: Option<usize>,
+) -> Result<Option<crate::compaction::RequestContext>> {
+    let number = match number {
+        Some(n) => n,
+        None => match index.cut_view(path, id)? {
+            Some(cuts) => cuts.requests.len(),
+            None => return Ok(None),
+        },
+    };
+    let Some(view) = index.request_view(path, id, number)? else {
+        return Ok(None);
+    };
+    let Some(stored) = index.stored_messages(path, id)? else {
+        return Ok(None);
+    };
+    let indices: Vec<usize> = view.rows.iter().map(|r| r.index).collect();
+    let messages = stored.only(&indices).collect::<Result<Vec<_>>>()?;
+    Ok(Some(crate::compaction::RequestContext {
+        request: view.request,
+        requests: view.requests,
+        answer_index: view.answer_index,
+        after_cut: view.after_cut,
+        indices,
+        messages,
+        tokens_counted: view.tokens_counted,
+        token_method: view.token_method,
+    }))
+}

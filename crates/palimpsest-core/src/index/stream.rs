@@ -100,6 +100,21 @@ impl Index {
     }
 }
 
+impl StoredMessages {
+    /// Only the messages at `indices` (ascending), read in order; the others are not read.
+    pub fn only(mut self, indices: &[usize]) -> StoredMessages {
+        // The rows are the session's messages in stored order, a message's index its position.
+        let mut wanted = indices.iter().copied().peekable();
+        let rows: Vec<Row> = std::mem::replace(&mut self.rows, Vec::new().into_iter())
+            .enumerate()
+            .filter(|(i, _)| wanted.next_if_eq(i).is_some())
+            .map(|(_, r)| r)
+            .collect();
+        self.rows = rows.into_iter();
+        self
+    }
+}
+
 impl Iterator for StoredMessages {
     type Item = Result<Message>;
 
