@@ -13,7 +13,8 @@
 //! nothing. The rows are `rows`', the schema `store`'s, writing message rows (only those an
 //! append changed) `messages`', search `search`'s, what is answered
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
-//! message read back by its records' byte offsets `body`'s; requests, compactions and findings
+//! message read back by its records' byte offsets `body`'s, what the model saw at one request
+//! `request`'s; requests, compactions and findings
 //! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'.
 
 mod body;

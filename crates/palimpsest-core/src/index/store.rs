@@ -16,7 +16,8 @@ use super::rows::Prepared;
 use crate::error::{Error, Result};
 
 /// Bump when the schema or what a row means changes: older files are rebuilt (13: each
-/// session's cut view is kept).
+/// session's cut view is kept; 14: each message's span of requests in the model's context;
+/// 15: the spill files each session names).
 pub const SCHEMA_VERSION: i64 = 15;
 
 /// Parts per session the rowid scheme leaves room for.
