@@ -145,17 +145,8 @@ pub fn spill_text(
     opts: &DiagnoseOptions,
     confirmation: palimpsest_core::analysis::spill_text::Confirmation,
 ) -> Option<palimpsest_core::error::Result<palimpsest_core::analysis::SpillEntry>> {
-    let listed = DiagnoseOptions {
-        max_text_bytes: 0,
-        ..opts.clone()
-    };
-    let review = spills(path, id, &listed)?;
-    Some(palimpsest_core::analysis::spill_text::spill_text(
-        &review,
-        file,
-        confirmation,
-        api::SPILL_TEXT_MAX,
-    ))
+    let review = spills(path, id, &api::unread(opts))?;
+    Some(api::spill_text_in(&review, file, confirmation))
 }
 
 /// A session the window read from its source's file, for the index to take instead of reading

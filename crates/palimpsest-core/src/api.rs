@@ -495,14 +495,25 @@ pub fn spill_text(
     file: &str,
     confirmation: crate::analysis::spill_text::Confirmation,
 ) -> Result<crate::analysis::SpillEntry> {
-    let review = spills(
-        session,
-        &DiagnoseOptions {
-            max_text_bytes: 0,
-            ..opts.clone()
-        },
-    )?;
-    crate::analysis::spill_text::spill_text(&review, file, confirmation, SPILL_TEXT_MAX)
+    spill_text_in(&spills(session, &unread(opts))?, file, confirmation)
+}
+
+/// `opts` for the review [`spill_text`] picks its file from: no file's text is read for it.
+pub fn unread(opts: &DiagnoseOptions) -> DiagnoseOptions {
+    DiagnoseOptions {
+        max_text_bytes: 0,
+        ..opts.clone()
+    }
+}
+
+/// One spill file of `review` (made with [`unread`] options, from a loaded session or the
+/// index) with its text, at most [`SPILL_TEXT_MAX`] bytes.
+pub fn spill_text_in(
+    review: &crate::analysis::SpillReview,
+    file: &str,
+    confirmation: crate::analysis::spill_text::Confirmation,
+) -> Result<crate::analysis::SpillEntry> {
+    crate::analysis::spill_text::spill_text(review, file, confirmation, SPILL_TEXT_MAX)
 }
 
 /// Re-derive each recorded coworker compaction of a loaded session with coworker's own rules

@@ -60,7 +60,7 @@ pub fn request_view_indexed(
     id: Option<&str>,
     number: usize,
 ) -> Result<Option<crate::views::cuts::RequestView>> {
-    index.request_view(path, id, number)
+    index.request_view(path, id, Some(number))
 }
 
 /// What the model saw at request `number` (`None`: the next request) of session `id` under
@@ -73,13 +73,6 @@ pub fn request_context_indexed(
     id: Option<&str>,
     number: Option<usize>,
 ) -> Result<Option<crate::compaction::RequestContext>> {
-    let number = match number {
-        Some(n) => n,
-        None => match index.cut_view(path, id)? {
-            Some(cuts) => cuts.requests.len(),
-            None => return Ok(None),
-        },
-    };
     let Some(view) = index.request_view(path, id, number)? else {
         return Ok(None);
     };

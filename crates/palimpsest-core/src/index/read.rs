@@ -302,13 +302,7 @@ impl Index {
             crate::compaction::cutview::SessionCuts,
         )>,
     > {
-        let Some((rowid, _, meta, _)) = self.fresh_session(path, id)? else {
-            return Ok(None);
-        };
-        let Ok(meta) = serde_json::from_str::<crate::model::SessionMeta>(&meta) else {
-            return Ok(None);
-        };
-        Ok(self.row_json(rowid, "cut_views")?.map(|c| (meta, c)))
+        self.kept_json_of(path, id, "cut_views")
     }
 
     /// The spill files session `id` under `path` names (its listing entry beside them), as the
@@ -323,13 +317,23 @@ impl Index {
             Vec<crate::analysis::spill_refs::SpillRef>,
         )>,
     > {
+        self.kept_json_of(path, id, "spill_refs")
+    }
+
+    /// [`Index::kept_json`] with the listing entry of the session it is of.
+    fn kept_json_of<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &Path,
+        id: Option<&str>,
+        table: &str,
+    ) -> Result<Option<(crate::model::SessionMeta, T)>> {
         let Some((rowid, _, meta, _)) = self.fresh_session(path, id)? else {
             return Ok(None);
         };
         let Ok(meta) = serde_json::from_str::<crate::model::SessionMeta>(&meta) else {
             return Ok(None);
         };
-        Ok(self.row_json(rowid, "spill_refs")?.map(|r| (meta, r)))
+        Ok(self.row_json(rowid, table)?.map(|r| (meta, r)))
     }
 
     /// A fresh session's row of `table` (`diagnoses`, `token_reports`, `cut_views`,

@@ -16,14 +16,14 @@ use crate::views::timeline::TimelineRow;
 
 impl Index {
     /// The view of request `number` (1-based; one past the last answered request is the next
-    /// request) of session `id` under `path`, when the index holds its file as it is and the
-    /// request exists; `None` otherwise (the caller reads the session, which also says why a
-    /// request does not exist).
+    /// request; `None` asks for the next one) of session `id` under `path`, when the index
+    /// holds its file as it is and the request exists; `None` otherwise (the caller reads the
+    /// session, which also says why a request does not exist).
     pub fn request_view(
         &self,
         path: &Path,
         id: Option<&str>,
-        number: usize,
+        number: Option<usize>,
     ) -> Result<Option<RequestView>> {
         let Some(s) = self.indexed_session(path, id, super::AsOf::Same)? else {
             return Ok(None);
@@ -37,6 +37,7 @@ impl Index {
             return Ok(None);
         };
         // The cut view lists the answered requests, then the next one.
+        let number = number.unwrap_or(cuts.requests.len());
         let Some(info) = number
             .checked_sub(1)
             .and_then(|i| cuts.requests.get(i))
