@@ -5,32 +5,15 @@
 //! does its stored text. Formats whose reader records no offsets are not answered; a changed
 //! file is not answered.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::api;
 use palimpsest_core::index::Index;
 use palimpsest_core::model::SourceFormat;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// `../shared/data` and the Claude fixture, copied, indexed.
 fn indexed_home() -> (tempfile::TempDir, PathBuf, Index) {
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("home");
-    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
-    palimpsest_fixtures::copy_tree(&repo().join("fixtures/claude"), &root.join("fixture"), &[])
-        .unwrap();
-    let root = root.canonicalize().unwrap();
-    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
-    ix.update(
-        std::slice::from_ref(&root),
-        &DiagnoseOptions::default(),
-        &mut |_, _| {},
-    )
-    .unwrap();
-    (t, root, ix)
+    crate::indexed_home::indexed_home(&[("claude", "fixture")])
 }
 
 #[test]

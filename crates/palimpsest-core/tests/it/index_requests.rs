@@ -5,37 +5,19 @@
 //! are not answered from it.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
-use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::index::Index;
+use palimpsest_core::api;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::indexed_home::indexed_home;
 
 #[test]
 fn every_requests_view_from_the_index_is_the_loaded_sessions() {
     require_shared!();
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("home");
-    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
-    for (fixture, to) in [
+    let (_t, root, ix) = indexed_home(&[
         ("claude", "six"),
         ("codex", "codex"),
         ("coworker", "coworker"),
-    ] {
-        palimpsest_fixtures::copy_tree(&repo().join("fixtures").join(fixture), &root.join(to), &[])
-            .unwrap();
-    }
-    let root = root.canonicalize().unwrap();
-    let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
-    ix.update(
-        std::slice::from_ref(&root),
-        &DiagnoseOptions::default(),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    ]);
     let catalog = palimpsest_core::sources::open(&root).unwrap();
     let (metas, _) = catalog.list();
     let (mut sessions, mut requests, mut hidden) = (0, 0, 0);

@@ -44,6 +44,7 @@ mod index_open;
 mod index_requests;
 mod index_spills;
 mod index_timeline;
+mod indexed_home;
 mod known_counts;
 mod layout;
 mod message_log;
