@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { act, renderHook } from "@testing-library/react";
-import { applyToSources, applyToTimeline, caughtUp, mergeRows, useThrottled } from "./live";
+import { applyToSources, applyToTimeline, caughtUp, mergeRows, useSettled } from "./live";
 import type { Timeline } from "./bindings/Timeline";
 import type { TimelineRow } from "./bindings/TimelineRow";
 import type { SourceGroup } from "./bindings/SourceGroup";
@@ -95,16 +95,16 @@ describe("live events", () => {
   });
 });
 
-describe("useThrottled", () => {
-  // A followed session grows every half second; what depends on its growth is asked again
-  // at most every `ms`, the first change at once and the last one always.
-  it("passes the first change at once, then at most one per period, and the last one", () => {
+describe("useSettled", () => {
+  // A followed session grows in bursts; what depends on its growth is asked again once a burst
+  // ends (`quiet` without a change), or `max` after its first change when it never ends.
+  it("passes a change once changes stop, at most `max` late, and a first value at once", () => {
     vi.useFakeTimers();
     try {
       const renders: number[] = [];
       const { result, rerender } = renderHook(
         ({ v, k }) => {
-          const out = useThrottled(v, 3000, k);
+          const out = useSettled(v, 1000, 10_000, k);
           renders.push(out);
           return out;
         },
@@ -112,24 +112,31 @@ describe("useThrottled", () => {
       );
       expect(result.current, "the first value is there from the start").toBe(1);
       act(() => vi.advanceTimersByTime(5000));
-      renders.length = 0;
       rerender({ v: 2, k: "a" });
-      // Not one render later: a caller asking core on each value it gets would ask twice.
-      expect(renders, "a change after a quiet spell passes in the render that brings it").toEqual([2]);
+      act(() => vi.advanceTimersByTime(600));
       rerender({ v: 3, k: "a" });
-      act(() => vi.advanceTimersByTime(500));
-      rerender({ v: 4, k: "a" });
-      expect(result.current, "changes inside the period wait").toBe(2);
-      act(() => vi.advanceTimersByTime(2499));
-      expect(result.current, "still inside the period").toBe(2);
+      act(() => vi.advanceTimersByTime(999));
+      expect(result.current, "a change 999 ms after the last one still waits for the writer's pause").toBe(1);
+      renders.length = 0;
       act(() => vi.advanceTimersByTime(1));
-      expect(result.current, "the period over, the latest change passes, not the one in between").toBe(4);
+      expect(result.current, "1 s without a change: the latest passes, not the one in between").toBe(3);
+      expect(renders.filter((r) => r === 3).length, "and it passes in one render, not twice").toBe(1);
+      // A writer that never pauses for 1 s: every 600 ms for 12 s.
+      const passed: number[] = [];
+      for (let v = 10; v < 30; v++) {
+        rerender({ v, k: "a" });
+        if (result.current !== passed[passed.length - 1] && result.current >= 10) passed.push(result.current);
+        act(() => vi.advanceTimersByTime(600));
+      }
+      expect(passed, "without a pause, one value passes 10 s after the first change held (10 at 0 s, 26 at 9.6 s, seen at 10 s)").toEqual([26]);
+      act(() => vi.advanceTimersByTime(1000));
+      expect(result.current, "the writer's pause passes the last value").toBe(29);
       rerender({ v: 5, k: "b" });
-      expect(result.current, "another session's value passes at once, inside the period too").toBe(5);
+      expect(result.current, "another session's value passes at once").toBe(5);
       rerender({ v: null as unknown as number, k: "c" });
       act(() => vi.advanceTimersByTime(100));
       rerender({ v: 6, k: "c" });
-      expect(result.current, "a first value after none passes at once, inside the period too").toBe(6);
+      expect(result.current, "a first value after none passes at once").toBe(6);
     } finally {
       vi.useRealTimers();
     }

@@ -13,30 +13,42 @@ import type { SessionKey } from "./components/Sidebar";
 
 
 /**
- * `value`, passed on at most once every `ms` while it keeps changing (the first change after a
- * quiet spell at once, the last one always): what a live session's growth makes a view ask core
- * again for. A change of `key` (another session), or a first value after none, passes at once.
+ * `value`, passed on once it has stopped changing for `quietMs`, or `maxMs` after the first
+ * change not passed yet when it never stops: what a live session's growth makes a view ask core
+ * again for. An agent writes in bursts (a response, then a tool runs), so the ask lands in a
+ * pause of the writer instead of between two of its lines, where it held the next line's row
+ * back. A change of `key` (another session), or a first value after none, passes at once.
  */
-export function useThrottled<T>(value: T, ms: number, key: string): T {
+export function useSettled<T>(value: T, quietMs: number, maxMs: number, key: string): T {
   // Decided during render, so a value that passes at once reaches the caller in the same
   // render: one render later, the caller would ask core twice (once with the old value).
-  const held = useRef({ value, key, at: -Infinity });
-  const [, wake] = useState(0);
+  const held = useRef({ passed: value, latest: value, key, changedAt: 0, since: 0 });
+  const [tick, wake] = useState(0);
   const h = held.current;
-  // A value where there was none (a timeline every row of which is now in) is not a change to
-  // throttle: held for the period, it was passed on a second time seconds later.
-  const first = (h.value === null || h.value === undefined) && value !== null && value !== undefined;
-  if (h.key !== key || first || (!Object.is(h.value, value) && Date.now() - h.at >= ms)) {
-    held.current = { value, key, at: Date.now() };
+  const now = Date.now();
+  // A value where there was none (a timeline every row of which is now in) is not growth to
+  // wait out: held, it was passed on a second time a moment later.
+  const first = (h.passed === null || h.passed === undefined) && value !== null && value !== undefined;
+  if (h.key !== key || first) {
+    held.current = { passed: value, latest: value, key, changedAt: now, since: now };
+  } else if (!Object.is(h.latest, value)) {
+    if (Object.is(h.passed, h.latest)) h.since = now;
+    h.latest = value;
+    h.changedAt = now;
+  }
+  const c = held.current;
+  if (!Object.is(c.passed, c.latest) && (now - c.changedAt >= quietMs || now - c.since >= maxMs)) {
+    c.passed = c.latest;
   }
   useEffect(() => {
-    const { value: v, at } = held.current;
-    if (Object.is(v, value)) return;
-    // The latest value waits for the end of the period; a later one replaces this timer.
-    const t = setTimeout(() => wake((n) => n + 1), at + ms - Date.now());
+    const { passed, latest, changedAt, since } = held.current;
+    if (Object.is(passed, latest)) return;
+    // A later change replaces this timer; one that fires early renders and sets the next.
+    const due = Math.min(changedAt + quietMs, since + maxMs) - Date.now();
+    const t = setTimeout(() => wake((n) => n + 1), Math.max(0, due));
     return () => clearTimeout(t);
-  }, [value, key, ms]);
-  return held.current.value;
+  }, [value, key, quietMs, maxMs, tick]);
+  return c.passed;
 }
 
 /** A session counts as live for this long after its last change. */

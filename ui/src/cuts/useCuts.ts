@@ -1,16 +1,20 @@
 // The open session's compactions, requests and pairing lint (`get_cuts`), fetched once per
 // loaded timeline and shared by the ribbon, the cut rules, the cut view and the Requests tab.
-// A followed session that grows is fetched again at most every LIVE_CUTS_MS, and at once when
-// it records a new cut: core makes the answer from the whole session (seconds on 200 MB in the
-// debug app), and asking it after every line kept core's copy busy while the next lines came.
+// A followed session that grows is fetched again once its writer pauses (LIVE_CUTS_QUIET_MS
+// without a new line), at most LIVE_CUTS_MAX_MS late while it never does, and at once when it
+// records a new cut. Core makes the answer from the whole session (a 3 MB answer on 200 MB):
+// asked after every line it kept core's copy busy while the next lines came, and asked every
+// 3 s it held back the row of the line that came while the window took the answer in.
 import type { SessionCuts } from "../bindings/SessionCuts";
 import type { Problem } from "../bindings/Problem";
 import type { Timeline } from "../bindings/Timeline";
 import { useCommand } from "../useCommand";
-import { useThrottled } from "../live";
+import { useSettled } from "../live";
 
-/** How often a growing session's cuts and requests are asked for again. */
-export const LIVE_CUTS_MS = 3000;
+/** How long a growing session must not grow before its cuts and requests are asked for again. */
+export const LIVE_CUTS_QUIET_MS = 1000;
+/** How late they may be while it grows without a pause. */
+export const LIVE_CUTS_MAX_MS = 10_000;
 
 export interface CutsState {
   data: SessionCuts | null;
@@ -22,7 +26,7 @@ export function useCuts(session: { path: string; id: string } | null, timeline: 
   const key = session ? `${session.path}\n${session.id}` : "";
   // Another session's cuts never reach the views while this one's are on their way; a grown
   // timeline of the same session keeps its cuts until the new ones land.
-  const grown = useThrottled(timeline, LIVE_CUTS_MS, key);
+  const grown = useSettled(timeline, LIVE_CUTS_QUIET_MS, LIVE_CUTS_MAX_MS, key);
   const cuts = timeline?.meta.compaction_count;
   return useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, grown, cuts, timeline !== null], {
     keepFor: key,
