@@ -6,7 +6,7 @@
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
-use palimpsest_core::model::{Session, SessionMeta};
+use palimpsest_core::model::{Current, SessionMeta};
 
 /// The sessions read ahead once already, by source path and id (see [`read_ahead`]).
 pub type ReadAhead = Arc<Mutex<std::collections::HashSet<(String, String)>>>;
@@ -35,12 +35,12 @@ pub fn prime(
 /// its first appended line would make the follower read it whole (3 s on 200 MB). A finished
 /// session opened for a post-mortem is not read twice; `None` then, or when it is not a Claude
 /// Code transcript or changed while it was read. `first` is given the session as soon as it is
-/// read.
+/// read, where it is kept.
 pub fn read_ahead(
     done: &ReadAhead,
     path: &str,
     meta: &SessionMeta,
-    first: impl FnOnce(&Session),
+    first: impl FnOnce(Arc<Current>),
 ) -> Option<palimpsest_core::watch::Primed> {
     if !crate::live::being_written(&meta.path) {
         return None;

@@ -105,9 +105,9 @@ fn add(follower: &mut Follower, path: &str) {
 }
 
 fn publish(app: &AppHandle, events: &[LiveEvent], patches: Vec<(String, Patch)>) {
-    // The cached copy of a changed session is patched with what changed (a transcript growing
-    // by a line is not read whole for each line); one that cannot be patched is dropped, so a
-    // click on a new row reads the session as it is now.
+    // The window's session, changed, is read where the follower keeps it (a transcript growing
+    // by a line is not read whole for each line, nor copied); one the follower says nothing
+    // of is dropped, so a click on a new row reads the session as it is now.
     let state = app.state::<AppState>();
     for e in events {
         if let Some(id) = e.session_id()

@@ -12,8 +12,13 @@ use palimpsest_core::rpc::IpcError;
 
 type Entry = Arc<dyn Any + Send + Sync>;
 
-/// The session the results belong to (weakly: the app's state owns it) and its results by key.
-type Slot = (Weak<Session>, HashMap<String, Entry>);
+/// The session the results belong to (weakly: the app's state owns it), which session it is
+/// (its path and id), and its results by key.
+type Slot = (Weak<Session>, (String, String), HashMap<String, Entry>);
+
+fn which(session: &Session) -> (String, String) {
+    (session.meta.path.clone(), session.meta.id.clone())
+}
 
 /// Results for the session loaded last.
 #[derive(Default)]
@@ -37,11 +42,11 @@ impl Memo {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let same = inner
             .as_ref()
-            .is_some_and(|(w, _)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(session)));
+            .is_some_and(|(w, ..)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(session)));
         if !same {
-            *inner = Some((Arc::downgrade(session), HashMap::new()));
+            *inner = Some((Arc::downgrade(session), which(session), HashMap::new()));
         }
-        if let Some((_, map)) = inner.as_mut() {
+        if let Some((.., map)) = inner.as_mut() {
             map.insert(key.to_owned(), Arc::new(value.clone()));
         }
         Ok(value)
@@ -62,19 +67,75 @@ impl Memo {
         self.get(session, key, || Ok(value)).ok()
     }
 
-    /// `key`'s result for `session` when one is kept, computing nothing.
-    pub fn peek<T: Clone + 'static>(&self, session: &Arc<Session>, key: &str) -> Option<T> {
-        self.lookup(session, key)
+    /// Carry `key`'s result, kept for an earlier copy of `session` (one the live follower
+    /// has changed since, gone or not), over to `session`; the other results stay behind.
+    /// Only for a result that holds for every copy of a session: the token counts answer per
+    /// message by what its texts hash to, so the views need not count it again after a line.
+    pub fn carry(&self, session: &Arc<Session>, key: &str) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let Some((w, who, map)) = inner.as_ref() else {
+            return;
+        };
+        if std::ptr::eq(w.as_ptr(), Arc::as_ptr(session)) || *who != which(session) {
+            return;
+        }
+        let Some(value) = map.get(key).cloned() else {
+            return;
+        };
+        let results = HashMap::from([(key.to_owned(), value)]);
+        *inner = Some((Arc::downgrade(session), which(session), results));
     }
 
     fn lookup<T: Clone + 'static>(&self, session: &Arc<Session>, key: &str) -> Option<T> {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let (w, map) = inner.as_ref()?;
+        let (w, _, map) = inner.as_ref()?;
         // A dropped copy's address may be reused: the weak pointer must still be alive.
         let alive = w.upgrade()?;
         if !Arc::ptr_eq(&alive, session) {
             return None;
         }
         map.get(key)?.downcast_ref::<T>().cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use palimpsest_core::model::{Session, SourceFormat};
+
+    use super::*;
+
+    fn session(id: &str) -> Arc<Session> {
+        Arc::new(Session::in_memory(
+            id,
+            SourceFormat::ClaudeCode,
+            Vec::new(),
+            Vec::new(),
+        ))
+    }
+
+    #[test]
+    fn a_result_that_holds_for_every_copy_is_carried_to_a_later_copy_of_the_same_session() {
+        let memo = Memo::default();
+        let (old, later, other) = (session("a"), session("a"), session("b"));
+        memo.get(&old, "session_counts", || Ok(7_u32)).unwrap();
+        memo.get(&old, "post_mortem", || Ok(1_u32)).unwrap();
+        memo.carry(&other, "session_counts");
+        assert_eq!(
+            memo.get_some::<u32>(&other, "session_counts", || None),
+            None,
+            "another session's counts are not carried to it"
+        );
+        drop(old);
+        memo.carry(&later, "session_counts");
+        assert_eq!(
+            memo.get_some::<u32>(&later, "session_counts", || None),
+            Some(7),
+            "the counts go across, though the earlier copy is gone"
+        );
+        assert_eq!(
+            memo.get_some::<u32>(&later, "post_mortem", || None),
+            None,
+            "a result made from the earlier copy's messages does not"
+        );
     }
 }

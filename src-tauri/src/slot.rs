@@ -1,44 +1,41 @@
-//! The app's copy of the session it loaded last, with the live changes not yet applied to it.
+//! The app's copy of the session it loaded last, or, for a session the live follower keeps,
+//! where the follower keeps it.
 //!
-//! A live change to a copy that a command is still reading waits here. The cut view of a
-//! 200 MB session reads its copy for seconds in the debug app, and patching it meanwhile would
-//! mean cloning the whole session on the live thread before the window hears of the change.
-//! Instead, the window gets the new rows at once. The next command to take the session applies
-//! every waiting change in one go, cloning at most once, and not at all when nothing else holds
-//! the copy by then. What a change is, and how it applies, is core's (`watch::Patch`); when the
-//! slot is filled and read is `state`'s.
+//! A 200 MB transcript an agent is writing is in memory once: the follower reads what is
+//! appended into it (`model::Current`), and the window's commands read the same session there.
+//! A command holds the session as it was when it started for as long as it reads; a change
+//! that comes meanwhile goes to a new copy, and the window gets the new rows at once. What a
+//! change is, and how it is made, is core's (`watch::Patch`, `sources::claude::resume`); when
+//! the slot is filled and read is `state`'s.
 
 use std::sync::Arc;
 
 use palimpsest_core::index::fingerprint::Fingerprint;
-use palimpsest_core::model::Session;
-use palimpsest_core::tokens::counter::Counted;
+use palimpsest_core::model::{Current, Session};
 use palimpsest_core::watch::Patch;
 
-use crate::memo::Memo;
-
-/// The session loaded last and what changed since.
+/// The session loaded last.
 pub struct Kept {
     path: String,
     id: String,
-    session: Arc<Session>,
-    /// Tail patches, oldest first, for a copy that was held elsewhere when they came.
-    pending: Vec<Patch>,
+    copy: Copy,
     /// The file's fingerprint from before the copy was read from it, while the copy is as read
     /// (the index may take it then: [`Kept::given`]).
     print: Option<Fingerprint>,
 }
 
+/// Whose the session is.
+enum Copy {
+    /// Read for the window: its own.
+    Own(Arc<Session>),
+    /// Where the live follower keeps it, up to date with the file.
+    Followed(Arc<Current>),
+}
+
 impl Kept {
     /// `session`, loaded from `path`, as it is now.
     pub fn new(path: &str, id: &str, session: Arc<Session>) -> Self {
-        Kept {
-            path: path.to_owned(),
-            id: id.to_owned(),
-            session,
-            pending: Vec::new(),
-            print: None,
-        }
+        Self::with(path, id, Copy::Own(session))
     }
 
     /// `session` read from the file `path` whose fingerprint was `print` before the read.
@@ -49,12 +46,39 @@ impl Kept {
         }
     }
 
+    /// The session the live follower keeps in `current`.
+    pub fn followed(path: &str, id: &str, current: Arc<Current>) -> Self {
+        Self::with(path, id, Copy::Followed(current))
+    }
+
+    /// Session `id` under `path` as `patch` gives it: where the follower keeps it, or the
+    /// whole session it read and keeps no more.
+    pub fn of(path: &str, id: &str, patch: &Patch) -> Option<Self> {
+        match (patch.current(), patch) {
+            (Some(current), _) => Some(Self::followed(path, id, Arc::clone(current))),
+            (None, Patch::Whole(session)) => Some(Self::new(path, id, Arc::clone(session))),
+            // Every change to a session the follower keeps says where it keeps it.
+            (None, _) => None,
+        }
+    }
+
+    fn with(path: &str, id: &str, copy: Copy) -> Self {
+        Kept {
+            path: path.to_owned(),
+            id: id.to_owned(),
+            copy,
+            print: None,
+        }
+    }
+
     /// The copy as read from its file, for the index to take instead of reading the file again
     /// ([`palimpsest_core::index::Given`]); only a weak handle, so a copy the window lets go of
     /// is not kept alive by a queued update (that one reads the file itself).
     pub fn given(&self) -> Option<(Fingerprint, std::sync::Weak<Session>)> {
-        let print = self.print.clone().filter(|_| self.pending.is_empty())?;
-        Some((print, Arc::downgrade(&self.session)))
+        match (&self.copy, &self.print) {
+            (Copy::Own(s), Some(print)) => Some((print.clone(), Arc::downgrade(s))),
+            _ => None,
+        }
     }
 
     /// True when it is session `id` under `path`.
@@ -62,86 +86,28 @@ impl Kept {
         self.path == path && self.id == id
     }
 
-    /// The copy as it is, when no change waits for it; `None` otherwise (see [`Kept::settled`]).
-    pub fn ready(&self) -> Option<Arc<Session>> {
-        self.pending.is_empty().then(|| Arc::clone(&self.session))
+    /// The session as it is now; a change that comes while the caller holds it does not
+    /// change it.
+    pub fn ready(&self) -> Arc<Session> {
+        match &self.copy {
+            Copy::Own(s) => Arc::clone(s),
+            Copy::Followed(current) => current.now(),
+        }
     }
 
-    /// Take `patch`: a whole session replaces the copy; a tail is applied now when nothing else
-    /// holds the copy and no change waits before it, else it waits. `None` when it does not fit
-    /// the copy: the session is then read from its file at the next command.
-    pub fn patched(mut self, patch: &Patch, memo: &Memo) -> Option<Kept> {
-        // Patched or not yet, the copy is no longer the file as read.
-        self.print = None;
-        if let Patch::Whole(s) = patch {
-            self.session = Arc::clone(s);
-            self.pending.clear();
-            return Some(self);
-        }
-        if !self.pending.is_empty() {
-            self.pending.push(patch.clone());
-            return Some(self);
-        }
-        let counts = counts_of(&self.session, memo);
-        match Arc::try_unwrap(self.session) {
-            Ok(mut session) => {
-                if !patch.apply(&mut session) {
-                    return None;
-                }
-                self.session = renewed(session, counts, memo);
-            }
-            Err(held) => {
-                self.session = held;
-                self.pending.push(patch.clone());
-            }
-        }
-        Some(self)
+    /// Take `patch`, a change the follower saw in this session; `None` when it says nothing
+    /// the slot can keep (the session is then read from its file at the next command).
+    pub fn patched(self, patch: &Patch) -> Option<Kept> {
+        Self::of(&self.path, &self.id, patch)
     }
-
-    /// The copy with every waiting change applied (cloned once when a command still holds
-    /// it); `None` when one did not fit.
-    pub fn settled(mut self, memo: &Memo) -> Option<Kept> {
-        if self.pending.is_empty() {
-            return Some(self);
-        }
-        let counts = counts_of(&self.session, memo);
-        let mut session = Arc::unwrap_or_clone(self.session);
-        for p in self.pending.drain(..) {
-            if !p.apply(&mut session) {
-                return None;
-            }
-        }
-        self.session = renewed(session, counts, memo);
-        Some(self)
-    }
-}
-
-/// The token counts kept for `session`: they answer per message by what its texts hash to, so
-/// they hold for a patched copy too (a changed or added message is counted afresh), and the
-/// views need not count the whole session again after every line.
-fn counts_of(session: &Arc<Session>, memo: &Memo) -> Option<Arc<Counted>> {
-    memo.peek::<Arc<Counted>>(session, "session_counts")
-}
-
-/// A changed session as a new copy, not the old one changed in place: results kept for the
-/// old one (`memo`) are keyed by it and must not be taken for the new one's, but for the
-/// counts, which go across.
-fn renewed(session: Session, counts: Option<Arc<Counted>>, memo: &Memo) -> Arc<Session> {
-    let session = Arc::new(session);
-    if let Some(c) = counts {
-        let _ = memo.get(&session, "session_counts", || Ok(c));
-    }
-    session
 }
 
 #[cfg(test)]
 mod tests {
     use std::io::Write;
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::AtomicBool;
 
     use palimpsest_core::api;
-    use palimpsest_core::tokens::{Encoding, TokenCache};
     use palimpsest_core::watch::Tracker;
 
     use super::*;
@@ -165,136 +131,111 @@ mod tests {
         (t, dir, lines)
     }
 
-    fn append(dir: &Path, lines: &[String]) {
+    /// Append `lines` and let the tracker look: the one patch it makes of the session.
+    fn grow(tracker: &mut Tracker, dir: &Path, lines: &[String]) -> Patch {
         let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(dir.join(format!("{ID}.jsonl")))
             .unwrap();
         f.write_all(lines.concat().as_bytes()).unwrap();
+        tracker.refresh();
+        let mut patches = tracker.take_patches();
+        assert_eq!(patches.len(), 1, "one session changed: one patch");
+        patches.remove(0)
     }
 
-    /// The patches a tracker of `dir` makes for `lines` appended in the given chunks.
-    fn patches(tracker: &mut Tracker, dir: &Path, chunks: &[&[String]]) -> Vec<Patch> {
-        chunks
-            .iter()
-            .flat_map(|c| {
-                append(dir, c);
-                tracker.refresh();
-                tracker.take_patches()
-            })
-            .collect()
-    }
-
-    /// Three appends to the real transcript, with a copy as the window holds it after the
-    /// first: the copy, the two tail patches after it, and the session as a whole read gives it.
-    fn grown() -> (tempfile::TempDir, PathBuf, Session, Vec<Patch>, Session) {
+    #[test]
+    fn a_followed_session_is_read_where_the_follower_keeps_it_not_copied() {
         // Lines 1256 and 1257 reach back (the file is read whole there): these stop before.
-        let (t, dir, lines) = started(1100);
+        let (_t, dir, lines) = started(1100);
+        let path = dir.display().to_string();
         let mut tracker = Tracker::new(&dir, None).unwrap();
         tracker.keep_patches();
-        patches(&mut tracker, &dir, &[&lines[1100..1110]]);
-        let copy = api::load_session(&dir, Some(ID)).unwrap();
-        let tails = patches(
-            &mut tracker,
-            &dir,
-            &[&lines[1110..1130], &lines[1130..1160]],
-        );
+        let first = grow(&mut tracker, &dir, &lines[1100..1110]);
         assert!(
-            tails.len() == 2 && tails.iter().all(|p| matches!(p, Patch::Tail(_))),
-            "a transcript read once grows by tails: {} patches",
-            tails.len()
+            matches!(first, Patch::Shared { .. }),
+            "the first change reads the transcript whole, and the tracker keeps it"
         );
-        let whole = api::load_session(&dir, Some(ID)).unwrap();
-        (t, dir, copy, tails, whole)
-    }
-
-    #[test]
-    fn a_change_to_a_copy_nobody_else_holds_is_applied_at_once() {
-        let (_t, dir, copy, tails, whole) = grown();
-        let memo = Memo::default();
-        let mut kept = Kept::new(&dir.display().to_string(), ID, Arc::new(copy));
-        for p in &tails {
+        let mut kept = Kept::of(&path, ID, &first).expect("a kept session is shared");
+        let current = Arc::clone(first.current().unwrap());
+        for chunk in [&lines[1110..1130], &lines[1130..1160]] {
+            let patch = grow(&mut tracker, &dir, chunk);
+            assert!(
+                matches!(patch, Patch::Tail(_)),
+                "a transcript read once grows by tails"
+            );
             kept = kept
-                .patched(p, &memo)
-                .expect("each tail fits the copy it follows");
+                .patched(&patch)
+                .expect("a tail says where the session is");
             assert!(
-                kept.ready().is_some(),
-                "nothing waits when nothing else held the copy"
+                Arc::ptr_eq(&kept.ready(), &current.now()),
+                "the window reads the follower's session itself, not a copy of its own"
             );
         }
         assert_eq!(
-            *kept.ready().unwrap(),
-            whole,
-            "patched, the copy is what a whole read gives"
+            *kept.ready(),
+            api::load_session(&dir, Some(ID)).unwrap(),
+            "followed, the session is what a whole read gives"
         );
     }
 
     #[test]
-    fn a_change_to_a_copy_a_command_reads_waits_and_the_next_command_applies_it() {
-        let (_t, dir, copy, tails, whole) = grown();
-        let (memo, cache_dir) = (Memo::default(), tempfile::tempdir().unwrap());
-        let copy = Arc::new(copy);
-        // The copy counted, as the Tokens tab or the index leaves it.
-        let cache = TokenCache::open(cache_dir.path()).unwrap();
-        let enc = Encoding::for_model(copy.meta.model.as_deref());
-        palimpsest_core::tokens::count_session(
-            &copy,
-            enc,
-            Some(&cache),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap();
-        let counts = Arc::new(api::session_counts(&copy, Some(&cache)).expect("counted"));
-        memo.get(&copy, "session_counts", || Ok(Arc::clone(&counts)))
+    fn a_command_reading_the_session_keeps_it_as_it_was_while_the_follower_goes_on() {
+        let (_t, dir, lines) = started(1100);
+        let path = dir.display().to_string();
+        let mut tracker = Tracker::new(&dir, None).unwrap();
+        tracker.keep_patches();
+        let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1100..1110])).unwrap();
+        let reading = kept.ready();
+        let before = api::load_session(&dir, Some(ID)).unwrap();
+        let kept = kept
+            .patched(&grow(&mut tracker, &dir, &lines[1110..1160]))
             .unwrap();
-        let reading = Arc::clone(&copy);
-        let before = copy.messages.len();
-        let mut kept = Kept::new(&dir.display().to_string(), ID, copy);
-        for p in &tails {
-            kept = kept.patched(p, &memo).expect("a change waiting is kept");
-            assert!(
-                kept.ready().is_none(),
-                "the change waits while a command reads the copy"
-            );
-        }
         assert_eq!(
-            reading.messages.len(),
-            before,
-            "the copy a command reads is not changed under it"
+            *reading, before,
+            "the session a command reads is not changed under it"
         );
-        let kept = kept.settled(&memo).expect("both changes fit, in order");
-        let now = kept.ready().expect("settled, nothing waits");
-        assert_eq!(*now, whole, "settled, the copy is what a whole read gives");
-        let carried = memo.peek::<Arc<Counted>>(&now, "session_counts");
+        let now = kept.ready();
         assert!(
-            carried.is_some_and(|c| Arc::ptr_eq(&c, &counts)),
-            "the counts go across to the new copy, so the views do not count it again"
+            !Arc::ptr_eq(&reading, &now),
+            "the change went to a new copy while the old one was read"
+        );
+        assert_eq!(
+            *now,
+            api::load_session(&dir, Some(ID)).unwrap(),
+            "and the next command reads the session as the file is now"
+        );
+        // Let go of, the session is changed where it is: its first text stays the same bytes.
+        drop((reading, now));
+        let at = first_text(&kept.ready());
+        let kept = kept
+            .patched(&grow(&mut tracker, &dir, &lines[1160..1170]))
+            .unwrap();
+        assert_eq!(
+            first_text(&kept.ready()),
+            at,
+            "a change to a session no command holds is made without copying it"
         );
     }
 
-    #[test]
-    fn a_change_that_does_not_fit_empties_the_slot() {
-        let (_t, dir, copy, tails, _) = grown();
-        let memo = Memo::default();
-        // The second tail without the first: it starts from a copy this one is not.
-        let kept = Kept::new(&dir.display().to_string(), ID, Arc::new(copy.clone()));
-        assert!(
-            kept.patched(&tails[1], &memo).is_none(),
-            "applied at once, it does not fit"
-        );
-        let reading = Arc::new(copy);
-        let kept = Kept::new(&dir.display().to_string(), ID, Arc::clone(&reading));
-        let kept = kept.patched(&tails[1], &memo).expect("it waits, unchecked");
-        assert!(
-            kept.settled(&memo).is_none(),
-            "settled, it does not fit: the file is read again"
-        );
+    /// Where the session's first text is in memory.
+    fn first_text(s: &Session) -> usize {
+        let text = s
+            .messages
+            .iter()
+            .flat_map(|m| &m.parts)
+            .find_map(|p| match p {
+                palimpsest_core::model::Part::Text { text } => Some(text),
+                _ => None,
+            });
+        text.unwrap().as_ptr() as usize
     }
 
     #[test]
     fn a_copy_as_read_is_offered_to_the_index_weakly_until_a_change_comes() {
-        let (_t, dir, _, _, whole) = grown();
+        let (_t, dir, lines) = started(1100);
+        let mut tracker = Tracker::new(&dir, None).unwrap();
+        tracker.keep_patches();
         let file = dir.join(format!("{ID}.jsonl"));
         let (copy, print) = api::load_session_printed(&file, Some(ID)).unwrap();
         let print = print.expect("a file is fingerprinted before it is read");
@@ -306,22 +247,18 @@ mod tests {
         assert_eq!(offered, print, "with the fingerprint from before its read");
         assert!(
             weak.upgrade()
-                .is_some_and(|s| Arc::ptr_eq(&s, &kept.ready().unwrap())),
+                .is_some_and(|s| Arc::ptr_eq(&s, &kept.ready())),
             "the window's copy itself, not a second one"
         );
-        drop(kept);
-        assert!(
-            weak.upgrade().is_none(),
-            "a copy the window let go of is not kept alive for the index"
-        );
-        let memo = Memo::default();
-        let kept = Kept::read(&path, ID, Arc::new(whole.clone()), Some(print));
-        let kept = kept
-            .patched(&Patch::Whole(Arc::new(whole)), &memo)
-            .expect("a whole read replaces the copy");
+        let change = grow(&mut tracker, &dir, &lines[1100..1110]);
+        let kept = kept.patched(&change).expect("a change the follower keeps");
         assert!(
             kept.given().is_none(),
             "a changed copy is no longer the file as read: the index reads the file"
+        );
+        assert!(
+            weak.upgrade().is_none(),
+            "the window's own copy is let go once it reads the follower's"
         );
     }
 }

@@ -210,7 +210,7 @@ impl AppState {
     /// another session is kept (never waits).
     pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
         let slot = self.loaded.try_lock().ok()?;
-        slot.as_ref().filter(|k| k.is(path, id))?.ready()
+        slot.as_ref().filter(|k| k.is(path, id)).map(Kept::ready)
     }
 
     /// Read session `id` under `path` (listed as `meta`) in the background, so the commands
@@ -218,8 +218,8 @@ impl AppState {
     /// load, never start a second one. Skipped when, by the time the read could start, the
     /// window has opened another session (clicking through big sessions must not queue a read
     /// of each). An agent is still writing it, so the live follower is read ahead too, and one
-    /// read gives both: the window's copy is cloned from the read ahead (a clone costs a tenth
-    /// of a read, and two reads at once kept both cores from the window).
+    /// read gives both: the window reads the session where the follower keeps it (two reads
+    /// at once kept both cores from the window, and two copies doubled the app's memory).
     pub fn warm(&self, path: &str, id: &str, meta: &SessionMeta) {
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let memo = Arc::clone(&self.memo);
@@ -243,9 +243,9 @@ impl AppState {
                 // The window's copy goes in the slot as soon as the session is read, and the
                 // slot is let go then: what the follower remembers is made after.
                 let mut slot = Some(guard);
-                let primed = read_ahead(&done, &key.0, &meta, |s| {
+                let primed = read_ahead(&done, &key.0, &meta, |current| {
                     if let Some(mut g) = slot.take() {
-                        *g = Some(Kept::new(&key.0, &key.1, Arc::new(s.clone())));
+                        *g = Some(Kept::followed(&key.0, &key.1, current));
                     }
                 });
                 if let Some(primed) = primed {
@@ -271,11 +271,10 @@ impl AppState {
         });
     }
 
-    /// Bring the kept copy of a session the live follower saw change up to date: patched when
-    /// the slot holds it (at once, or by the next command when one still reads the copy), taken
-    /// whole when the follower read it whole and the window shows it; a patch that does not fit
-    /// drops the copy. The timeline made from the old copy goes. Skipped while a load holds the
-    /// slot: that load reads the file as it is now anyway.
+    /// Bring the kept session the live follower saw change up to date: read where the follower
+    /// keeps it from now on, or taken whole when the follower read it whole and keeps none,
+    /// when the slot holds it or the window shows it. The timeline made from the old copy
+    /// goes. Skipped while a load holds the slot: that load reads the file as it is now anyway.
     pub fn patched(&self, path: &str, patch: &Patch) {
         let id = patch.session_id().to_owned();
         self.forget_timeline(path, &id);
@@ -287,12 +286,10 @@ impl AppState {
             return;
         };
         let held = slot.as_ref().is_some_and(|k| k.is(path, &id));
-        match patch {
-            Patch::Whole(session) if !held && shown => {
-                *slot = Some(Kept::new(path, &id, Arc::clone(session)));
-            }
-            _ if held => *slot = slot.take().and_then(|k| k.patched(patch, &self.memo)),
-            _ => {}
+        if held {
+            *slot = slot.take().and_then(|k| k.patched(patch));
+        } else if shown {
+            *slot = Kept::of(path, &id, patch);
         }
     }
 
@@ -353,12 +350,11 @@ fn load_locked(
     path: &str,
     id: &str,
 ) -> Result<Arc<Session>, IpcError> {
-    if slot.as_ref().is_some_and(|k| k.is(path, id)) {
-        // A change that does not fit empties the slot, and the file is read as it is now.
-        *slot = slot.take().and_then(|k| k.settled(memo));
-        if let Some(s) = slot.as_ref().and_then(Kept::ready) {
-            return Ok(s);
-        }
+    if let Some(kept) = slot.as_ref().filter(|k| k.is(path, id)) {
+        let session = kept.ready();
+        // The counts made for it before the follower changed it hold for it now.
+        memo.carry(&session, "session_counts");
+        return Ok(session);
     }
     let (session, print) = api::load_session_printed(Path::new(path), Some(id))?;
     let session = Arc::new(session);

@@ -8,9 +8,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod current;
 mod meta;
 mod recorded;
 mod usage;
+pub use current::Current;
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
 pub use usage::UsageSplit;

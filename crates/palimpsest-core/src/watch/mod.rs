@@ -267,15 +267,20 @@ impl Tracker {
                     continue;
                 }
             };
+            let resumed;
             let (session, hint) = match &fresh {
                 Fresh::Loaded(s) => (&**s, None),
-                Fresh::Resumed(i, ext) => (
-                    self.resumable[*i].1.session(),
-                    match ext {
-                        Extended::From(from) => Some(*from),
-                        Extended::Whole => None,
-                    },
-                ),
+                Fresh::Resumed(i, ext) => {
+                    // Held for this look only: the next read must find it held by no one.
+                    resumed = self.resumable[*i].1.session();
+                    (
+                        &*resumed,
+                        match ext {
+                            Extended::From(from) => Some(*from),
+                            Extended::Whole => None,
+                        },
+                    )
+                }
             };
             let mut seen = seen;
             let base_len = seen.fingerprints.as_ref().map(Vec::len);
@@ -287,20 +292,27 @@ impl Tracker {
                 continue;
             };
             // A copy kept elsewhere is patched from where this one changed, when this one was
-            // only read on; anything else hands the session over whole.
-            let patch = match (hint, base_len) {
-                (Some(from), Some(base_len)) => Patch::Tail(Box::new(Tail {
-                    session_id: id,
-                    base_len,
-                    from,
-                    messages: session.messages[from..].to_vec(),
-                    meta: session.meta.clone(),
-                    compactions: session.compactions.clone(),
-                })),
-                _ => Patch::Whole(match fresh {
-                    Fresh::Loaded(s) => Arc::from(s),
-                    Fresh::Resumed(..) => Arc::new(session.clone()),
-                }),
+            // only read on; a session read whole is handed over whole, shared when kept here.
+            let patch = match fresh {
+                Fresh::Resumed(i, _) => {
+                    let current = self.resumable[i].1.shared();
+                    match (hint, base_len) {
+                        (Some(from), Some(base_len)) => Patch::Tail(Box::new(Tail {
+                            session_id: id,
+                            base_len,
+                            from,
+                            messages: session.messages[from..].to_vec(),
+                            meta: session.meta.clone(),
+                            compactions: session.compactions.clone(),
+                            current,
+                        })),
+                        _ => Patch::Shared {
+                            session_id: id,
+                            current,
+                        },
+                    }
+                }
+                Fresh::Loaded(s) => Patch::Whole(Arc::from(s)),
             };
             // One per session, a few at most: a caller that never takes them holds no more.
             patches.retain(|p| p.session_id() != patch.session_id());

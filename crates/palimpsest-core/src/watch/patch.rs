@@ -5,22 +5,33 @@
 //! with the listing entry and the cuts' records; the copy keeps everything before. Anything
 //! else (a session read whole again) gives the whole session. A patch that does not fit the
 //! copy (it was read at another moment) says so, and the caller reads the session again.
+//!
+//! A transcript the tracker keeps to read on from also comes with where the tracker keeps it
+//! ([`Current`]): a caller may read that instead of keeping a copy of its own (the app does,
+//! so a followed 200 MB session is in memory once, not twice).
 
 use std::sync::Arc;
 
-use crate::model::{CompactionRecord, Message, Session, SessionMeta};
+use crate::model::{CompactionRecord, Current, Message, Session, SessionMeta};
 
 /// A change to one session, as a copy of it takes it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Patch {
-    /// The session as it is now.
+    /// The session as it is now, the caller's to keep (the tracker keeps none).
     Whole(Arc<Session>),
     /// Messages from a given one on replaced.
     Tail(Box<Tail>),
+    /// A transcript the tracker keeps, read whole: where it keeps it.
+    Shared {
+        /// The session id.
+        session_id: String,
+        /// The session as the tracker keeps it.
+        current: Arc<Current>,
+    },
 }
 
 /// Messages from `from` on replaced, for a copy that held `base_len` messages.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Tail {
     /// The session id.
     pub session_id: String,
@@ -34,6 +45,8 @@ pub struct Tail {
     pub meta: SessionMeta,
     /// The cuts now (a record may have learnt its size after).
     pub compactions: Vec<CompactionRecord>,
+    /// The session as the tracker keeps it, this change made.
+    pub current: Arc<Current>,
 }
 
 impl Patch {
@@ -42,6 +55,17 @@ impl Patch {
         match self {
             Patch::Whole(s) => &s.meta.id,
             Patch::Tail(t) => &t.session_id,
+            Patch::Shared { session_id, .. } => session_id,
+        }
+    }
+
+    /// Where the tracker keeps the session, when it keeps it: a caller may read it there
+    /// instead of applying the patch to a copy of its own.
+    pub fn current(&self) -> Option<&Arc<Current>> {
+        match self {
+            Patch::Whole(_) => None,
+            Patch::Tail(t) => Some(&t.current),
+            Patch::Shared { current, .. } => Some(current),
         }
     }
 
@@ -56,6 +80,16 @@ impl Patch {
                 *copy = Session::clone(s);
                 true
             }
+            Patch::Shared {
+                session_id,
+                current,
+            } => {
+                if *session_id != copy.meta.id {
+                    return false;
+                }
+                *copy = Session::clone(&current.now());
+                true
+            }
             Patch::Tail(t) => {
                 let Tail {
                     session_id,
@@ -64,6 +98,7 @@ impl Patch {
                     messages,
                     meta,
                     compactions,
+                    current: _,
                 } = &**t;
                 if *session_id != copy.meta.id
                     || copy.messages.len() != *base_len

@@ -8,11 +8,12 @@
 //! the file, so no change is lost or reported twice.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{RESUMABLE, Seen, Tracker, fingerprint};
 use crate::api;
 use crate::error::Result;
-use crate::model::{SessionMeta, SourceFormat};
+use crate::model::{Current, Session, SessionMeta, SourceFormat};
 use crate::sources::claude::resume::Resumable;
 
 /// A transcript read whole, with what a tracker remembers of it.
@@ -31,12 +32,13 @@ impl Primed {
         Self::read_with(meta, |_| {})
     }
 
-    /// [`Primed::read`], giving `first` the session as soon as it is read, before what a
-    /// tracker remembers of it is made (a listing of the file, every message's fingerprint):
-    /// a caller that wants a copy too (the app's window) has it that much sooner.
+    /// [`Primed::read`], giving `first` where the session lives as soon as it is read, before
+    /// what a tracker remembers of it is made (a listing of the file, every message's
+    /// fingerprint): a caller that keeps it too (the app's window) has it that much sooner,
+    /// and shares it with the tracker that adopts this read instead of copying it.
     pub fn read_with(
         meta: &SessionMeta,
-        first: impl FnOnce(&crate::model::Session),
+        first: impl FnOnce(Arc<Current>),
     ) -> Result<Option<Primed>> {
         if meta.format != SourceFormat::ClaudeCode {
             return Ok(None);
@@ -45,7 +47,7 @@ impl Primed {
         let size = || std::fs::metadata(path).map(|m| m.len()).ok();
         let before = size();
         let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
-        first(reader.session());
+        first(reader.shared());
         // The listing the tracker compares with (from the index when it holds the file as it
         // is, as the tracker's own), of these same bytes. A listing of the file itself too: the
         // tracker lists the grown file at its first change, and a big file's count then goes
@@ -82,9 +84,8 @@ impl Primed {
         &self.id
     }
 
-    /// The session as the read made it: the same as loading it whole, so a caller that also
-    /// wants a copy of its own (the app's window) takes it from here instead of reading again.
-    pub fn session(&self) -> &crate::model::Session {
+    /// The session as the read made it: the same as loading it whole.
+    pub fn session(&self) -> Arc<Session> {
         self.reader.session()
     }
 }

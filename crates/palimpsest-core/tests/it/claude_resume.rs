@@ -101,7 +101,7 @@ fn each_step_of_a_growing_transcript_reads_as_the_whole_file() {
         Extended::Whole,
         "lines holding a compaction are read whole again: they change earlier messages"
     );
-    let s = r.session().clone();
+    let s = Session::clone(&r.session());
     let full = whole(&path);
     assert_eq!(
         s, full,

@@ -64,7 +64,7 @@ fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it
                 "the first change is read on from the read ahead: a tail, not the whole session"
             );
             assert!(
-                matches!(plain.take_patches()[..], [Patch::Whole(_)]),
+                matches!(plain.take_patches()[..], [Patch::Shared { .. }]),
                 "without it the first change reads the file whole"
             );
         }

@@ -115,7 +115,8 @@ fn follow(file: &Path, coarse: usize) -> (usize, Vec<usize>, Vec<usize>) {
             if p.session_id() != id {
                 continue;
             }
-            if matches!(p, Patch::Whole(_)) {
+            // Read whole again: the session as the tracker now keeps it, not a tail.
+            if matches!(p, Patch::Shared { .. }) {
                 wholes.push(at);
             }
             assert!(

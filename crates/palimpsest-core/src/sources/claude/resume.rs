@@ -11,11 +11,15 @@
 //!
 //! A file that is not the one read with lines appended (shorter, or its first bytes changed)
 //! is not resumed: the caller reads it again.
+//!
+//! The session lives in a [`Current`] that a caller keeping it in memory shares
+//! ([`Resumable::shared`]) instead of holding a copy of its own beside this one.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::model::{LinkKind, Part, Session};
+use crate::model::{Current, LinkKind, Part, Session};
 use crate::sources::jsonl::{self, Resume};
 
 use super::build::{Builder, Marks};
@@ -32,9 +36,10 @@ pub struct Resumable {
     path: PathBuf,
     id: String,
     parent: Option<String>,
-    /// What the lines made, its messages finished (they live in `session` between reads).
+    /// What the lines made, its messages finished (they live in `current` between reads).
     builder: Builder,
-    session: Session,
+    /// The session, shared with callers that read it ([`Resumable::shared`]).
+    current: Arc<Current>,
     /// The walk of the active chain the messages were marked by (none for a subagent's run,
     /// which has no branches).
     chain: Option<Chain>,
@@ -63,6 +68,18 @@ impl Resumable {
     /// last line end (a line still being written is left for the next read), and the session
     /// they make ([`Resumable::session`]).
     pub fn open(path: &Path, id: &str, parent: Option<String>) -> Result<Self> {
+        Self::read_whole(path, id, parent, None).map(|(reader, _)| reader)
+    }
+
+    /// [`Resumable::open`] into `current` when there is one already: the session is then
+    /// returned for its caller, which is changing `current`, to put there. Without one, a new
+    /// one holds it.
+    fn read_whole(
+        path: &Path,
+        id: &str,
+        parent: Option<String>,
+        current: Option<Arc<Current>>,
+    ) -> Result<(Self, Option<Session>)> {
         let (mut builder, mut at, mut first) = (Builder::default(), Resume::default(), Vec::new());
         read_into(path, &mut builder, &mut at, &mut first)?;
         let main = parent.is_none();
@@ -76,12 +93,16 @@ impl Resumable {
             messages: std::mem::take(&mut builder.messages),
             compactions,
         };
-        Ok(Resumable {
+        let (current, session) = match current {
+            Some(c) => (c, Some(session)),
+            None => (Current::new(session), None),
+        };
+        let reader = Resumable {
             path: path.to_owned(),
             id: id.to_owned(),
             parent,
             builder,
-            session,
+            current,
             chain,
             sums,
             compactors: if main {
@@ -92,12 +113,19 @@ impl Resumable {
             listing_head: (at.offset > listing::HEAD_BYTES as u64).then_some(head),
             at,
             head: first,
-        })
+        };
+        Ok((reader, session))
     }
 
-    /// The session as read so far.
-    pub fn session(&self) -> &Session {
-        &self.session
+    /// The session as read so far (see [`Current::now`]).
+    pub fn session(&self) -> Arc<Session> {
+        self.current.now()
+    }
+
+    /// Where the session lives, for a caller that keeps it in memory too: what this reader
+    /// reads next shows there, and it holds no copy of its own.
+    pub fn shared(&self) -> Arc<Current> {
+        Arc::clone(&self.current)
     }
 
     /// Read what was appended since the last read; `None` when the file is not the one read
@@ -109,28 +137,48 @@ impl Resumable {
         if len < self.at.offset || head(&self.path, self.head.len())? != self.head {
             return Ok(None);
         }
-        let before = self.session.messages.len();
-        self.builder.messages = std::mem::take(&mut self.session.messages);
+        let current = Arc::clone(&self.current);
+        current.change(|mut session| {
+            let done = self.extend_in(&mut session);
+            // What was read stays read, whatever comes next.
+            if !matches!(done, Ok(Some(_))) {
+                session.messages = std::mem::take(&mut self.builder.messages);
+            }
+            match done {
+                Ok(Some(changed_from)) => (session, Ok(Some(Extended::From(changed_from)))),
+                Ok(None) => {
+                    // Readers wait for this read rather than read the file themselves.
+                    let cell = Some(Arc::clone(&self.current));
+                    match Self::read_whole(&self.path, &self.id, self.parent.clone(), cell) {
+                        Ok((reader, Some(whole))) => {
+                            *self = reader;
+                            (whole, Ok(Some(Extended::Whole)))
+                        }
+                        Ok((_, None)) => unreachable!("a session read into a given place"),
+                        Err(e) => (session, Err(e)),
+                    }
+                }
+                // The next change starts over.
+                Err(e) => (session, Err(e)),
+            }
+        })
+    }
+
+    /// [`Resumable::extend`] on `session` taken out of where it lives: the first message that
+    /// changed, or `None` when the file must be read whole again (its messages are then left
+    /// in the builder).
+    fn extend_in(&mut self, session: &mut Session) -> Result<Option<usize>> {
+        let before = session.messages.len();
+        self.builder.messages = std::mem::take(&mut session.messages);
         self.builder.take_marks();
-        let read = self.read();
+        self.read()?;
         let marks = self.builder.take_marks();
         let from = marks.merged_from.map_or(before, |m| m.min(before));
-        let done = match read {
-            Ok(()) => self.finish_from(from, &marks),
-            Err(e) => Err(e),
-        };
-        match done {
-            Ok(Some(changed_from)) => Ok(Some(Extended::From(changed_from))),
-            Ok(None) => {
-                *self = Self::open(&self.path, &self.id, self.parent.clone())?;
-                Ok(Some(Extended::Whole))
-            }
-            Err(e) => {
-                // What was read stays read; the next change starts over.
-                self.session.messages = std::mem::take(&mut self.builder.messages);
-                Err(e)
-            }
+        let changed = self.finish_from(session, from, &marks)?;
+        if changed.is_some() {
+            session.messages = std::mem::take(&mut self.builder.messages);
         }
+        Ok(changed)
     }
 
     /// Bytes read so far (up to the last whole line).
@@ -145,13 +193,17 @@ impl Resumable {
     /// Finish the messages from `from` on (the builder holds them all, those before `from`
     /// finished), when nothing the new lines did reaches earlier messages. Returns the first
     /// message that changed, or `None` when the file must be read whole again.
-    fn finish_from(&mut self, from: usize, marks: &Marks) -> Result<Option<usize>> {
+    fn finish_from(
+        &mut self,
+        session: &mut Session,
+        from: usize,
+        marks: &Marks,
+    ) -> Result<Option<usize>> {
         let main = self.parent.is_none();
         let b = &mut self.builder;
         // Anything that reaches back into the model's view, or a message merged into one a
         // cut's record was made from.
-        let last_cut = self
-            .session
+        let last_cut = session
             .compactions
             .iter()
             .flat_map(|c| [Some(c.cut_index), c.summary_index, c.applied_index])
@@ -167,7 +219,7 @@ impl Resumable {
             return Ok(None);
         }
         // A boundary's logical parent that a new line supplied, or a compactor run that appeared.
-        let logical_now_found = self.session.compactions.iter().any(|c| {
+        let logical_now_found = session.compactions.iter().any(|c| {
             let found = |l: &str| b.parents.contains_key(l);
             b.nodes[c.cut_index]
                 .logical_parent
@@ -215,20 +267,19 @@ impl Resumable {
                 m.links.extend(links);
             }
         }
-        visibility::post_from_usage(&mut self.session.compactions, &b.messages);
+        visibility::post_from_usage(&mut session.compactions, &b.messages);
         self.sums.update(&b.messages, from);
         let head = self.head_for_listing()?;
         let b = &self.builder;
-        self.session.meta = finish::meta(
+        session.meta = finish::meta(
             &self.path,
             &self.id,
             self.parent.clone(),
             b,
             self.sums.usage(&b.messages),
-            self.session.compactions.len(),
+            session.compactions.len(),
             &head,
         );
-        self.session.messages = std::mem::take(&mut self.builder.messages);
         Ok(Some(changed_from))
     }
 
