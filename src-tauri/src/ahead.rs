@@ -1,6 +1,6 @@
 //! Reading a session ahead of need, off the commands' path: the transcript an agent is still
 //! writing, read whole once for the live follower (and, through `AppState::warm`, for the
-//! window's copy too), and the priority such background work runs at. When to read is
+//! window, which reads the same session), and the priority such background work runs at. When to read is
 //! `state`'s; following is `live`'s.
 
 use std::sync::mpsc::Sender;

@@ -240,8 +240,8 @@ impl AppState {
                 return;
             }
             if let Some(tx) = live.as_ref() {
-                // The window's copy goes in the slot as soon as the session is read, and the
-                // slot is let go then: what the follower remembers is made after.
+                // The window reads the session where the read ahead keeps it, as soon as it is
+                // read, and the slot is let go then: what the follower remembers is made after.
                 let mut slot = Some(guard);
                 let primed = read_ahead(&done, &key.0, &meta, |current| {
                     if let Some(mut g) = slot.take() {
@@ -249,7 +249,7 @@ impl AppState {
                     }
                 });
                 if let Some(primed) = primed {
-                    // The follower's patches start from the window's copy, now in place.
+                    // The follower goes on in the session the window reads, now in place.
                     if let Some(b) = &baseline {
                         b.wait(&key.0);
                     }
