@@ -6,14 +6,19 @@ import { act, cleanup, renderHook } from "@testing-library/react";
 import type { Timeline } from "../bindings/Timeline";
 
 const asked: string[] = [];
+/** How long core takes to answer, in (fake) ms; null: never. */
+let answerAfter: number | null = null;
 vi.mock("@tauri-apps/api/core", () => ({
   invoke: (cmd: string) => {
     asked.push(cmd);
-    return new Promise(() => {});
+    const after = answerAfter;
+    return new Promise((resolve) => {
+      if (after !== null) setTimeout(() => resolve({}), after);
+    });
   },
 }));
 
-import { LIVE_CUTS_MAX_MS, LIVE_CUTS_QUIET_MS, useCuts } from "./useCuts";
+import { LIVE_CUTS_MAX_MS, LIVE_CUTS_QUIET_MS, LIVE_CUTS_PAUSE_PER_ANSWER, useCuts } from "./useCuts";
 
 const session = { path: "/p/s.jsonl", id: "s" };
 
@@ -30,6 +35,7 @@ function timeline(rows: number): Timeline {
 afterEach(() => {
   cleanup();
   asked.length = 0;
+  answerAfter = null;
 });
 
 describe("useCuts", () => {
@@ -56,6 +62,30 @@ describe("useCuts", () => {
       expect(asked.length, "growth waits while the writer still writes: the next line's row comes first").toBe(1);
       act(() => vi.advanceTimersByTime(1));
       expect(asked.length, "the writer paused: its last growth is asked for once").toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waits for a pause in step with how long the last answer took", async () => {
+    vi.useFakeTimers();
+    try {
+      // A 2 GB session: core takes 8 s to make its cut view.
+      answerAfter = 8000;
+      const { rerender } = renderHook(({ t }) => useCuts(session, t), { initialProps: { t: timeline(100) } });
+      expect(asked, "every row in: asked at once").toEqual(["get_cuts"]);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(8000);
+      });
+      rerender({ t: timeline(101) });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(LIVE_CUTS_QUIET_MS * 2);
+      });
+      expect(asked.length, "a 1 s pause is too short when the answer took 8 s: the next line would come while core reads").toBe(1);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(LIVE_CUTS_PAUSE_PER_ANSWER * 8000 - LIVE_CUTS_QUIET_MS * 2);
+      });
+      expect(asked.length, "a pause twice as long as the answer took asks again").toBe(2);
     } finally {
       vi.useRealTimers();
     }

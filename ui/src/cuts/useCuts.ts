@@ -4,10 +4,14 @@
 // without a new line), at most LIVE_CUTS_MAX_MS late while it never does, and at once when it
 // records a new cut. Core makes the answer from the whole session (a 3 MB answer on 200 MB):
 // asked after every line it kept core's copy busy while the next lines came, and asked every
-// 3 s it held back the row of the line that came while the window took the answer in.
+// 3 s it held back the row of the line that came while the window took the answer in. A session
+// whose answer takes long (seconds on 2 GB) waits for a pause and a delay in step with it: a line
+// that comes while core still reads the session makes the live follower copy the session to go
+// on (`model::Current`), and on 2 GB that copy held a row back 11 s.
 import type { SessionCuts } from "../bindings/SessionCuts";
 import type { Problem } from "../bindings/Problem";
 import type { Timeline } from "../bindings/Timeline";
+import { useRef } from "react";
 import { useCommand } from "../useCommand";
 import { useSettled } from "../live";
 
@@ -15,6 +19,9 @@ import { useSettled } from "../live";
 export const LIVE_CUTS_QUIET_MS = 1000;
 /** How late they may be while it grows without a pause. */
 export const LIVE_CUTS_MAX_MS = 10_000;
+/** The pause, and the delay, as multiples of how long the last answer took, when that is more. */
+export const LIVE_CUTS_PAUSE_PER_ANSWER = 2;
+export const LIVE_CUTS_MAX_PER_ANSWER = 10;
 
 export interface CutsState {
   data: SessionCuts | null;
@@ -26,11 +33,24 @@ export function useCuts(session: { path: string; id: string } | null, timeline: 
   const key = session ? `${session.path}\n${session.id}` : "";
   // Another session's cuts never reach the views while this one's are on their way; a grown
   // timeline of the same session keeps its cuts until the new ones land.
-  const grown = useSettled(timeline, LIVE_CUTS_QUIET_MS, LIVE_CUTS_MAX_MS, key);
+  const took = useRef({ key, since: null as number | null, ms: 0 });
+  if (took.current.key !== key) took.current = { key, since: null, ms: 0 };
+  const { ms } = took.current;
+  const quiet = Math.max(LIVE_CUTS_QUIET_MS, LIVE_CUTS_PAUSE_PER_ANSWER * ms);
+  const late = Math.max(LIVE_CUTS_MAX_MS, LIVE_CUTS_MAX_PER_ANSWER * ms);
+  const grown = useSettled(timeline, quiet, late, key);
   const cuts = timeline?.meta.compaction_count;
-  return useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, grown, cuts, timeline !== null], {
+  const state = useCommand("get_cuts", session && timeline ? { path: session.path, id: session.id } : null, [key, grown, cuts, timeline !== null], {
     keepFor: key,
   });
+  // How long the answer took, from the render that shows it asked to the one that shows it in.
+  const t = took.current;
+  if (state.loading && t.since === null) t.since = Date.now();
+  else if (!state.loading && t.since !== null) {
+    t.ms = Date.now() - t.since;
+    t.since = null;
+  }
+  return state;
 }
 
 /** What the tabs receive about cuts (TabContext.cuts). */
