@@ -55,9 +55,10 @@ LIVE_LIMIT = 2000
 LIVE_MEDIAN = 250
 # The most the app process may hold while it follows the shown 200 MB transcript, as a multiple
 # of the file's size. The session is in memory once, where the live follower keeps it and the
-# window reads it: 536-679 MB (2.6-3.2 x) in three runs of the debug app. With a copy of its own
-# for the window, as before `model::Current`, it held 842-1 039 MB (4.0-4.9 x).
-LIVE_SHARE = 3.6
+# window reads it: 514-706 MB (2.6-3.5 x) in six runs of the debug app. With a copy of its own
+# for the window, as before `model::Current`, it held 842-1 039 MB (4.0-4.9 x), mostly over
+# 1 000 MB: the bound catches that second copy, and leaves room for the run-to-run spread.
+LIVE_SHARE = 4.0
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
 # on 2 GB by hand (the bounds above are for 200, and only printed for another size).
 MB = os.environ.get("PALIMPSEST_E2E_BIG_MB", "200")
@@ -161,6 +162,10 @@ def visits(c, started):
             gap, log = d.run(READ)
             blocks.append((tab, visit, round(gap), round(waited, 2), log))
     print("  " + "; ".join(f"{t} {v}: {g} ms blocked, {w} s" for t, v, g, w, _ in blocks))
+    tab, visit, _, _, log = max(blocks, key=lambda b: b[2])
+    # When, after the click, each stall over 30 ms came and how long it was: one long task, or
+    # the page starved in many short ones.
+    print(f"  the longest block's stalls ({tab}, {visit} visit), [ms after the click, ms]: {log}")
     worst = [b for b in blocks if b[2] >= LIMIT and MB == "200"]
     check(not worst, f"no tab blocks the window for {LIMIT} ms or more on a 200 MB session; got {worst}")
 
