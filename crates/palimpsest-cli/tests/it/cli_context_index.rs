@@ -4,25 +4,9 @@
 //! transcripts', `next` and a request past the next one included; a file written on since it
 //! was indexed is read again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// stdout, stderr and exit code of `palimpsest ARGS` with the cache (index and token counts)
-/// in `home`.
-fn run(home: &Path, args: &[&str]) -> (Vec<u8>, Vec<u8>, Option<i32>) {
-    let out = Command::cargo_bin("palimpsest")
-        .unwrap()
-        .env("XDG_CACHE_HOME", home)
-        .args(args)
-        .output()
-        .unwrap();
-    (out.stdout, out.stderr, out.status.code())
-}
+use crate::common::{repo, run_in as run};
 
 fn requests(home: &Path, file: &str) -> usize {
     let (out, ..) = run(
@@ -100,21 +84,17 @@ fn every_requests_context_from_the_index_is_the_files() {
 fn real_transcripts_contexts_from_the_index() {
     require_shared!();
     let home = tempfile::tempdir().unwrap();
-    let dir = repo().join("../shared/data/claude-code");
+    let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);
     let mut asked = 0;
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "jsonl") {
-            let p = p.to_str().unwrap();
-            let count = requests(home.path(), p);
-            // Every 9th request (the compactions' neighbourhoods among them), the next one
-            // and one past it: each a process, both ways.
-            let mut numbers: Vec<String> = (1..=count).step_by(9).map(|n| n.to_string()).collect();
-            numbers.extend([count.to_string(), "next".into(), (count + 1).to_string()]);
-            asked += numbers.len();
-            same_either_way(home.path(), p, &numbers);
-        }
+    for p in &files {
+        let count = requests(home.path(), p);
+        // Every 9th request (the compactions' neighbourhoods among them), the next one
+        // and one past it: each a process, both ways.
+        let mut numbers: Vec<String> = (1..=count).step_by(9).map(|n| n.to_string()).collect();
+        numbers.extend([count.to_string(), "next".into(), (count + 1).to_string()]);
+        asked += numbers.len();
+        same_either_way(home.path(), p, &numbers);
     }
     assert_eq!(asked, 61, "the real transcripts' requests were asked");
 }

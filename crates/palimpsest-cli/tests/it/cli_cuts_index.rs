@@ -3,29 +3,20 @@
 //! index made), as text and JSON, for every cut and both rule sets; a file changed since it
 //! was indexed is read again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo;
 
 /// stdout, stderr and exit code of `palimpsest ARGS` with the cache (index and token counts)
 /// in `home`: 0, 1 (lint findings) or 2 (a cut out of range, said on stderr).
 fn run(home: &Path, args: &[&str]) -> (Vec<u8>, Vec<u8>, Option<i32>) {
-    let out = Command::cargo_bin("palimpsest")
-        .unwrap()
-        .env("XDG_CACHE_HOME", home)
-        .args(args)
-        .output()
-        .unwrap();
+    let out = crate::common::run_in(home, args);
     assert!(
-        matches!(out.status.code(), Some(0..=2)),
+        matches!(out.2, Some(0..=2)),
         "{args:?} runs: {}",
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.1)
     );
-    (out.stdout, out.stderr, out.status.code())
+    out
 }
 
 /// Every question these commands answer of `file`.
@@ -122,17 +113,13 @@ fn cuts_and_lint_from_the_index_are_the_files() {
 fn cuts_and_lint_of_real_transcripts_from_the_index() {
     require_shared!();
     let home = tempfile::tempdir().unwrap();
-    let dir = repo().join("../shared/data/claude-code");
+    let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);
     let mut cuts = 0;
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "jsonl") {
-            let p = p.to_str().unwrap();
-            let n = cut_count(home.path(), p);
-            same_either_way(home.path(), p, n);
-            cuts += n;
-        }
+    for p in &files {
+        let n = cut_count(home.path(), p);
+        same_either_way(home.path(), p, n);
+        cuts += n;
     }
     assert_eq!(
         cuts, 2,

@@ -2,13 +2,11 @@
 //! (each read by its byte offsets): the same bytes as reading the file, in every view, as text
 //! and JSON; a file changed since it was indexed is read again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::common::repo;
 
 fn run(home: &Path, args: &[&str]) -> Vec<u8> {
     Command::cargo_bin("palimpsest")
@@ -82,15 +80,12 @@ fn show_from_the_index_prints_what_the_file_gives() {
 fn show_of_real_transcripts_from_the_index() {
     require_shared!();
     let home = tempfile::tempdir().unwrap();
-    let dir = repo().join("../shared/data/claude-code");
+    let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);
     let mut shown = 0;
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "jsonl") {
-            same_either_way(home.path(), p.to_str().unwrap());
-            shown += 1;
-        }
+    for p in &files {
+        same_either_way(home.path(), p);
+        shown += 1;
     }
     assert!(shown >= 3, "the real transcripts were shown: {shown}");
 }

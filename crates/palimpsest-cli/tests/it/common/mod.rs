@@ -5,6 +5,31 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+/// The repository's root.
+pub fn repo() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The real Claude Code transcripts in `../shared/data` (the folder, and each `.jsonl` in it).
+pub fn real_transcripts() -> (std::path::PathBuf, Vec<String>) {
+    let dir = repo().join("../shared/data/claude-code");
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| p.to_str().unwrap().to_owned())
+        .collect();
+    (dir, files)
+}
+
+/// Run `palimpsest` with `args` and its cache (index and token counts) in `home`: stdout,
+/// stderr and exit code.
+pub fn run_in(home: &std::path::Path, args: &[&str]) -> (Vec<u8>, Vec<u8>, Option<i32>) {
+    let out = run_env(args, &[("XDG_CACHE_HOME", home.to_str().unwrap())]);
+    (out.stdout, out.stderr, out.status.code())
+}
+
 /// Run `palimpsest` with `args`, whatever its exit status.
 pub fn run(args: &[&str]) -> std::process::Output {
     run_env(args, &[])
