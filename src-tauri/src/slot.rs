@@ -94,12 +94,6 @@ impl Kept {
             Copy::Followed(current) => current.now(),
         }
     }
-
-    /// Take `patch`, a change the follower saw in this session; `None` when it says nothing
-    /// the slot can keep (the session is then read from its file at the next command).
-    pub fn patched(self, patch: &Patch) -> Option<Kept> {
-        Self::of(&self.path, &self.id, patch)
-    }
 }
 
 #[cfg(test)]
@@ -164,9 +158,7 @@ mod tests {
                 matches!(patch, Patch::Tail(_)),
                 "a transcript read once grows by tails"
             );
-            kept = kept
-                .patched(&patch)
-                .expect("a tail says where the session is");
+            kept = Kept::of(&path, ID, &patch).expect("a tail says where the session is");
             assert!(
                 Arc::ptr_eq(&kept.ready(), &current.now()),
                 "the window reads the follower's session itself, not a copy of its own"
@@ -188,9 +180,7 @@ mod tests {
         let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1100..1110])).unwrap();
         let reading = kept.ready();
         let before = api::load_session(&dir, Some(ID)).unwrap();
-        let kept = kept
-            .patched(&grow(&mut tracker, &dir, &lines[1110..1160]))
-            .unwrap();
+        let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1110..1160])).unwrap();
         assert_eq!(
             *reading, before,
             "the session a command reads is not changed under it"
@@ -208,9 +198,7 @@ mod tests {
         // Let go of, the session is changed where it is: its first text stays the same bytes.
         drop((reading, now));
         let at = first_text(&kept.ready());
-        let kept = kept
-            .patched(&grow(&mut tracker, &dir, &lines[1160..1170]))
-            .unwrap();
+        let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1160..1170])).unwrap();
         assert_eq!(
             first_text(&kept.ready()),
             at,
@@ -251,7 +239,9 @@ mod tests {
             "the window's copy itself, not a second one"
         );
         let change = grow(&mut tracker, &dir, &lines[1100..1110]);
-        let kept = kept.patched(&change).expect("a change the follower keeps");
+        // As the slot does: what the change gives replaces what it held.
+        drop(kept);
+        let kept = Kept::of(&path, ID, &change).expect("a change the follower keeps");
         assert!(
             kept.given().is_none(),
             "a changed copy is no longer the file as read: the index reads the file"

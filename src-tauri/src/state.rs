@@ -285,10 +285,7 @@ impl AppState {
         let Ok(mut slot) = self.loaded.try_lock() else {
             return;
         };
-        let held = slot.as_ref().is_some_and(|k| k.is(path, &id));
-        if held {
-            *slot = slot.take().and_then(|k| k.patched(patch));
-        } else if shown {
+        if shown || slot.as_ref().is_some_and(|k| k.is(path, &id)) {
             *slot = Kept::of(path, &id, patch);
         }
     }
