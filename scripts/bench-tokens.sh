@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Token counting benchmark, side by side: our engine (bpe-openai) and tiktoken-rs from the Rust
+# Token counting benchmark, side by side: our engine, bpe-openai and tiktoken-rs from the Rust
 # bench, then Python tiktoken (encode_ordinary, one thread) on the same corpus, offline.
 # The Python venv lives under target/ so the system is untouched.
 set -euo pipefail

@@ -184,10 +184,6 @@ impl Index {
             progress(0, 0);
             return Ok(fresh);
         }
-        // A changed folder usually means a session to count, and building the tokenizer takes
-        // about as long as listing a home of hundreds of sessions: build it on another core
-        // meanwhile (the vocabulary of nearly every model; a session of another builds its own).
-        std::thread::spawn(|| crate::tokens::Encoding::O200kBase.warm_up());
         let stale_roots: Vec<PathBuf> = stale.iter().map(|(r, _)| r.clone()).collect();
         let mut report = self.update_full(&stale_roots, opts, progress, given)?;
         for (root, stamp) in &stale {

@@ -1,12 +1,20 @@
 //! The BPE vocabularies and the one function that turns text into a token count.
 //!
-//! Counting uses GitHub's `bpe-openai` tokenizers: they embed the same rank files as OpenAI's
-//! `tiktoken`, split text with the same pre-tokenisation patterns, and give identical counts
-//! (the tests check equality against `tiktoken-rs` on code, prose and Unicode) at about twice
-//! the speed here (`benches/tokens.rs`). Which encoding a session uses is decided from its
-//! model in [`Encoding::for_model`]; caching and categories live in sibling modules.
+//! A count is tiktoken's: the text cut into pieces by the encoding's pattern ([`super::split`]),
+//! each piece merged byte pair by byte pair by rank ([`super::ranks`]), over the rank files
+//! OpenAI publishes (taken at build time from `bpe-openai`, which embeds them). The tests hold
+//! the counts equal to `tiktoken-rs` and `bpe-openai` on code, prose, Unicode and every text of
+//! the real transcripts. Nothing is loaded: the ranks are read in place, where a tokenizer
+//! library decodes its vocabulary first (45–85 ms per process; `benches/tokens.rs`). Which
+//! encoding a session uses is decided from its model in [`Encoding::for_model`]; caching and
+//! categories live in sibling modules.
+
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
+
+use super::ranks::Ranks;
+use super::split::Splitter;
 
 /// A BPE vocabulary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -59,26 +67,42 @@ impl Encoding {
         }
     }
 
-    fn tokenizer(self) -> &'static bpe_openai::Tokenizer {
-        match self {
-            Encoding::O200kBase => bpe_openai::o200k_base(),
-            Encoding::Cl100kBase => bpe_openai::cl100k_base(),
-        }
+    /// The vocabulary's ranks and pattern: the ranks are read where they lie in the binary,
+    /// and the pattern compiles in a few milliseconds on first use.
+    fn parts(self) -> (&'static Ranks, &'static Splitter) {
+        static O200K: LazyLock<(Ranks, Splitter)> = LazyLock::new(|| {
+            let ranks = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.ranks"));
+            (Ranks::new(ranks), Splitter::o200k())
+        });
+        static CL100K: LazyLock<(Ranks, Splitter)> = LazyLock::new(|| {
+            let ranks = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.ranks"));
+            (Ranks::new(ranks), Splitter::cl100k())
+        });
+        let (ranks, splitter) = match self {
+            Encoding::O200kBase => &*O200K,
+            Encoding::Cl100kBase => &*CL100K,
+        };
+        (ranks, splitter)
     }
 
-    /// Load the vocabulary now (45–85 ms for o200k) instead of on the first count, so a
-    /// progress bar does not stall on its first tick.
+    /// The vocabulary's rank table (every token's bytes, by rank).
+    pub fn ranks(self) -> &'static Ranks {
+        self.parts().0
+    }
+
+    /// Compile the pattern now (2–4 ms) instead of on the first count.
     pub fn warm_up(self) {
-        let _ = self.tokenizer();
+        let _ = self.parts();
     }
 
     /// Number of tokens in `text`, as tiktoken's `encode_ordinary(text).len()` (special tokens
     /// are treated as plain text, which is what a transcript holds).
     pub fn count(self, text: &str) -> u64 {
-        if text.is_empty() {
-            return 0;
-        }
-        self.tokenizer().count(text) as u64
+        let (ranks, splitter) = self.parts();
+        splitter
+            .pieces(text)
+            .map(|piece| ranks.count_piece(piece.as_bytes()) as u64)
+            .sum()
     }
 }
 

@@ -19,7 +19,10 @@ pub mod cache;
 pub mod category;
 pub mod counter;
 pub mod known;
+pub mod ranks;
 pub mod report;
+pub mod split;
+pub mod table;
 pub mod totals;
 
 pub use bpe::Encoding;

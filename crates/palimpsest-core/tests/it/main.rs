@@ -53,6 +53,7 @@ mod replay;
 mod replay_verify;
 mod sweep_digests;
 mod tokens;
+mod tokens_engine;
 mod tokens_shown;
 mod verdicts;
 mod watch;
