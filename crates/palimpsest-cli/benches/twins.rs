@@ -192,6 +192,39 @@ fn main() -> anyhow::Result<()> {
         time(command(&cache, &["diagnose", &fleet_s, "--json"])),
     );
 
+    // fleet append: one message appended to a real transcript, then that file re-indexed, in
+    // the process (`Index::update`, the index the command keeps) and as `index FILE`.
+    let short = fleet.join("short.jsonl");
+    let short_s = short.to_str().unwrap_or_default().to_owned();
+    let count = std::cell::Cell::new(0);
+    let append = || {
+        let n = count.get() + 1;
+        count.set(n);
+        let line = format!(
+            r#"{{"parentUuid":null,"isSidechain":false,"type":"user","sessionId":"55604662-cf2a-4331-851a-ec234028f8ca","message":{{"role":"user","content":"one more message {n}"}},"uuid":"99999999-0000-4000-8000-{n:012}","timestamp":"2026-02-10T21:20:00.000Z"}}"#
+        );
+        let mut text = std::fs::read_to_string(&short).expect("the copy is readable");
+        text.push_str(&line);
+        text.push('\n');
+        std::fs::write(&short, text).expect("the copy is writable");
+    };
+    let mut ix = palimpsest_core::index::Index::open(&cache.join("palimpsest/index.db"))?;
+    let one = std::slice::from_ref(&fleet);
+    let args = ["index", short_s.as_str()];
+    let mut whole = command(&cache, &args);
+    row(
+        "fleet append: update | index FILE",
+        time(|| {
+            append();
+            let r = ix.update(one, &dopts, &mut |_, _| {}).expect("updated");
+            assert_eq!(r.appended, 1, "one appended transcript");
+        }),
+        time(|| {
+            append();
+            whole();
+        }),
+    );
+
     // goose_list: listing the database beside `sessions DB --json`, and one session.
     row(
         "goose_list: list | sessions --json",
