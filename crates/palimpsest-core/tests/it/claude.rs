@@ -376,3 +376,59 @@ fn microcompaction_clears_listed_results_but_keeps_them_stored() {
         p => panic!("expected a tool result, got {p:?}"),
     }
 }
+
+/// A line's `toolUseResult` (Claude Code's structured copy of a tool's output) is kept in the
+/// message's details only when small; a bigger one becomes a size note, and the line itself
+/// still has it whole. It was most of what a loaded session held.
+#[test]
+fn big_tool_use_results_are_left_in_the_line() {
+    require_shared!();
+    let file = data(&format!("{AUTO}.jsonl"));
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let s = load(AUTO);
+    let (mut kept, mut noted) = (0, 0);
+    for m in &s.messages {
+        let Some(details) = &m.details else { continue };
+        let Some(r) = details.get("toolUseResult") else {
+            continue;
+        };
+        let line = details["lines"][0].as_u64().unwrap() as usize;
+        let stored: serde_json::Value = serde_json::from_str(&lines[line - 1]).unwrap();
+        let whole = &stored["toolUseResult"];
+        let size = whole.to_string().len();
+        if r.get("omitted").is_some() {
+            noted += 1;
+            assert!(
+                size > 1024,
+                "message {}: a {size}-byte result is small enough to keep",
+                m.index
+            );
+            assert!(
+                r["approx_bytes"].as_u64().unwrap() > 1024,
+                "message {}: the note gives the result's size",
+                m.index
+            );
+        } else {
+            kept += 1;
+            assert_eq!(
+                r, whole,
+                "message {}: a small result is kept as stored",
+                m.index
+            );
+            assert!(
+                size <= 1400,
+                "message {}: a {size}-byte result kept",
+                m.index
+            );
+        }
+    }
+    assert_eq!(
+        (kept, noted),
+        (85, 101),
+        "the real transcript's 186 structured results: 85 kept whole, 101 left in their lines"
+    );
+}

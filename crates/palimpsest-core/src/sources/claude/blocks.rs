@@ -110,10 +110,22 @@ pub fn assistant_block(b: &Value) -> Part {
     }
 }
 
+/// A line's `toolUseResult` bigger than this is replaced by a size note. It repeats the tool
+/// result's content in structured form (a Read's file, a Bash command's output, an Edit's whole
+/// original file) and was the largest part of a loaded session: 40 % of the real transcripts'
+/// kept content, kept whole up to [`DETAIL_BUDGET`]. Small ones (a subagent's id, a path and
+/// its line counts, a short output) stay.
+pub const RESULT_DETAIL_BUDGET: usize = 1024;
+
 /// `v` itself when small; otherwise a note of its size (the raw view still has it whole).
 pub fn lazy(v: &Value) -> Value {
-    let size = weight(v, DETAIL_BUDGET + 1);
-    if size <= DETAIL_BUDGET {
+    lazy_within(v, DETAIL_BUDGET)
+}
+
+/// [`lazy`] with another budget (summed string bytes).
+pub fn lazy_within(v: &Value, budget: usize) -> Value {
+    let size = weight(v, budget + 1);
+    if size <= budget {
         v.clone()
     } else {
         json!({ "omitted": "too large to keep in the session; see the raw line", "approx_bytes": weight(v, usize::MAX) })

@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::model::{Message, MessageKind, Part, Role};
-use crate::sources::claude::blocks::{assistant_block, lazy, str_of, user_block};
+use crate::sources::claude::blocks::{
+    RESULT_DETAIL_BUDGET, assistant_block, lazy, lazy_within, str_of, user_block,
+};
 use crate::sources::claude::detect::NON_MESSAGE_TYPES;
 use crate::sources::jsonl::Line;
 use crate::sources::scan::millis;
@@ -281,7 +283,7 @@ impl Builder {
                     }
                 }
             }
-            details.insert("toolUseResult".into(), lazy(r));
+            details.insert("toolUseResult".into(), lazy_within(r, RESULT_DETAIL_BUDGET));
         }
         m.details = Some(Value::Object(details));
         self.add(m, node, number);
