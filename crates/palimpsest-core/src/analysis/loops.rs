@@ -62,6 +62,11 @@ static TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
+/// Compile this module's patterns now (see [`super::warm_up`]).
+pub(super) fn warm_up() {
+    LazyLock::force(&TIMEOUT);
+}
+
 /// True when a result reads as a timeout. Only the ends of the text are searched: a long
 /// result is file content, and a source file mentioning `timed out` is not a timeout.
 pub fn is_timeout(text: &str) -> bool {

@@ -85,6 +85,15 @@ static TASK: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
+/// Compile this module's patterns now (see [`super::warm_up`]).
+pub(super) fn warm_up() {
+    LazyLock::force(&PATH);
+    LazyLock::force(&DEF);
+    LazyLock::force(&MENTIONED);
+    LazyLock::force(&TEST);
+    LazyLock::force(&TASK);
+}
+
 /// True for a name only code would use: `snake_case`, `camelCase`, `PascalCase`, digits in it.
 /// Prose words (`first`, `Read`, `persisted`) are not identifiers, even in backticks: listing
 /// them as lost says nothing about what the session worked on.

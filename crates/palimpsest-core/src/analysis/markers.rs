@@ -81,6 +81,15 @@ static TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
+/// Compile this module's patterns now (see [`super::warm_up`]).
+pub(super) fn warm_up() {
+    LazyLock::force(&CAP);
+    LazyLock::force(&GOOSE);
+    LazyLock::force(&CLAUDE);
+    LazyLock::force(&CLAUDE_OVERFLOW);
+    LazyLock::force(&TRANSCRIPT);
+}
+
 /// Every marker in one tool result or message text.
 pub fn markers(text: &str, custom: Option<&Regex>) -> Vec<Marker> {
     let mut out = Vec::new();

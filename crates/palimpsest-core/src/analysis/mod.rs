@@ -178,6 +178,15 @@ fn ended_while_running(session: &Session, calls: &[calls::Call]) -> Vec<RunningC
         .collect()
 }
 
+/// Compile every pattern a diagnosis uses (about 7 ms on first use), so a caller with a core
+/// to spare does it while the session is still being read.
+pub fn warm_up() {
+    losses::warm_up();
+    markers::warm_up();
+    loops::warm_up();
+    thrash::warm_up();
+}
+
 /// Diagnose one session.
 pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
     let wd = session.meta.working_dir.as_deref();

@@ -45,6 +45,11 @@ static TOO_LONG: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
+/// Compile this module's patterns now (see [`super::warm_up`]).
+pub(super) fn warm_up() {
+    LazyLock::force(&TOO_LONG);
+}
+
 /// `181060` → `181 060`.
 pub fn grouped(n: u64) -> String {
     let s = n.to_string();
