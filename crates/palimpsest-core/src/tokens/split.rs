@@ -33,6 +33,8 @@ const CL100K_WORDS: &str = concat!(
 
 /// The whitespace run that leaves its last character to what follows (its match drops it).
 const SPACE_BEFORE: &str = r"\s+\s";
+/// [`SPACE_BEFORE`]'s place among the patterns [`Splitter::new`] compiles.
+const SPACE_BEFORE_AT: usize = 1;
 /// Any other whitespace run.
 const SPACE: &str = r"\s+";
 
@@ -72,7 +74,7 @@ impl Splitter {
                 .find(Input::new(&text[at..]).anchored(Anchored::Yes))?;
             let start = at;
             let mut end = at + m.end();
-            if m.pattern().as_usize() == 1 {
+            if m.pattern().as_usize() == SPACE_BEFORE_AT {
                 let last = text[start..end]
                     .chars()
                     .next_back()

@@ -12,7 +12,7 @@ use palimpsest_core::tokens::{self, Category, Encoding, TokenCache};
 use serde_json::{Value, json};
 
 /// tiktoken's own count (the reference engine), for independent expectations.
-fn tiktoken(enc: Encoding, text: &str) -> u64 {
+pub(crate) fn tiktoken(enc: Encoding, text: &str) -> u64 {
     let bpe = match enc {
         Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
         Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),

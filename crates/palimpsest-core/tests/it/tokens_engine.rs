@@ -5,13 +5,7 @@
 use palimpsest_core::tokens::Encoding;
 use serde_json::Value;
 
-fn tiktoken(enc: Encoding, text: &str) -> u64 {
-    let bpe = match enc {
-        Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-        Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-    };
-    bpe.encode_ordinary(text).len() as u64
-}
+use crate::tokens::tiktoken;
 
 fn bpe_openai(enc: Encoding) -> &'static bpe_openai::Tokenizer {
     match enc {
