@@ -12,6 +12,8 @@ mod indexing;
 mod live;
 mod locations;
 mod memo;
+#[cfg(target_os = "linux")]
+mod painting;
 mod progress;
 #[cfg(target_os = "linux")]
 mod renderer;
@@ -36,6 +38,9 @@ macro_rules! handlers {
 }
 
 fn main() {
+    // First, before any thread or window: may run the app again, painting on the CPU.
+    #[cfg(target_os = "linux")]
+    painting::choose();
     // The one place the app's core learns the environment.
     palimpsest_core::env::install(palimpsest_core::env::Machine::new(
         dirs::home_dir(),

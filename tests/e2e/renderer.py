@@ -88,3 +88,38 @@ def test_a_crashed_renderer_is_reloaded(c):
 
 # It kills the renderer itself: that crash is what it tests, never a reason to run it again.
 test_a_crashed_renderer_is_reloaded.kills_the_renderer = True
+
+
+def test_without_a_gpu_the_renderer_paints_on_the_cpu(c):
+    """No GPU render node here (CI under Xvfb): the app runs itself again, same process, with
+    Skia painting on the CPU, so its renderer never waits on a software OpenGL. A value the user
+    set is kept as they set it."""
+    gpu = os.path.isdir("/dev/dri") and any(n.startswith("renderD") for n in os.listdir("/dev/dri"))
+    base = {k: v for k, v in os.environ.items() if not k.startswith("WEBKIT_") and k != "LIBGL_ALWAYS_SOFTWARE"}
+    cache = tempfile.mkdtemp(prefix="palimpsest-e2e-painting-")
+    try:
+        with main_app_closed(c):
+            for given, expected in ((None, None if gpu else b"1"), (b"0", b"0")):
+                env = dict(base, XDG_CACHE_HOME=cache)
+                if given is not None:
+                    env["WEBKIT_SKIA_ENABLE_CPU_RENDERING"] = given.decode()
+                app = subprocess.Popen([c.app, c.fixtures], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+                try:
+                    # The renderer is the child of the app's own process id: the app ran itself
+                    # again in place, it did not start a second process.
+                    pid = wait_for("the app's renderer", lambda: renderers(app.pid))[0]
+                    with open(f"/proc/{pid}/environ", "rb") as f:
+                        vars_ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+                    got = vars_.get(b"WEBKIT_SKIA_ENABLE_CPU_RENDERING")
+                    check(got == expected,
+                          f"set by the user to {given!r}, on a machine {'with' if gpu else 'without'} a GPU "
+                          f"render node: the renderer paints with WEBKIT_SKIA_ENABLE_CPU_RENDERING={got!r}, "
+                          f"expected {expected!r}")
+                finally:
+                    app.terminate()
+                    try:
+                        app.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        app.kill()
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)

@@ -33,7 +33,7 @@ from sweep import test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its
 from reading import (  # noqa: E402
     test_a_claude_overflow_spill_is_listed_and_opens, test_an_edit_shows_as_a_diff_and_copies_as_markdown,
 )
-from renderer import test_a_crashed_renderer_is_reloaded  # noqa: E402
+from renderer import test_a_crashed_renderer_is_reloaded, test_without_a_gpu_the_renderer_paints_on_the_cpu  # noqa: E402
 from report import test_a_report_shows_hostile_text_as_text_in_chromium  # noqa: E402
 from views import (  # noqa: E402
     test_a_goose_delegation_links_its_child_session, test_replacements_and_collapses_are_cuts_with_their_own_views,
@@ -1004,6 +1004,7 @@ TESTS = [
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,
     test_a_crashed_renderer_is_reloaded,
+    test_without_a_gpu_the_renderer_paints_on_the_cpu,
 ]
 
 
