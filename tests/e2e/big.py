@@ -34,16 +34,16 @@ from common import check, cli_binary, main_app_closed, own_driver
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data",
                     "claude-code", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
-# The most the page may be blocked, in ms. Measured on the 2-core build machine, most visits
-# block it for 5-70 ms; single pauses of 100-190 ms come and go from run to run, on any tab,
-# first visit or not, most often right after a diagnosis or token report lands. Drawing the
-# Post-mortem in steps made them rarer, not gone: they are not tied to what is drawn (most
-# likely the engine's garbage collector on a heap holding 26 524 rows, and its locale data on
-# a first number format). Since the Post-mortem and Tokens answer from the index, their first
-# visit lands while the rows are still streaming in; one such visit blocked 295 ms (others
-# 57-148 ms). The goal is 100 ms; this bound is what holds today, and it still catches the
-# seconds-long freezes of the field report.
-LIMIT = 400
+# The most the page may be blocked, in ms. The pauses of 200-950 ms that came and went from run
+# to run were not the page's work (React and layout took 20-50 ms of them) but its thread
+# waiting on WebKit's tiles painted through Mesa's software OpenGL, which a 2-core machine
+# without a GPU runs on the cores the app's read of the file holds (a scheduler trace showed
+# it); the app now paints on the CPU there (`src-tauri/src/painting.rs`). The Post-mortem's
+# sections below the fold are not laid out until scrolled near. Measured since, most visits
+# block the page 5-60 ms and the worst 80-110 ms; with two busy loops taking both cores
+# besides, 50-126 ms (before: 206-266 ms, its requests tab first). The goal is 100 ms; this
+# bound leaves room for a slower machine and still catches the software OpenGL's pauses.
+LIMIT = 300
 # The most a message appended to the shown 200 MB transcript may take to reach the timeline, in
 # ms (debug app), and what half of them must beat. The goal is 0.2 s. Here, 56 messages over
 # seven runs took 68-125 ms; reading the file whole at the first change, as before the read
