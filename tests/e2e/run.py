@@ -528,6 +528,8 @@ def test_postmortem_verdict_equals_cli(c):
                  target, what=f"message {target} in the inspector after clicking its link")
         c.d.screenshot(os.path.join(c.out, "postmortem.png"))
         root_shot(os.path.join(c.out, "postmortem-screen.png"))
+        if c.screenshot_dir:
+            root_shot(os.path.join(c.screenshot_dir, "screenshot-postmortem.png"))
         # The fleet across the fixtures' sessions: one row per session, clickable into it.
         if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
             c.d.click("[data-testid=fleet-run]")
