@@ -43,6 +43,15 @@ def shot(c, name):
     return colours(path)
 
 
+def stop(app):
+    """End an app launched here: asked first, killed when it does not go within 10 s."""
+    app.terminate()
+    try:
+        app.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        app.kill()
+
+
 def wait_for(what, probe, timeout=60):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -78,11 +87,7 @@ def test_a_crashed_renderer_is_reloaded(c):
                   f"the new renderer {again} draws the app again, not a blank window: "
                   f"{redrawn} colours after, {drawn} before")
         finally:
-            app.terminate()
-            try:
-                app.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                app.kill()
+            stop(app)
             shutil.rmtree(cache, ignore_errors=True)
 
 
@@ -116,10 +121,6 @@ def test_without_a_gpu_the_renderer_paints_on_the_cpu(c):
                           f"render node: the renderer paints with WEBKIT_SKIA_ENABLE_CPU_RENDERING={got!r}, "
                           f"expected {expected!r}")
                 finally:
-                    app.terminate()
-                    try:
-                        app.wait(timeout=10)
-                    except subprocess.TimeoutExpired:
-                        app.kill()
+                    stop(app)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
