@@ -24,7 +24,10 @@ use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
 use tauri::State;
 
 use crate::progress;
+
+mod cuts;
 use crate::state::{AppState, token_cache};
+pub use cuts::*;
 
 /// The sources to show on start, counted but not listed: the path argument, else every agent
 /// family's default folder here, else the bundled fixtures. `load_source` lists each.
@@ -318,23 +321,6 @@ pub fn replay_sweep(
         req.theme,
         index.as_mut(),
     )?)
-}
-
-/// Every compaction of a session as the cut view draws it, with its requests and lint.
-#[tauri::command(async)]
-pub fn get_cuts(
-    state: State<'_, AppState>,
-    req: palimpsest_core::rpc::GetCutsReq,
-) -> Result<palimpsest_core::views::cuts::SessionCuts, IpcError> {
-    // An indexed file as it is on disk: its cut view without reading it whole.
-    if let Some(c) = crate::indexing::cut_view(&req.path, &req.id) {
-        return Ok(c);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::session_cuts(
-        &session,
-        state.counts(&session).as_deref(),
-    ))
 }
 
 /// A message, a summary or a whole cut as Markdown, for "Copy as Markdown".

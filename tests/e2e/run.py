@@ -406,7 +406,9 @@ def test_goose_compacted_cut_view_shows_dropped_summary_kept(c):
     check(rule.startswith("cut 1 · auto · ") and "→" in rule and "tokens" in rule,
           f"the rule names trigger and tokens before → after; got {rule!r}")
     c.d.click("[data-testid=cut-open]")
-    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '5';", what="the cut view")
+    # The cut's shape comes with every cut; its summary and file fates when it is opened.
+    c.d.wait("const v = document.querySelector('[data-testid=cut-view]');"
+             "return v?.dataset.cutIndex === '5' && v.dataset.whole === 'true';", what="the cut view, whole")
     dropped = c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")
     check([r["index"] for r in dropped] == [0, 1, 2, 3, 4], f"dropped column = messages 0-4; got {[r['index'] for r in dropped]}")
     check([r["index"] for r in dropped if r["carrier"]] == [2],
@@ -654,8 +656,9 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
         rule = c.d.run("return document.querySelector('[data-testid=cut-open]').textContent;")
         check(rule.startswith("cut 6 · auto"), f"the rule names cut 6, the one that produced the context; got {rule!r}")
         c.d.click("[data-testid=cut-open]")
-        c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '80';",
-                 what="cut 6 (boundary at message 80) to open")
+        c.d.wait("const v = document.querySelector('[data-testid=cut-view]');"
+                 "return v?.dataset.cutIndex === '80' && v.dataset.whole === 'true';",
+                 what="cut 6 (boundary at message 80) to open with its summary")
         # The session's name is its 3 KB first prompt and a cut is open: the window must still
         # fit its width (crumbs shrink; the cut takes what the sidebar leaves).
         widths = c.d.run("return [document.documentElement.scrollWidth, window.innerWidth, "

@@ -13,10 +13,12 @@ VIEWS = "c0117a95-0000-4000-8000-00000000c011"
 
 
 def open_cut(c, index):
-    """Steps the open cut view to the cut at `index`."""
+    """Steps the open cut view to the cut at `index`, and waits for its summary and file fates."""
     for _ in range(8):
         now = c.d.run("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex;")
         if now == str(index):
+            c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.whole === 'true';",
+                     what=f"cut {index}'s summary and file fates")
             return
         c.d.click('.cut-nav button[title^="Next cut"]' if now is None or int(now) < index
                   else '.cut-nav button[title^="Previous cut"]')

@@ -15,7 +15,7 @@ import { TABS } from "./tabs";
 import { countRows, formatSize, rowsInView } from "./timeline/rows";
 import { useKeyboard } from "./keyboard";
 import { CutView } from "./components/CutView";
-import { useCuts } from "./cuts/useCuts";
+import { useCuts, useOpenCut } from "./cuts/useCuts";
 import { cutPositions as cutRows } from "./cuts/model";
 import { openDialog, useFileDrop } from "./files";
 import { sessionKey, useFollow, useLive } from "./live";
@@ -168,6 +168,7 @@ export function App() {
   const firstRowAt = (index: number) => rows.findIndex((r) => r.index >= index);
   const openCutData = openCut !== null ? cutsState.data?.cuts[openCut] : undefined;
   const shownCut = openCutData && firstRowAt(openCutData.anatomy.cut_index) === cursor ? openCut : null;
+  const shownCutWhole = useOpenCut(selected, shownCut, cutsState.data);
   const openCutAt = (ordinal: number) => {
     const c = cutsState.data?.cuts[ordinal];
     if (!c) return;
@@ -365,6 +366,7 @@ export function App() {
         {shownCut !== null && openCutData ? (
           <CutView
             cut={openCutData}
+            whole={shownCutWhole}
             ordinal={shownCut}
             count={cutsState.data?.cuts.length ?? 0}
             rowsByIndex={rowsByIndex}

@@ -42,7 +42,8 @@ macro_rules! with_commands {
             spills($crate::rpc::SpillsReq) -> $crate::analysis::SpillReview,
             spill_text($crate::rpc::SpillTextReq) -> $crate::analysis::SpillEntry,
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
-            get_cuts($crate::rpc::GetCutsReq) -> $crate::views::cuts::SessionCuts,
+            get_cuts($crate::rpc::GetCutsReq) -> $crate::views::cuts::CutsBrief,
+            get_cut($crate::rpc::GetCutReq) -> $crate::views::cuts::CutDetail,
             get_request($crate::rpc::GetRequestReq) -> $crate::views::cuts::RequestView,
             get_markdown($crate::rpc::GetMarkdownReq) -> String,
             get_recorded($crate::rpc::GetRecordedReq) -> $crate::views::RecordedSet,
@@ -321,8 +322,9 @@ pub struct TaskProgress {
     pub progress: crate::tokens::Progress,
 }
 
-/// Request of `get_cuts`: every compaction of a session as the cut view draws it (three
-/// columns, file fates), its requests, and its pairing lint under both APIs.
+/// Request of `get_cuts`: every compaction of a session as the ribbon and the cut rules draw
+/// it (without its summary's text and its files' fates: `get_cut`), its requests, and its
+/// pairing lint under both APIs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct GetCutsReq {
@@ -330,6 +332,19 @@ pub struct GetCutsReq {
     pub path: String,
     /// The session id.
     pub id: String,
+}
+
+/// Request of `get_cut`: one compaction whole, as the opened cut view draws it (three columns,
+/// the summary's text, file fates).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct GetCutReq {
+    /// The source path.
+    pub path: String,
+    /// The session id.
+    pub id: String,
+    /// The cut's position in the session's compactions (0-based).
+    pub cut: usize,
 }
 
 /// Request of `get_request`: what the model saw at one request, with its pairing findings.

@@ -4,11 +4,14 @@ import type { CancelTokensReq } from "./CancelTokensReq";
 import type { CompareRunsReq } from "./CompareRunsReq";
 import type { CompareView } from "./CompareView";
 import type { CountTokensReq } from "./CountTokensReq";
+import type { CutDetail } from "./CutDetail";
+import type { CutsBrief } from "./CutsBrief";
 import type { DiagnoseFleetReq } from "./DiagnoseFleetReq";
 import type { DiagnoseReq } from "./DiagnoseReq";
 import type { Diagnosis } from "./Diagnosis";
 import type { ExportReportReq } from "./ExportReportReq";
 import type { Fleet } from "./Fleet";
+import type { GetCutReq } from "./GetCutReq";
 import type { GetCutsReq } from "./GetCutsReq";
 import type { GetMarkdownReq } from "./GetMarkdownReq";
 import type { GetMessageReq } from "./GetMessageReq";
@@ -27,7 +30,6 @@ import type { ReplayReq } from "./ReplayReq";
 import type { ReplaySweepReq } from "./ReplaySweepReq";
 import type { RequestView } from "./RequestView";
 import type { SearchReq } from "./SearchReq";
-import type { SessionCuts } from "./SessionCuts";
 import type { SimulationSummary } from "./SimulationSummary";
 import type { SourceGroup } from "./SourceGroup";
 import type { SpillEntry } from "./SpillEntry";
@@ -44,4 +46,4 @@ import type { TokenView } from "./TokenView";
  * Every app command as `name: (request, response)`; exported to TypeScript as the
  * `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
  */
-export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenView], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, SessionCuts], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], export_report: [ExportReportReq, string], compare_runs: [CompareRunsReq, CompareView], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };
+export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenView], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, CutsBrief], get_cut: [GetCutReq, CutDetail], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], export_report: [ExportReportReq, string], compare_runs: [CompareRunsReq, CompareView], bundled_examples: [BundledExamplesReq, string | null], search: [SearchReq, Array<Hit>], };

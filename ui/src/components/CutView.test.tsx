@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { CutView } from "./CutView";
+import type { CutBrief } from "../bindings/CutBrief";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { TimelineRow } from "../bindings/TimelineRow";
 
@@ -73,8 +74,12 @@ const cut = (summary: string): CutDetail => ({
   ],
 });
 
+/** The cut's whole answer (`get_cut`) as it stands: in, on its way, or failed. */
+const landed = (c: CutDetail) => ({ data: c, loading: false, error: null });
+
 function show(summary: string, onShow = vi.fn()) {
-  render(<CutView cut={cut(summary)} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={onShow} />);
+  const c = cut(summary);
+  render(<CutView cut={c} whole={landed(c)} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={onShow} />);
   return onShow;
 }
 
@@ -103,6 +108,23 @@ describe("CutView", () => {
     expect(onShow, "a click shows that message in the timeline").toHaveBeenCalledWith(2);
   });
 
+  it("draws the cut's shape at once and its summary and file fates when they come", () => {
+    const c = cut("The user asked for a retry; store.py was read.");
+    // What `get_cuts` gives of it: no summary, no files.
+    const brief: CutBrief = { anatomy: c.anatomy, dropped: c.dropped, cleared: c.cleared, tokens_saved_recorded: c.tokens_saved_recorded, tokens_saved_counted: c.tokens_saved_counted, kept: c.kept };
+    const whole = { data: null, loading: true, error: null };
+    const { rerender } = render(<CutView cut={brief} whole={whole} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
+    expect(cards("cut-dropped").length, "the dropped column is drawn from the shape alone").toBe(5);
+    expect(screen.getByTestId("summary-pending").textContent, "the summary column says it is on its way").toBe("Reading the summary…");
+    expect(screen.queryByTestId("cut-files"), "no file fate before the whole cut comes").toBeNull();
+    expect(cards("cut-dropped")[2], "no carrier is marked before the fates come").toEqual([2, "false"]);
+    rerender(<CutView cut={brief} whole={{ data: null, loading: false, error: { code: "io", message: "cannot read /x.jsonl" } }} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
+    expect(screen.getByTestId("summary-pending").textContent, "a failed ask says why, naming the file").toBe("The summary cannot be read: cannot read /x.jsonl");
+    rerender(<CutView cut={brief} whole={landed(c)} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
+    expect(screen.getByTestId("summary-text").textContent, "the summary, once in").toContain("store.py was read");
+    expect(cards("cut-dropped")[2], "and the carrier it names is marked").toEqual([2, "true"]);
+  });
+
   it("keeps a hostile summary as text", () => {
     show("<img src=x onerror=alert(1)><script>alert(2)</script> store.py");
     const pre = screen.getByTestId("summary-text");
@@ -125,7 +147,7 @@ describe("CutView on a microcompact", () => {
       tokens_saved_counted: 412,
       files: [{ path: "store.py", fate: "cleared" as const, dropped_carriers: [], cleared_carriers: [2], kept_carriers: [], reread_at: null, sentence: "store.py: its result #2 cleared by the microcompact; the model sees only the placeholder" }],
     };
-    render(<CutView cut={micro} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
+    render(<CutView cut={micro} whole={landed(micro)} ordinal={0} count={1} rowsByIndex={rows} onPrev={vi.fn()} onNext={vi.fn()} onClose={vi.fn()} onShow={vi.fn()} />);
     expect(screen.queryByTestId("cut-summary"), "a microcompact writes no summary: no summary column").toBeNull();
     expect(screen.queryByTestId("cut-dropped"), "it drops nothing: no dropped column").toBeNull();
     const cleared = within(screen.getByTestId("cut-cleared"));

@@ -1,9 +1,13 @@
 // The opened cut, in the (widened) inspector: three columns — what was dropped | the summary |
 // what the model kept verbatim — with the messages that carried a file's content marked on
 // both sides, what became of each file in words, the summary's health and its length against
-// the budget. All transcript text is rendered as text nodes.
+// the budget. All transcript text is rendered as text nodes. The cut's shape comes with every
+// cut (`get_cuts`); its summary and file fates when it is opened (`get_cut`), so until then
+// the summary column says it is reading it and no carrier is marked.
 import { useMemo } from "react";
+import type { CutBrief } from "../bindings/CutBrief";
 import type { CutDetail } from "../bindings/CutDetail";
+import type { CommandState } from "../useCommand";
 import type { TimelineRow } from "../bindings/TimelineRow";
 import type { CutFile } from "../bindings/CutFile";
 import type { SummaryHealth } from "../bindings/SummaryHealth";
@@ -11,7 +15,9 @@ import { KIND_LABEL, formatSize, plural } from "../timeline/rows";
 import { baseName, carriedFiles, cutRuleLabel, splitMentions, thinColumn } from "../cuts/model";
 
 export interface CutViewProps {
-  cut: CutDetail;
+  cut: CutBrief;
+  /** The same cut whole (`get_cut`): its summary's text and file fates. */
+  whole: CommandState<CutDetail>;
   ordinal: number;
   count: number;
   /** Every stored row, to draw messages by index. */
@@ -32,10 +38,14 @@ const FATE_MARK: Record<CutFile["fate"], string> = {
   cleared: "⌫",
 };
 
-export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow, onCopy }: CutViewProps) {
+const NO_FILES: CutDetail["files"] = [];
+
+export function CutView({ cut, whole, ordinal, count, rowsByIndex, onPrev, onNext, onClose, onShow, onCopy }: CutViewProps) {
   const a = cut.anatomy;
-  const carried = useMemo(() => carriedFiles(cut), [cut]);
-  const names = useMemo(() => cut.files.flatMap((f) => [f.path, baseName(f.path)]), [cut]);
+  const detail = whole.data;
+  const files = detail?.files ?? NO_FILES;
+  const carried = useMemo(() => carriedFiles(files), [files]);
+  const names = useMemo(() => files.flatMap((f) => [f.path, baseName(f.path)]), [files]);
   const range = a.dropped ? `#${a.dropped[0]}–#${a.dropped[1]}` : "nothing";
   // A microcompact clears results in place; a content replacement swaps them for stubs: the
   // same anatomy (nothing dropped, no summary, the results it rewrote).
@@ -45,7 +55,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
   // "≈" marks the estimate (chars / 4); once the session is counted these are its BPE counts.
   const approx = a.token_method.startsWith("estimate") ? "≈" : "";
   return (
-    <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} aria-label={`Compaction cut ${ordinal + 1}`}>
+    <aside className="inspector cut-view" data-testid="cut-view" data-cut-index={a.cut_index} data-whole={detail !== null} aria-label={`Compaction cut ${ordinal + 1}`}>
       <header className="cut-head">
         <strong>✂ {cutRuleLabel(cut, ordinal + 1)}</strong>
         <span className="cut-nav">
@@ -91,7 +101,7 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
         {a.chained_summaries.length > 0 && ` · folds earlier summaries ${a.chained_summaries.map((i) => `#${i}`).join(", ")}`}
       </p>
       )}
-      {cut.files.length > 0 && <Files files={cut.files} />}
+      {files.length > 0 && <Files files={files} />}
       <div className={`cut-columns${micro ? " micro" : ""}`}>
         {micro ? (
           <section className="cut-col" data-testid="cut-cleared" aria-label="Cleared">
@@ -132,9 +142,13 @@ export function CutView({ cut, ordinal, count, rowsByIndex, onPrev, onNext, onCl
             Summary {a.summary_index !== null && <span className="muted">#{a.summary_index}</span>}
           </h4>
           <Health health={a.summary_health} issues={a.health} />
-          {cut.summary_text !== null ? (
+          {detail === null ? (
+            <p className="muted small" data-testid="summary-pending">
+              {whole.error ? `The summary cannot be read: ${whole.error.message}` : "Reading the summary…"}
+            </p>
+          ) : detail.summary_text !== null ? (
             <pre className="summary-text" data-testid="summary-text">
-              {splitMentions(cut.summary_text, names).map((p, k) =>
+              {splitMentions(detail.summary_text, names).map((p, k) =>
                 p.mark ? (
                   <mark key={k} title="A file the dropped messages carried verbatim">
                     {p.text}

@@ -5,7 +5,7 @@
 // timeline there; clicking a cut mark opens that cut. Plain elements only (no SVG markup).
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import type { TimelineRow } from "../bindings/TimelineRow";
-import type { CutDetail } from "../bindings/CutDetail";
+import type { CutBrief } from "../bindings/CutBrief";
 import { allCounted, cutRuleLabel, cutTokens, fractionOf, ribbonBins, ribbonLabels } from "../cuts/model";
 
 const BINS = 160;
@@ -13,7 +13,7 @@ const BINS = 160;
 export interface RibbonProps {
   /** Every stored message (the All view), in order. */
   all: TimelineRow[];
-  cuts: CutDetail[];
+  cuts: CutBrief[];
   /** Stored index of the selected message, if any. */
   selectedIndex: number | undefined;
   /** A click on the strip: fraction (0..1) of the session. */

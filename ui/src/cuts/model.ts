@@ -1,6 +1,7 @@
 // Pure logic of the cut views: cut labels, where each cut lands in a view's rows, the ribbon's
 // density bins, finding badges per message and file mentions in a summary. No React here, so
-// it is tested directly (model.test.ts). The data comes from core (`get_cuts`, `get_request`).
+// it is tested directly (model.test.ts). The data comes from core (`get_cuts`, `get_cut`, `get_request`).
+import type { CutBrief } from "../bindings/CutBrief";
 import type { CutDetail } from "../bindings/CutDetail";
 import type { Finding } from "../bindings/Finding";
 import type { TimelineRow } from "../bindings/TimelineRow";
@@ -13,7 +14,7 @@ import { formatTokens } from "../timeline/rows";
  * Tokens tab and the ribbon show, unmarked:
  * "167k → 12k tokens", "167k → ≈9k tokens", "≈64 → ≈174 tokens (estimate)", "70 → 181 tokens (BPE o200k_base)".
  */
-export function cutTokens(c: CutDetail): string {
+export function cutTokens(c: CutBrief): string {
   const a = c.anatomy;
   const estimated = a.token_method.startsWith("estimate");
   const side = (recorded: number | null, counted: number) =>
@@ -23,7 +24,7 @@ export function cutTokens(c: CutDetail): string {
 }
 
 /** The rule drawn in the timeline and the ribbon's label: "cut 1 · auto · 167k → 12k tokens". */
-export function cutRuleLabel(c: CutDetail, ordinal: number): string {
+export function cutRuleLabel(c: CutBrief, ordinal: number): string {
   return [`cut ${ordinal}`, c.anatomy.trigger ?? "trigger not recorded", cutTokens(c)].join(" · ");
 }
 
@@ -33,7 +34,7 @@ export function cutRuleLabel(c: CutDetail, ordinal: number): string {
  * latest is kept (it produced what follows); cuts after the last row are left out; the result is
  * in cut order.
  */
-export function cutPositions(cuts: CutDetail[], rows: TimelineRow[]): { ordinal: number; position: number }[] {
+export function cutPositions(cuts: CutBrief[], rows: TimelineRow[]): { ordinal: number; position: number }[] {
   const out: { ordinal: number; position: number }[] = [];
   let p = 0;
   cuts.forEach((c, ordinal) => {
@@ -49,7 +50,7 @@ export function cutPositions(cuts: CutDetail[], rows: TimelineRow[]): { ordinal:
 }
 
 /** Message index of a view row -> the cut banner drawn above it. */
-export function cutBanners(cuts: CutDetail[], rows: TimelineRow[]): Map<number, string> {
+export function cutBanners(cuts: CutBrief[], rows: TimelineRow[]): Map<number, string> {
   const m = new Map<number, string>();
   for (const { ordinal, position } of cutPositions(cuts, rows)) {
     m.set(rows[position]!.index, cutRuleLabel(cuts[ordinal]!, ordinal + 1));
@@ -189,9 +190,9 @@ export function baseName(path: string): string {
 }
 
 /** Message index -> the files it carried (for highlighting carriers in the columns). */
-export function carriedFiles(c: CutDetail): Map<number, string[]> {
+export function carriedFiles(files: CutDetail["files"]): Map<number, string[]> {
   const m = new Map<number, string[]>();
-  for (const f of c.files)
+  for (const f of files)
     for (const i of [...f.dropped_carriers, ...f.kept_carriers]) m.set(i, [...(m.get(i) ?? []), f.path]);
   return m;
 }

@@ -8,7 +8,7 @@
 //! | sidebar sources | [`SourceGroup`] | `api::source_group` |
 //! | timeline | [`timeline::Timeline`] ([`timeline::TimelineRow`]) | `api::timeline`, `api::timeline_indexed`, `api::timeline_first_lines` |
 //! | message in the inspector | [`MessageDetail`] | `api::message_detail`, `api::message_indexed` |
-//! | cuts | [`cuts::SessionCuts`] | `api::session_cuts`, `api::cut_view_indexed` (`compactions` and `lint` print its parts: `api::compactions_of`, `api::lint_of`) |
+//! | cuts | [`cuts::SessionCuts`] (the window takes [`cuts::CutsBrief`], then one opened [`cuts::CutDetail`]: `SessionCuts::cut`) | `api::session_cuts`, `api::cut_view_indexed` (`compactions` and `lint` print its parts: `api::compactions_of`, `api::lint_of`) |
 //! | requests | [`cuts::RequestView`], [`RecordedSet`] | `api::request_view`, `api::recorded` |
 //! | replay panel | [`panels::ReplayPanel`] | `api::replay_panel` |
 //! | simulation | [`panels::SimulationSummary`] | `api::replay_summary` |

@@ -29,6 +29,7 @@ mod coworker;
 mod coworker_sizes;
 mod coworker_trim;
 mod cutview;
+mod cutview_brief;
 mod edits;
 mod follow;
 mod goose;

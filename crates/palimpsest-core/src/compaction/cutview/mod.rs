@@ -17,6 +17,7 @@ use super::anatomy::{CompactionAnatomy, anatomy};
 use super::context::{Eras, RequestInfo};
 use super::health::HealthProfile;
 use super::lint::{Finding, LintReport, lint_session};
+mod brief;
 pub mod micro;
 use super::request::Api;
 use crate::analysis::calls::calls;
@@ -25,6 +26,7 @@ use crate::analysis::reads::{AccessKind, classify};
 use crate::model::{Session, Trigger};
 use crate::tokens::Counter;
 use crate::views::timeline::TimelineRow;
+pub use brief::{CutBrief, CutsBrief};
 pub use micro::ClearedResult;
 
 /// A message that carried a file's content to the model: the result of a call that read it.
