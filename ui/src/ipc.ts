@@ -28,11 +28,24 @@ export function toIpcError(e: unknown): Problem {
   return { code: "internal", message: e instanceof Error ? e.message : String(e) };
 }
 
+/**
+ * When a probe sets `window.__palimpsestTrace` to an array (the end-to-end suite's, to say what
+ * landed in a long block of the page), each answer and event is pushed to it as
+ * `[name, asked ms, landed ms]` (`performance.now()`); otherwise nothing is kept.
+ */
+function traced(name: string, asked: number) {
+  const t = (window as { __palimpsestTrace?: [string, number, number][] }).__palimpsestTrace;
+  if (Array.isArray(t)) t.push([name, Math.round(asked), Math.round(performance.now())]);
+}
+
 export async function call<K extends Command>(cmd: K, req: Req<K>): Promise<Res<K>> {
+  const asked = performance.now();
   try {
     return await invoke<Res<K>>(cmd, { req });
   } catch (e) {
     throw toIpcError(e);
+  } finally {
+    traced(cmd, asked);
   }
 }
 
@@ -40,5 +53,8 @@ export type EventName = keyof Events;
 
 /** Call `cb` with the payload of every `name` event the app emits; resolves to the unlisten. */
 export function onEvent<K extends EventName>(name: K, cb: (payload: Events[K]) => void): Promise<() => void> {
-  return listen<Events[K]>(name, (e) => cb(e.payload));
+  return listen<Events[K]>(name, (e) => {
+    traced(`event:${name}`, performance.now());
+    cb(e.payload);
+  });
 }
