@@ -346,7 +346,9 @@ def test_tokens_total_equals_cli(c):
     try:
         final = c.d.wait("return document.querySelector('[data-testid=final-table-total]')?.dataset.total;",
                          timeout=60, what="the token count")
-        processed = c.d.run("return document.querySelector('[data-testid=processed-table-total]').dataset.total;")
+        # The tab draws its sections in steps, one per frame: the processed table comes next.
+        processed = c.d.wait("return document.querySelector('[data-testid=processed-table-total]')?.dataset.total;",
+                             timeout=10, what="the processed table")
         check(int(final) == want["final_context"]["total"],
               f"the final-context table total equals `palimpsest tokens --json`: app {final}, CLI {want['final_context']['total']}")
         check(int(processed) == want["processed"]["total"],

@@ -8,6 +8,7 @@ import type { TabContext } from "./context";
 import type { Diagnosis } from "../bindings/Diagnosis";
 import type { LossKind } from "../bindings/LossKind";
 import { useCommand } from "../useCommand";
+import { useSteps } from "../steps";
 import { MessageLinks, percent } from "../components/MessageLinks";
 import { plural } from "../timeline/rows";
 import { FleetView } from "./FleetView";
@@ -72,23 +73,9 @@ function More({ total, shown, what, onMore }: { total: number; shown: number; wh
 
 function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) {
   const rereads = d.rereads.filter((f) => f.rereads > 0);
-  // Drawn in steps, each committed (and laid out and painted) before the next starts: the
-  // verdict; the re-reads and exploration; loops and spill loops; the compactions. Laid out in
-  // one go, a 200 MB session's first visit held the window for over 100 ms (the e2e probe
-  // measures it). A step waits for the frame after the last one was painted.
-  const [step, setStep] = useState(0);
-  useEffect(() => setStep(0), [d]);
-  useEffect(() => {
-    if (step >= STEPS) return;
-    let t = 0;
-    const f = requestAnimationFrame(() => {
-      t = window.setTimeout(() => setStep((k) => Math.max(k, step + 1)), 0);
-    });
-    return () => {
-      cancelAnimationFrame(f);
-      clearTimeout(t);
-    };
-  }, [step, d]);
+  // Drawn in steps (`useSteps`): the verdict; the re-reads and exploration; loops and spill
+  // loops; the compactions.
+  const step = useSteps(STEPS, d);
   const [shown, setShown] = useState({ rereads: LIST_STEP, loops: LIST_STEP, compactions: 10 });
   // Each compaction's losses, grouped once (not filtered again per compaction).
   const lossesOf = useMemo(() => {
