@@ -24,9 +24,11 @@ use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
 use tauri::State;
 
 use crate::progress;
-
-mod cuts;
 use crate::state::{AppState, token_cache};
+
+// A glob, so the items `#[tauri::command]` generates beside each function come along with it
+// for `generate_handler!` (`commands::get_cuts`).
+mod cuts;
 pub use cuts::*;
 
 /// The sources to show on start, counted but not listed: the path argument, else every agent

@@ -905,6 +905,16 @@ def test_a_real_transcript_past_the_first_screen_comes_in_whole(c):
             time.sleep(0.5)
             # This app's own webview (the X screen may still show the closed main window).
             d.screenshot(os.path.join(c.screenshot_dir, "screenshot-real-claude.png"))
+        # Its one cut (boundary at 229), opened from the ribbon: the shape comes with every cut,
+        # the 14 518-character summary when the cut is opened (`get_cut`).
+        d.click("[data-testid=ribbon-cut]")
+        d.wait("const v = document.querySelector('[data-testid=cut-view]');"
+               "return v?.dataset.cutIndex === '229' && v.dataset.whole === 'true';",
+               timeout=30, what="the real transcript's cut, whole")
+        chars = d.run("return document.querySelector('[data-testid=summary-text]').textContent.length;")
+        check(chars == 14518, f"the opened cut shows the summary whole, 14 518 characters; got {chars}")
+        time.sleep(0.5)
+        d.screenshot(os.path.join(c.screenshot_dir or c.out, "screenshot-real-cut.png"))
 
 
 def test_fleet_table_sorts_and_fits(c):

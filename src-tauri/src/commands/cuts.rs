@@ -16,9 +16,7 @@ use crate::state::AppState;
 /// and lint; the opened cut's summary and file fates come with `get_cut`.
 #[tauri::command(async)]
 pub fn get_cuts(state: State<'_, AppState>, req: GetCutsReq) -> Result<CutsBrief, IpcError> {
-    // Not copied when nothing else keeps it (the index's, made for this answer).
-    let whole = Arc::unwrap_or_clone(cut_view(&state, &req.path, &req.id)?);
-    Ok(CutsBrief::from(whole))
+    Ok(CutsBrief::from(&*cut_view(&state, &req.path, &req.id)?))
 }
 
 /// One compaction whole, as the opened cut view draws it.

@@ -20,7 +20,7 @@ fn six_cuts() -> SessionCuts {
 #[test]
 fn a_brief_is_every_cut_without_its_summary_and_files() {
     let whole = six_cuts();
-    let brief = CutsBrief::from(whole.clone());
+    let brief = CutsBrief::from(&whole);
     assert_eq!(
         brief.cuts.len(),
         6,

@@ -54,8 +54,10 @@ pub struct CutsBrief {
     pub lint: Vec<LintReport>,
 }
 
-impl From<CutDetail> for CutBrief {
-    fn from(c: CutDetail) -> Self {
+impl From<&CutDetail> for CutBrief {
+    fn from(c: &CutDetail) -> Self {
+        // Every field named, so a field added to the whole cut is placed here or left out on
+        // purpose, never dropped unseen.
         let CutDetail {
             anatomy,
             dropped,
@@ -67,24 +69,26 @@ impl From<CutDetail> for CutBrief {
             files: _,
         } = c;
         CutBrief {
-            anatomy,
-            dropped,
-            cleared,
-            tokens_saved_recorded,
-            tokens_saved_counted,
-            kept,
+            anatomy: anatomy.clone(),
+            dropped: dropped.clone(),
+            cleared: cleared.clone(),
+            tokens_saved_recorded: *tokens_saved_recorded,
+            tokens_saved_counted: *tokens_saved_counted,
+            kept: kept.clone(),
         }
     }
 }
 
-impl From<SessionCuts> for CutsBrief {
-    fn from(s: SessionCuts) -> Self {
+/// Made from a borrowed view: the app keeps a loaded session's whole view for the cut opened
+/// next, so the brief copies what it shows and not the summaries and fates it leaves out.
+impl From<&SessionCuts> for CutsBrief {
+    fn from(s: &SessionCuts) -> Self {
         CutsBrief {
-            cuts: s.cuts.into_iter().map(CutBrief::from).collect(),
-            requests: s.requests,
-            profile: s.profile,
-            carriers: s.carriers,
-            lint: s.lint,
+            cuts: s.cuts.iter().map(CutBrief::from).collect(),
+            requests: s.requests.clone(),
+            profile: s.profile.clone(),
+            carriers: s.carriers.clone(),
+            lint: s.lint.clone(),
         }
     }
 }
