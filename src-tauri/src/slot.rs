@@ -180,7 +180,8 @@ mod tests {
         let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1100..1110])).unwrap();
         let reading = kept.ready();
         let before = api::load_session(&dir, Some(ID)).unwrap();
-        let kept = Kept::of(&path, ID, &grow(&mut tracker, &dir, &lines[1110..1160])).unwrap();
+        let patch = grow(&mut tracker, &dir, &lines[1110..1160]);
+        let kept = Kept::of(&path, ID, &patch).unwrap();
         assert_eq!(
             *reading, before,
             "the session a command reads is not changed under it"
@@ -189,6 +190,20 @@ mod tests {
         assert!(
             !Arc::ptr_eq(&reading, &now),
             "the change went to a new copy while the old one was read"
+        );
+        // That copy shares every message the new lines left alone with the one being read: it
+        // cost a pointer per message (0.27 s for a 210 MB transcript when messages were copied
+        // whole, which held the window's next row back).
+        let Patch::Tail(tail) = &patch else {
+            panic!("a transcript read once grows by tails")
+        };
+        let shared = (0..tail.from)
+            .filter(|&i| Arc::ptr_eq(&reading.messages[i], &now.messages[i]))
+            .count();
+        assert_eq!(
+            (shared, tail.from),
+            (195, 195),
+            "the 195 messages before the first one the change reached are shared, not copied"
         );
         assert_eq!(
             *now,

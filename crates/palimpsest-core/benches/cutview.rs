@@ -30,7 +30,7 @@ fn cat_loop(n: usize) -> Session {
             } else {
                 Role::User
             };
-            Message::new(i, role, vec![part])
+            Message::new(i, role, vec![part]).into()
         })
         .collect();
     // Built from JSON so fields added to the model later keep their serde defaults.

@@ -2,7 +2,9 @@
 //! watcher's refresh costs now (the transcript read on from where the last read stopped,
 //! `sources::claude::resume`) beside the reference, reading the whole session again (what
 //! every change cost before); and the first change, read whole, beside the same once the
-//! transcript was read ahead (`watch::Primed`, as the app does). The transcript is made by
+//! transcript was read ahead (`watch::Primed`, as the app does); and a line read while a reader
+//! holds the session (a command of the app reading it for seconds) beside what the follower
+//! paid for that before, a copy of every message. The transcript is made by
 //! `palimpsest-big` from the real one in `../shared/data` (`PALIMPSEST_BENCH_MB`, default 50 MB).
 //!
 //! Run: `cargo bench -p palimpsest-core --bench live_append`.
@@ -60,15 +62,30 @@ fn main() -> anyhow::Result<()> {
     let first_ahead = t0.elapsed();
     drop(ahead);
     let (mut resumed, mut whole) = (Vec::new(), Vec::new());
-    for line in &lines[1..] {
+    let (mut extend_held, mut deep) = (Vec::new(), Vec::new());
+    for (round, line) in lines[1..].iter().enumerate() {
         append(&file, line)?;
         let t0 = Instant::now();
         tracker.refresh();
         std::hint::black_box(tracker.take_patches());
         resumed.push(t0.elapsed());
+        // Every other line comes while a reader holds the session as it was.
+        let reader = (round % 2 == 1).then(|| bare.session());
         let t0 = Instant::now();
         std::hint::black_box(bare.extend()?);
-        extend.push(t0.elapsed());
+        match &reader {
+            Some(held) => {
+                extend_held.push(t0.elapsed());
+                // The reference: the copy of every message a change made while a reader held
+                // the session, before messages were shared.
+                let t0 = Instant::now();
+                let copy: Vec<palimpsest_core::model::Message> = held.iter().cloned().collect();
+                deep.push(t0.elapsed());
+                drop(std::hint::black_box(copy));
+            }
+            None => extend.push(t0.elapsed()),
+        }
+        drop(reader);
         let t0 = Instant::now();
         std::hint::black_box(palimpsest_core::api::load_session(&dir, None)?);
         whole.push(t0.elapsed());
@@ -82,11 +99,13 @@ fn main() -> anyhow::Result<()> {
         median(&mut whole),
         median(&mut extend),
     );
+    let (h, d) = (median(&mut extend_held), median(&mut deep));
     println!(
         "live append to a {:.0} MB transcript: refresh {r:.1?} (of it the resumed read {e:.1?}) \
          beside reading it again {w:.1?}: {:.1}× less; the first change {first:.1?} (read \
          whole), {first_ahead:.1?} once read ahead as the app does for the session it shows \
-         ({read_ahead:.1?} in the background)",
+         ({read_ahead:.1?} in the background); a line read while a reader holds the session \
+         {h:.1?}, beside a copy of every message {d:.1?} (what it added before)",
         std::fs::metadata(&file)?.len() as f64 / 1e6,
         w.as_secs_f64() / r.as_secs_f64().max(1e-9),
     );

@@ -5,6 +5,8 @@
 //! format a message came from beyond [`SessionMeta::format`]: a format quirk that leaks past
 //! its reader is a bug in that reader.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -363,14 +365,49 @@ impl CompactionRecord {
     }
 }
 
+/// A message held by value (a reader building its own) or shared (a session's): read as it is,
+/// or changed, a shared one copied first when another holder still has it.
+pub trait Held {
+    /// The message.
+    fn get(&self) -> &Message;
+    /// The message to change.
+    fn edit(&mut self) -> &mut Message;
+}
+
+impl Held for Message {
+    fn get(&self) -> &Message {
+        self
+    }
+    fn edit(&mut self) -> &mut Message {
+        self
+    }
+}
+
+impl Held for Arc<Message> {
+    fn get(&self) -> &Message {
+        self
+    }
+    fn edit(&mut self) -> &mut Message {
+        Arc::make_mut(self)
+    }
+}
+
+/// Messages built in order, as a session holds them (each shared: see [`Session::messages`]).
+pub fn shared(messages: Vec<Message>) -> Vec<Arc<Message>> {
+    messages.into_iter().map(Arc::new).collect()
+}
+
 /// A whole session: its listing data, its messages and the compactions its source recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct Session {
     /// Listing data (message_count here equals `messages.len()`).
     pub meta: SessionMeta,
-    /// Every stored message, in stored order, visible or not.
-    pub messages: Vec<Message>,
+    /// Every stored message, in stored order, visible or not. Each is shared: a copy of the
+    /// session (a live follower changing it while a command still reads the old one) costs a
+    /// pointer per message, and a change copies only the messages it changes
+    /// (`Arc::make_mut`).
+    pub messages: Vec<Arc<Message>>,
     /// Compactions the source recorded explicitly.
     #[serde(default)]
     pub compactions: Vec<CompactionRecord>,
@@ -401,14 +438,23 @@ impl Session {
                 compaction_count: compactions.len(),
                 parent_id: None,
             },
-            messages,
+            messages: shared(messages),
             compactions,
         }
     }
 
     /// The messages of one view, in order.
     pub fn view(&self, view: View) -> impl Iterator<Item = &Message> {
-        self.messages.iter().filter(move |m| view.includes(m))
+        self.messages
+            .iter()
+            .map(|m| &**m)
+            .filter(move |m| view.includes(m))
+    }
+
+    /// Each message, in stored order, as a plain reference (the session shares them, so a
+    /// copy of it costs a pointer per message; see [`Session::messages`]).
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Message> + ExactSizeIterator {
+        self.messages.iter().map(|m| &**m)
     }
 }
 

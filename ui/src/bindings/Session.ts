@@ -12,7 +12,10 @@ export type Session = {
  */
 meta: SessionMeta, 
 /**
- * Every stored message, in stored order, visible or not.
+ * Every stored message, in stored order, visible or not. Each is shared: a copy of the
+ * session (a live follower changing it while a command still reads the old one) costs a
+ * pointer per message, and a change copies only the messages it changes
+ * (`Arc::make_mut`).
  */
 messages: Array<Message>, 
 /**

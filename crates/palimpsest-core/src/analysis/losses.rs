@@ -117,7 +117,7 @@ pub(crate) fn losses(session: &Session, cuts: &[Cut]) -> Vec<SummaryLoss> {
         let kept: String = kept_after(session, cuts, k)
             .into_iter()
             .filter_map(|i| session.messages.get(i))
-            .map(all_text)
+            .map(|m| all_text(m))
             .chain(std::iter::once(cuts[k].summary_text.clone()))
             .collect::<Vec<_>>()
             .join("\n");

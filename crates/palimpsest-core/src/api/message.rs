@@ -39,7 +39,6 @@ pub fn message_detail(
     with_raw: bool,
 ) -> Result<crate::views::MessageDetail> {
     let message = session
-        .messages
         .iter()
         .find(|m| m.index == index)
         .cloned()
@@ -91,7 +90,7 @@ pub fn markdown(
             .messages
             .iter()
             .find(|m| m.index == i)
-            .map(crate::markdown::message)
+            .map(|m| crate::markdown::message(m))
             .ok_or_else(|| no("message", i, session.messages.len())),
         MarkdownOf::Summary(c) | MarkdownOf::Cut(c) => {
             let cuts = session_cuts(session, counts);

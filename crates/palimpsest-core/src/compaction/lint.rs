@@ -346,7 +346,7 @@ pub fn lint_session(session: &Session, eras: &Eras, shape: RequestShape) -> Lint
         }
         let t = points[end];
         let ctx = eras.context_at(t);
-        let msgs: Vec<&Message> = ctx.iter().map(|&p| &session.messages[p]).collect();
+        let msgs: Vec<&Message> = ctx.iter().map(|&p| &*session.messages[p]).collect();
         let last = t == session.messages.len();
         for (mut f, pos) in lint_request(&msgs, shape, last) {
             let stored = ctx[pos];

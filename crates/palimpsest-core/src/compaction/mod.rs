@@ -103,7 +103,7 @@ pub fn request_context(
     let positions = eras.context_at(t);
     let messages: Vec<Message> = positions
         .iter()
-        .map(|&p| session.messages[p].clone())
+        .map(|&p| Message::clone(&session.messages[p]))
         .collect();
     Some(RequestContext {
         request: number,

@@ -169,7 +169,7 @@ pub struct Held<'s> {
 impl<'s> Held<'s> {
     /// The items of every message of `session`, and every call id among them.
     pub fn new(session: &'s Session) -> Self {
-        let per: Vec<Vec<Item>> = session.messages.iter().map(items_of).collect();
+        let per: Vec<Vec<Item>> = session.iter().map(items_of).collect();
         let ids = per
             .iter()
             .flatten()

@@ -6,8 +6,11 @@
 //! reads: a change never happens under it. The writer takes the session out to change it and
 //! puts the changed one back as a new `Arc`, so results kept for the old one (keyed by it) are
 //! not taken for the new one. When nobody holds the old one, no copy is made; when a reader
-//! still does, the writer changes a copy and the reader's goes when it lets go. What a change
-//! is, and when it comes, is the writer's.
+//! still does, the writer changes a copy and the reader's goes when it lets go. That copy
+//! shares every message with the reader's (a pointer each, [`Session::messages`]): only the
+//! messages the change reaches are copied, so a reader that holds a 2 GB session for seconds
+//! does not make the next line wait for a copy of it. What a change is, and when it comes, is
+//! the writer's.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 

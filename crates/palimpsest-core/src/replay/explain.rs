@@ -67,7 +67,7 @@ pub fn policy_note(session: &Session, opts: &ReplayOptions) -> PolicyNote {
         text: String::new(),
     };
     if opts.policy == PolicyName::Goose {
-        let history: Vec<&Message> = session.messages.iter().collect();
+        let history: Vec<&Message> = session.iter().collect();
         let rule = goose::Rule {
             keep_tail: opts.keep_tail,
             naive: opts.naive,

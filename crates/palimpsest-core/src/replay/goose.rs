@@ -52,7 +52,7 @@ impl Wording {
             .messages
             .iter()
             .find(|m| m.kind == MessageKind::Continuation)
-            .map(Message::text);
+            .map(|m| m.text());
         match recorded {
             Some(t) if t.starts_with("Your context was compacted") => Self::Since20260216,
             Some(t) if t.starts_with("The previous message contains") => Self::Before20260216,
@@ -203,13 +203,15 @@ pub struct Compaction {
 
 /// Compact a stored conversation once, as it stands.
 pub fn compact(
-    messages: &[Message],
+    messages: &[impl std::borrow::Borrow<Message>],
     rule: Rule,
     wording: Wording,
     summary: &SummarySource,
 ) -> Compaction {
+    let messages: Vec<&Message> = messages.iter().map(|m| m.borrow()).collect();
     let history: Vec<&Message> = messages
         .iter()
+        .copied()
         .filter(|m| m.agent_visible && m.role != Role::System)
         .collect();
     let last_is_final = match (history.last(), messages.last()) {
@@ -257,7 +259,7 @@ pub fn compact(
     let mut stored: Vec<Message> = messages
         .iter()
         .map(|m| {
-            let mut o = m.clone();
+            let mut o = Message::clone(m);
             if o.role == Role::System && o.agent_visible {
                 return o;
             }
@@ -286,7 +288,7 @@ pub fn compact(
     let mut visible: Vec<ReplayedMessage> = messages
         .iter()
         .filter(|m| m.role == Role::System && m.agent_visible)
-        .map(ReplayedMessage::kept)
+        .map(|m| ReplayedMessage::kept(m))
         .collect();
     visible.push(written(&summary_msg));
     visible.push(written(&continuation));

@@ -281,7 +281,7 @@ fn coworker_once(
         .messages
         .iter()
         .filter(|m| m.role == Role::System && m.agent_visible)
-        .map(ReplayedMessage::kept)
+        .map(|m| ReplayedMessage::kept(m))
         .collect();
     visible.push(ReplayedMessage::written(
         Role::User,

@@ -179,11 +179,7 @@ pub struct LineDifference {
 /// (they set the user-message budget).
 pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
     let settings = o.settings(s);
-    let canonical: Vec<&Message> = s
-        .messages
-        .iter()
-        .filter(|m| !cw::is_rebuilt_block(m))
-        .collect();
+    let canonical: Vec<&Message> = s.iter().filter(|m| !cw::is_rebuilt_block(m)).collect();
     let mut records: Vec<(usize, CompactionState)> = s
         .compactions
         .iter()

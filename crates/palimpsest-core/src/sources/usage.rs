@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Message, UsageSplit};
+use crate::model::{Held, UsageSplit};
 
 fn num(u: &Value, keys: &[&str]) -> Option<u64> {
     keys.iter().find_map(|k| u.get(*k).and_then(Value::as_u64))
@@ -123,10 +123,14 @@ fn apart(
 }
 
 /// Fill each message's usage from its details' `key`, read in `shape`.
-pub fn fill(messages: &mut [Message], key: &str, shape: fn(&Value) -> Option<UsageSplit>) {
+pub fn fill(messages: &mut [impl Held], key: &str, shape: fn(&Value) -> Option<UsageSplit>) {
     for m in messages {
-        if let Some(u) = m.details.as_ref().and_then(|d| d.get(key)) {
-            m.usage = shape(u).into_iter().collect();
+        if let Some(u) = m.get().details.as_ref().and_then(|d| d.get(key)) {
+            let usage: Vec<UsageSplit> = shape(u).into_iter().collect();
+            // A shared message is copied only when this changes it.
+            if m.get().usage != usage {
+                m.edit().usage = usage;
+            }
         }
     }
 }

@@ -133,7 +133,7 @@ fn is_zero(n: &u64) -> bool {
 pub fn timeline(session: &Session) -> Timeline {
     Timeline {
         meta: session.meta.clone(),
-        rows: session.messages.iter().map(row).collect(),
+        rows: session.iter().map(row).collect(),
         compactions: session.compactions.clone(),
         from_index: false,
         total_rows: session.messages.len(),

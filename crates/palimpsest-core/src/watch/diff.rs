@@ -4,6 +4,7 @@
 //! history. When to look is `super`'s.
 
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use super::{Change, Seen};
 use crate::model::{Message, Session};
@@ -11,7 +12,7 @@ use crate::model::{Message, Session};
 impl Seen {
     /// Remember `messages` as they are now. `known` holds the fingerprints from a message on
     /// when those before it are remembered right already (a transcript read on, diffed).
-    pub(super) fn remember(&mut self, messages: &[Message], known: Known, compactions: usize) {
+    pub(super) fn remember(&mut self, messages: &[Arc<Message>], known: Known, compactions: usize) {
         let (start, tail) = match (known, self.fingerprints.as_mut()) {
             (Some((start, tail)), Some(old)) if start <= old.len() => {
                 old.truncate(start);
@@ -19,7 +20,7 @@ impl Seen {
                 self.visibility.truncate(start);
                 (start, None)
             }
-            _ => (0, Some(messages.iter().map(fingerprint).collect())),
+            _ => (0, Some(messages.iter().map(|m| fingerprint(m)).collect())),
         };
         if let Some(all) = tail {
             self.fingerprints = Some(all);
@@ -39,6 +40,11 @@ type Known = Option<(usize, Vec<u64>)>;
 
 /// A hash of what a message says (role, kind, time, parts), not of how it is stored: row ids,
 /// insertion times and visibility flags change on a goose rewrite while the message does not.
+/// The messages a change event carries, as the window gets them.
+fn owned(messages: &[Arc<Message>]) -> Vec<Message> {
+    messages.iter().map(|m| Message::clone(m)).collect()
+}
+
 pub(super) fn fingerprint(m: &Message) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     m.role.hash(&mut h);
@@ -70,13 +76,13 @@ pub(super) fn diff(
             if from < messages.len() {
                 out.push(Change::Appended {
                     session_id: session_id.clone(),
-                    messages: messages[from..].to_vec(),
+                    messages: owned(&messages[from..]),
                 });
             }
         }
         Some(old) => {
             let start = hint.map_or(0, |h| h.min(old.len()).min(messages.len()));
-            let now: Vec<u64> = messages[start..].iter().map(fingerprint).collect();
+            let now: Vec<u64> = messages[start..].iter().map(|m| fingerprint(m)).collect();
             let common = start
                 + old[start..]
                     .iter()
@@ -100,12 +106,12 @@ pub(super) fn diff(
                 out.push(Change::Rewritten {
                     session_id: session_id.clone(),
                     from_index: common,
-                    messages: messages[common..].to_vec(),
+                    messages: owned(&messages[common..]),
                 });
             } else if common < messages.len() {
                 out.push(Change::Appended {
                     session_id: session_id.clone(),
-                    messages: messages[common..].to_vec(),
+                    messages: owned(&messages[common..]),
                 });
             }
             known = Some((start, now));

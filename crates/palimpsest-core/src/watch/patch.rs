@@ -39,8 +39,8 @@ pub struct Tail {
     pub base_len: usize,
     /// The first message that changed.
     pub from: usize,
-    /// The messages from `from` to the end, as they are now.
-    pub messages: Vec<Message>,
+    /// The messages from `from` to the end, as they are now (shared with the session).
+    pub messages: Vec<std::sync::Arc<Message>>,
     /// The listing entry now.
     pub meta: SessionMeta,
     /// The cuts now (a record may have learnt its size after).

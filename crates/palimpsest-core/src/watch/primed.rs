@@ -63,7 +63,7 @@ impl Primed {
         let session = reader.session();
         let seen = Seen {
             listing: (listed.message_count, listed.updated),
-            fingerprints: Some(session.messages.iter().map(fingerprint).collect()),
+            fingerprints: Some(session.iter().map(fingerprint).collect()),
             visibility: session
                 .messages
                 .iter()

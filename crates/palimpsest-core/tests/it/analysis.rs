@@ -242,7 +242,7 @@ fn session(calls: &[(&str, Value, &str)]) -> Session {
     }
     Session {
         meta: meta("/w", "/nonexistent/t.jsonl", SourceFormat::MessageLog),
-        messages,
+        messages: palimpsest_core::model::shared(messages),
         compactions: Vec::new(),
     }
 }

@@ -183,7 +183,7 @@ fn a_tracker_reports_each_append_once_and_its_patches_keep_a_copy_as_the_file_re
                 } => {
                     assert_eq!(
                         messages[..],
-                        now.messages[*from_index..],
+                        now.iter().skip(*from_index).cloned().collect::<Vec<_>>(),
                         "up to line {step}: the rewritten messages are the file's from there"
                     );
                     format!("rewritten {from_index}")

@@ -121,7 +121,7 @@ const ANTHROPIC_ORPHAN_2: &str = "messages.2.content.0: unexpected `tool_use_id`
 #[test]
 fn the_naive_k3_tail_opens_on_an_orphan_for_both_apis() {
     let s = naive_tail();
-    let visible: Vec<&Message> = s.messages.iter().filter(|m| m.agent_visible).collect();
+    let visible: Vec<&Message> = s.iter().filter(|m| m.agent_visible).collect();
     assert_eq!(
         visible.len(),
         5,
@@ -216,11 +216,11 @@ fn the_backward_walk_tail_is_clean() {
     let mut s = naive_tail();
     let mut cat_call = seed_five()[1].clone();
     cat_call.index = 7;
-    s.messages.insert(7, cat_call);
+    s.messages.insert(7, cat_call.into());
     for (i, m) in s.messages.iter_mut().enumerate() {
-        m.index = i;
+        std::sync::Arc::make_mut(m).index = i;
     }
-    s.messages.push(text(11, Role::User, ASK));
+    s.messages.push(text(11, Role::User, ASK).into());
     for a in [Api::Openai, Api::Anthropic] {
         let r = api::lint(&s, a);
         assert!(

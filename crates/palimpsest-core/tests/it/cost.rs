@@ -104,7 +104,7 @@ fn a_user_table_overrides_and_an_unknown_model_has_no_price() {
     );
 
     let mut renamed = s;
-    for m in &mut renamed.messages {
+    for m in renamed.messages.iter_mut().map(std::sync::Arc::make_mut) {
         if let Some(d) = m.details.as_mut().and_then(|d| d.as_object_mut()) {
             d.insert("model".into(), "claude-opus-9-preview".into());
         }

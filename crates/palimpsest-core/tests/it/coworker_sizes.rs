@@ -103,7 +103,7 @@ fn the_boundary_is_picked_on_the_stored_sizes_without_the_lines() {
         "the reader's recorded sizes give the boundary the stored lines give"
     );
     let mut rebuilt = s.clone();
-    for m in &mut rebuilt.messages {
+    for m in rebuilt.messages.iter_mut().map(std::sync::Arc::make_mut) {
         if let Some(Value::Object(o)) = &mut m.details {
             o.remove("stored_len");
         }

@@ -173,7 +173,7 @@ fn seed_parallel_three_calls_three_results_default_metadata() {
 fn seed_dup_has_the_second_ask_inside_the_tail() {
     for shape in SHAPES {
         let s = load(shape, "seed-dup");
-        let texts: Vec<String> = s.messages.iter().map(Message::text).collect();
+        let texts: Vec<String> = s.iter().map(Message::text).collect();
         assert_eq!(s.messages.len(), 6, "{shape}: seed-five plus one user text");
         assert_eq!(
             texts[3], "also log each attempt",
@@ -351,7 +351,7 @@ fn hostile_html_is_kept_verbatim() {
         );
         let second = Message {
             parts: s.messages[1].parts[1..].to_vec(),
-            ..s.messages[1].clone()
+            ..Message::clone(&s.messages[1])
         };
         let (_, name, args) = call(&second);
         assert_eq!(name, "shell", "{shape}: tool name");

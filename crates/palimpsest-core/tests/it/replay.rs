@@ -180,7 +180,7 @@ fn seed_dup_does_not_append_the_ask_twice() {
 /// Upstream §3.3 for K = 0, literally: hide every original, hide the last one too when it is the
 /// preserved most-recent, then summary, continuation and the preserved copy.
 fn upstream(
-    msgs: &[Message],
+    msgs: &[impl std::ops::Deref<Target = Message>],
     manual: bool,
     wording: Wording,
     summary: &SummarySource,
@@ -238,9 +238,12 @@ fn upstream(
     out
 }
 
-fn rows(stored: &[Message]) -> Vec<(Role, MessageKind, bool, bool, String)> {
+fn rows(
+    stored: &[impl palimpsest_core::model::Held],
+) -> Vec<(Role, MessageKind, bool, bool, String)> {
     stored
         .iter()
+        .map(|m| m.get())
         .map(|m| (m.role, m.kind, m.user_visible, m.agent_visible, m.text()))
         .collect()
 }
@@ -285,7 +288,7 @@ fn before_compaction(s: &Session) -> (Vec<Message>, String, usize) {
         .iter()
         .filter(|m| m.kind == MessageKind::Ordinary)
         .map(|m| {
-            let mut o = m.clone();
+            let mut o = Message::clone(m);
             o.agent_visible = true;
             o.user_visible = true;
             o

@@ -417,8 +417,13 @@ fn requests_follow_the_point_a_compaction_took_effect() {
     let mut notice = text(5, Role::User, "Context compacted");
     notice.kind = MessageKind::Notification;
     notice.agent_visible = false;
-    s.messages.insert(5, notice);
-    for (i, m) in s.messages.iter_mut().enumerate() {
+    s.messages.insert(5, notice.into());
+    for (i, m) in s
+        .messages
+        .iter_mut()
+        .map(std::sync::Arc::make_mut)
+        .enumerate()
+    {
         m.index = i;
     }
     s.compactions[0].applied_index = Some(5);

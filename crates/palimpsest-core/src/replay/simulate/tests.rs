@@ -28,7 +28,7 @@ fn goose(keep_tail: usize, naive: bool, limit: u64) -> SimParams {
 fn session(messages: Vec<Message>) -> Session {
     let mut s = generate::agent_loop(0);
     s.meta.message_count = messages.len();
-    s.messages = messages;
+    s.messages = crate::model::shared(messages);
     s
 }
 

@@ -17,7 +17,7 @@ use serde_json::json;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::build::{Builder, Node, is_conversation, set_detail};
-use crate::model::{Message, Part};
+use crate::model::{Held, Message, Part};
 
 /// Why a message is off the active chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,9 +319,9 @@ fn mark(m: &Message, n: &Node, on: bool, call_on: impl Fn(&str) -> bool) -> Opti
 }
 
 /// The tool calls the messages make.
-fn calls<'a>(messages: impl Iterator<Item = &'a Message>) -> impl Iterator<Item = &'a str> {
+fn calls<'a, M: Held + 'a>(messages: impl Iterator<Item = &'a M>) -> impl Iterator<Item = &'a str> {
     messages.flat_map(|m| {
-        m.parts.iter().filter_map(|p| match p {
+        m.get().parts.iter().filter_map(|p| match p {
             Part::ToolCall { id, .. } => Some(id.as_str()),
             _ => None,
         })

@@ -4,6 +4,7 @@
 //! (`resume`) can finish only the messages a change added, with the same rules.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::build::Builder;
 use super::{Loaded, listing, visibility};
@@ -46,7 +47,9 @@ pub(super) fn finish_in_place(
         let agents = &b.agent_of_call;
         for m in &mut b.messages {
             let links = task_links(&dir, agents, m);
-            m.links.extend(links);
+            if !links.is_empty() {
+                Arc::make_mut(m).links.extend(links);
+            }
         }
         link_compactor_runs(path, b, &compactions);
     }
@@ -66,7 +69,7 @@ pub(super) fn finish_in_place(
 }
 
 /// Each message's recorded usage, from its `usage` detail.
-pub(super) fn fill_usage(messages: &mut [Message]) {
+pub(super) fn fill_usage(messages: &mut [Arc<Message>]) {
     crate::sources::usage::fill(messages, "usage", crate::sources::usage::anthropic);
 }
 
@@ -78,7 +81,7 @@ pub(super) struct UsageSums(Vec<(u64, Option<usize>)>);
 
 impl UsageSums {
     /// Work the totals out again from message `from` on.
-    pub fn update(&mut self, messages: &[Message], from: usize) {
+    pub fn update(&mut self, messages: &[Arc<Message>], from: usize) {
         self.0.truncate(from);
         let (mut total, mut last) = self.0.last().copied().unwrap_or((0, None));
         for (i, m) in messages.iter().enumerate().skip(from) {
@@ -91,7 +94,7 @@ impl UsageSums {
     }
 
     /// The session's recorded usage: the last request's, with the total over all of them.
-    pub fn usage(&self, messages: &[Message]) -> Option<RecordedUsage> {
+    pub fn usage(&self, messages: &[Arc<Message>]) -> Option<RecordedUsage> {
         let (total, last) = self.0.last().copied()?;
         let mut u = listing::usage(recorded(&messages[last?])?);
         u.accumulated_total_tokens = Some(total);
@@ -205,7 +208,7 @@ fn link_compactor_runs(path: &Path, b: &mut Builder, compactions: &[CompactionRe
             })
             .or_else(|| (full.len() == 1).then(|| full[0]));
         if let Some(i) = target {
-            b.messages[i].links.push(Link {
+            Arc::make_mut(&mut b.messages[i]).links.push(Link {
                 kind: LinkKind::Subagent,
                 path: f.display().to_string(),
                 session: None,

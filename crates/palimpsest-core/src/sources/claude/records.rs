@@ -61,5 +61,8 @@ pub fn message_from_lines(path: &Path, lines: Vec<(u64, u64, Vec<u8>)>) -> Resul
     }
     // What the answer was billed, as the whole-file read records it.
     crate::sources::usage::fill(&mut b.messages, "usage", crate::sources::usage::anthropic);
-    Ok(b.messages.into_iter().next())
+    Ok(b.messages
+        .into_iter()
+        .next()
+        .map(std::sync::Arc::unwrap_or_clone))
 }

@@ -239,7 +239,7 @@ impl Resumable {
         if let Some(chain) = &self.chain {
             for (m, off) in b.messages[from..].iter_mut().zip(&chain.marks[from..]) {
                 if let Some(why) = off {
-                    chain::mark_off(m, *why);
+                    chain::mark_off(Arc::make_mut(m), *why);
                 }
             }
         }
@@ -261,7 +261,7 @@ impl Resumable {
             }
             for i in relink {
                 let links = finish::task_links(&dir, &b.agent_of_call, &b.messages[i]);
-                let m = &mut b.messages[i];
+                let m = Arc::make_mut(&mut b.messages[i]);
                 // A Task call's links are all made here (a compactor run links a boundary).
                 m.links.retain(|l| l.kind != LinkKind::Subagent);
                 m.links.extend(links);

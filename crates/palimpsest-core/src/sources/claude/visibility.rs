@@ -12,6 +12,7 @@
 //! - **Content replacement, context collapse.** `replace`'s rules, applied before the above.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -45,8 +46,8 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
             .map(|r| r.kept.iter().copied().collect())
             .unwrap_or_default();
         for m in &mut b.messages[..last] {
-            if !kept.contains(&m.index) {
-                m.agent_visible = false;
+            if !kept.contains(&m.index) && m.agent_visible {
+                Arc::make_mut(m).agent_visible = false;
             }
         }
     }
@@ -68,7 +69,7 @@ fn mark_branches(b: &mut Builder) {
     let off = super::chain::branches(b);
     for (m, why) in b.messages.iter_mut().zip(off) {
         if let Some(why) = why {
-            super::chain::mark_off(m, why);
+            super::chain::mark_off(Arc::make_mut(m), why);
         }
     }
 }
@@ -110,7 +111,7 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     }
     let found = logical.as_ref().is_some_and(|l| b.parents.contains_key(l));
     set_detail(
-        &mut b.messages[at],
+        Arc::make_mut(&mut b.messages[at]),
         "logical_parent",
         json!({ "uuid": logical, "found": found }),
     );
@@ -141,6 +142,11 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
         })
         .unwrap_or_default();
     for m in &mut b.messages[..at] {
+        let clears = |p: &Part| matches!(p, Part::ToolResult { call_id, .. } if ids.contains(call_id.as_str()));
+        if !m.parts.iter().any(clears) {
+            continue;
+        }
+        let m = Arc::make_mut(m);
         let mut cleared = Vec::new();
         for p in &mut m.parts {
             if let Part::ToolResult {
@@ -181,7 +187,7 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
 /// it, as the provider recorded it (input + cache reads + cache writes), marked as such.
 pub(super) fn post_from_usage(
     compactions: &mut [crate::model::CompactionRecord],
-    messages: &[crate::model::Message],
+    messages: &[std::sync::Arc<crate::model::Message>],
 ) {
     let next_cut: Vec<usize> = compactions
         .iter()

@@ -359,7 +359,7 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
     Ok(Loaded {
         session: Session {
             meta,
-            messages: b.messages,
+            messages: crate::model::shared(b.messages),
             compactions: b.compactions,
         },
         counts: b.counts,

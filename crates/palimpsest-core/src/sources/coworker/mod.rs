@@ -257,7 +257,7 @@ impl CoworkerSource {
         meta.usage = (usage != RecordedUsage::default()).then_some(usage);
         let session = Session {
             meta,
-            messages: built.messages.clone(),
+            messages: crate::model::shared(built.messages.clone()),
             compactions: built.compactions.clone(),
         };
         Ok((session, entries, built))

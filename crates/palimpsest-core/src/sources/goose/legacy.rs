@@ -310,7 +310,7 @@ pub fn load(path: &Path) -> Result<Session> {
     meta.compaction_count = compactions.len();
     Ok(Session {
         meta,
-        messages,
+        messages: crate::model::shared(messages),
         compactions,
     })
 }

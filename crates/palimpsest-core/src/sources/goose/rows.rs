@@ -127,7 +127,7 @@ pub fn load(conn: &Connection, schema: &Schema, path: &Path, id: &str) -> Result
     meta.compaction_count = compactions.len();
     Ok(Session {
         meta,
-        messages,
+        messages: crate::model::shared(messages),
         compactions,
     })
 }

@@ -196,7 +196,7 @@ impl MessageLogSource {
         };
         let session = Session {
             meta,
-            messages: built.messages.clone(),
+            messages: crate::model::shared(built.messages.clone()),
             compactions: built.compactions.clone(),
         };
         Ok((session, built))

@@ -78,8 +78,9 @@ pub struct Marks {
 /// The state of a file being read.
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
-    /// Messages in stored order.
-    pub messages: Vec<Message>,
+    /// Messages in stored order, shared as the session shares them (`model::Session`): a
+    /// transcript followed live changes only the messages its new lines reach.
+    pub messages: Vec<std::sync::Arc<Message>>,
     /// Facts per message.
     pub nodes: Vec<Node>,
     /// `parentUuid` of every line with a `uuid` (progress lines included: they are in the chain).
@@ -243,7 +244,7 @@ impl Builder {
         }
         m.created = node.created;
         m.id = node.uuids.first().cloned();
-        self.messages.push(m);
+        self.messages.push(std::sync::Arc::new(m));
         self.nodes.push(node);
     }
 
@@ -309,11 +310,12 @@ impl Builder {
             // Another content block of the same API response: one message, usage once.
             self.counts.merged_assistant_lines += 1;
             self.marks.merged_from = Some(self.marks.merged_from.map_or(at, |m| m.min(at)));
-            self.messages[at].parts.extend(blocks);
+            let m = std::sync::Arc::make_mut(&mut self.messages[at]);
+            m.parts.extend(blocks);
             let node = &mut self.nodes[at];
             node.lines.push(number);
             node.uuids.extend(str_of(v, "uuid").map(str::to_owned));
-            if let Some(Value::Object(d)) = &mut self.messages[at].details {
+            if let Some(Value::Object(d)) = &mut m.details {
                 if let Some(Value::Array(lines)) = d.get_mut("lines") {
                     lines.push(json!(number));
                 }

@@ -23,6 +23,8 @@
 //! The records are turned into rows by `build`; this module runs inside `visibility`, after
 //! branches are marked and before compactions hide what precedes them.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::{Builder, Node, is_conversation, set_detail};
@@ -126,10 +128,11 @@ pub fn apply(b: &mut Builder) -> Vec<CompactionRecord> {
             Some("marble-origami-reset") => {
                 for (row, hidden) in active.drain(..) {
                     for i in hidden {
-                        b.messages[i].agent_visible = true;
+                        Arc::make_mut(&mut b.messages[i]).agent_visible = true;
                     }
-                    b.messages[row].agent_visible = false;
-                    set_detail(&mut b.messages[row], "collapse_reset", json!(at));
+                    let m = Arc::make_mut(&mut b.messages[row]);
+                    m.agent_visible = false;
+                    set_detail(m, "collapse_reset", json!(at));
                 }
             }
             _ => {}
@@ -180,7 +183,7 @@ fn replacement(b: &mut Builder, at: usize) -> CompactionRecord {
             None => find_block(b, at, &e),
         };
         if let (Some((pos, part)), Some(stub)) = (target, stub) {
-            let m = &mut b.messages[pos];
+            let m = Arc::make_mut(&mut b.messages[pos]);
             if let Part::ToolResult {
                 call_id, text, raw, ..
             } = &mut m.parts[part]
@@ -265,8 +268,9 @@ fn commit(b: &mut Builder, at: usize) -> (CompactionRecord, Vec<usize>) {
     let mut hidden = Vec::new();
     if let Some((x, y)) = span {
         for i in x..=y {
-            let m = &mut b.messages[i];
+            let m = &b.messages[i];
             if m.agent_visible && (is_conversation(m) || m.kind == MessageKind::Summary) {
+                let m = Arc::make_mut(&mut b.messages[i]);
                 m.agent_visible = false;
                 set_detail(m, "collapsed", id.clone());
                 hidden.push(i);
@@ -274,7 +278,7 @@ fn commit(b: &mut Builder, at: usize) -> (CompactionRecord, Vec<usize>) {
         }
     } else {
         let name = |k: &str| raw.get(k).and_then(Value::as_str).unwrap_or("?").to_owned();
-        b.messages[at].error = Some(format!(
+        Arc::make_mut(&mut b.messages[at]).error = Some(format!(
             "line {line}: marble-origami-commit {id}: the archived span ({} … {}) is not in this \
              file, so nothing is taken from view",
             name("firstArchivedUuid"),
