@@ -230,9 +230,7 @@ def visits(c, started, big):
 def first_lines(c, big):
     """A transcript no index holds, opened: the rows of its first lines come at once, the status bar
     saying the rest is being read, then every message the file holds."""
-    listed = subprocess.run([cli_binary(c), "sessions", big, "--json"], check=True, capture_output=True,
-                            env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout
-    count = json.loads(listed)[0]["message_count"]
+    count = listing(c, big)["message_count"]
     rows_then_whole(c, big, count, "First lines", "not indexed", "as its listing counts them",
                     "the first rows of a big transcript no index holds are those of its first lines")
 
@@ -291,7 +289,7 @@ def grows(c, big, held):
     # The first line comes while a command reads the whole session for seconds (the replay at
     # another setting, as a user trying K while the agent writes): the follower must not make
     # the line wait for a copy of what that command holds.
-    d.run(HOLD, big, session_id(c, big))
+    d.run(HOLD, big, listing(c, big)["id"])
     d.wait("return window.__held && window.__held.asked > 0;", what="the replay asked for")
     time.sleep(0.3)
     lat, pending = [], ""
@@ -344,11 +342,11 @@ def grows(c, big, held):
     return count
 
 
-def session_id(c, big):
-    """The id of the transcript's session, as the CLI lists it."""
+def listing(c, big):
+    """The transcript's session as the CLI lists it (with a cache of its own, so no index answers)."""
     listed = subprocess.run([cli_binary(c), "sessions", big, "--json"], check=True, capture_output=True,
                             env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout
-    return json.loads(listed)[0]["id"]
+    return json.loads(listed)[0]
 
 
 def messages(d):

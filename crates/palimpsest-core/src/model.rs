@@ -445,10 +445,7 @@ impl Session {
 
     /// The messages of one view, in order.
     pub fn view(&self, view: View) -> impl Iterator<Item = &Message> {
-        self.messages
-            .iter()
-            .map(|m| &**m)
-            .filter(move |m| view.includes(m))
+        self.iter().filter(move |m| view.includes(m))
     }
 
     /// Each message, in stored order, as a plain reference (the session shares them, so a

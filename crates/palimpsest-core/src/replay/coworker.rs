@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::{Message, MessageKind, Part, Role};
+use crate::model::{Held, Message, MessageKind, Part, Role};
 use crate::sources::coworker::block::{BlockStyle, CompactionState, compacted_block};
 pub use crate::sources::coworker::stored::outbound_value;
 
@@ -116,12 +116,12 @@ pub fn is_rebuilt_block(m: &Message) -> bool {
 /// For each message of a session, its index in coworker's canonical list (the stored lines,
 /// without the blocks the reader inserts): what `boundary_index` and transcript names count.
 /// A rebuilt block gets the index of the stored message after it.
-pub fn canonical_indices(messages: &[impl std::borrow::Borrow<Message>]) -> Vec<usize> {
+pub fn canonical_indices(messages: &[impl Held]) -> Vec<usize> {
     let mut n = 0;
     messages
         .iter()
         .map(|m| {
-            let m = m.borrow();
+            let m = m.get();
             let at = n;
             if !is_rebuilt_block(m) {
                 n += 1;

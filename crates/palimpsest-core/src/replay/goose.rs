@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ReplayedMessage, SummarySource, pairing};
-use crate::model::{Message, MessageKind, Part, Role, Session};
+use crate::model::{Held, Message, MessageKind, Part, Role, Session};
 
 /// ≤ 2026-02-15 conversation continuation.
 pub const CONVERSATION_OLD: &str = "The previous message contains a summary that was prepared because a context limit was reached.\nDo not mention that you read a summary or that conversation summarization occurred.\nJust continue the conversation naturally based on the summarized context";
@@ -203,12 +203,12 @@ pub struct Compaction {
 
 /// Compact a stored conversation once, as it stands.
 pub fn compact(
-    messages: &[impl std::borrow::Borrow<Message>],
+    messages: &[impl Held],
     rule: Rule,
     wording: Wording,
     summary: &SummarySource,
 ) -> Compaction {
-    let messages: Vec<&Message> = messages.iter().map(|m| m.borrow()).collect();
+    let messages: Vec<&Message> = messages.iter().map(|m| m.get()).collect();
     let history: Vec<&Message> = messages
         .iter()
         .copied()

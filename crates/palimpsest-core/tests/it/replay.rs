@@ -180,7 +180,7 @@ fn seed_dup_does_not_append_the_ask_twice() {
 /// Upstream §3.3 for K = 0, literally: hide every original, hide the last one too when it is the
 /// preserved most-recent, then summary, continuation and the preserved copy.
 fn upstream(
-    msgs: &[impl std::ops::Deref<Target = Message>],
+    msgs: &[std::sync::Arc<Message>],
     manual: bool,
     wording: Wording,
     summary: &SummarySource,

@@ -141,8 +141,9 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
                 .collect()
         })
         .unwrap_or_default();
+    let clears =
+        |p: &Part| matches!(p, Part::ToolResult { call_id, .. } if ids.contains(call_id.as_str()));
     for m in &mut b.messages[..at] {
-        let clears = |p: &Part| matches!(p, Part::ToolResult { call_id, .. } if ids.contains(call_id.as_str()));
         if !m.parts.iter().any(clears) {
             continue;
         }
