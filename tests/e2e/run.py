@@ -363,8 +363,10 @@ def test_tokens_total_equals_cli(c):
             pass
         charts = c.d.run("return document.querySelectorAll('[data-testid=tokens] .chart img').length;")
         check(charts == 4, f"four charts (final, processed, per request, tools); got {charts}")
-        # A top part links to its message: clicking selects it in the inspector.
-        idx = c.d.run("return document.querySelector('[data-testid=parts-table] [data-message-link]').dataset.messageLink;")
+        # A top part links to its message: clicking selects it in the inspector. The top parts are
+        # the tab's last step, drawn a frame after the others.
+        idx = c.d.wait("return document.querySelector('[data-testid=parts-table] [data-message-link]')?.dataset.messageLink;",
+                       timeout=10, what="the top parts")
         js_click(c, f'[data-testid=parts-table] [data-message-link="{idx}"]')
         c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
                  idx, what=f"message {idx} in the inspector")
