@@ -1,7 +1,10 @@
 //! Build script: checks that the UI was built (tauri embeds `ui/dist`), then runs tauri-build.
 
 fn main() {
-    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/dist/index.html");
+    // Read when the script runs, not when it was compiled: a script built for another checkout
+    // sharing this target directory would look in that checkout's `ui/dist`.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dist = std::path::Path::new(&manifest).join("../ui/dist/index.html");
     println!("cargo:rerun-if-changed=../ui/dist");
     if !dist.exists() {
         // tauri's own message for a missing frontendDist is a panic deep inside a macro; say

@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod current;
+mod details;
 mod meta;
 mod recorded;
 mod usage;
 pub use current::Current;
+pub use details::Details;
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
 pub use usage::UsageSplit;
@@ -179,7 +181,8 @@ pub struct Message {
     pub links: Vec<Link>,
     /// Format-specific details that are not content the model saw (sidecar keys, usage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<Value>"))]
+    pub details: Option<Details>,
     /// What the provider billed for the request this message answers, as the source recorded
     /// it (its reader reads its own keys): the first entry is that request; Codex adds counts
     /// billed with no answer of their own to its latest answer. Empty: nothing recorded.
@@ -222,6 +225,19 @@ impl Message {
         m.user_visible = false;
         m.error = Some(error);
         m
+    }
+
+    /// The value of one key of [`Message::details`], when it has it.
+    pub fn detail(&self, key: &str) -> Option<Value> {
+        self.details.as_ref()?.get(key)
+    }
+
+    /// Set one key of [`Message::details`] (made an object when there were none).
+    pub fn set_detail(&mut self, key: &str, value: Value) {
+        match &mut self.details {
+            Some(d) => d.set(key, value),
+            None => self.details = Some(Details::new(&serde_json::json!({ key: value }))),
+        }
     }
 
     /// True when any part is a tool result.

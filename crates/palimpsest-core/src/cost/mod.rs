@@ -16,7 +16,6 @@ mod table;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 pub use crate::model::UsageSplit;
 use crate::model::{Role, Session};
@@ -196,11 +195,8 @@ pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost
             .collect();
         for u in all {
             let model = m
-                .details
-                .as_ref()
-                .and_then(|d| d.get("model"))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
+                .detail("model")
+                .and_then(|v| v.as_str().map(str::to_owned))
                 .or_else(|| session.meta.model.clone());
             per_request.push(RequestCost {
                 message_index: m.index,

@@ -237,14 +237,9 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                 }
             }
             let line = m
-                .details
-                .as_ref()
-                .and_then(|d| {
-                    d.get("lines")
-                        .and_then(|l| l.get(0))
-                        .or_else(|| d.get("line"))
-                })
-                .and_then(Value::as_u64);
+                .detail("lines")
+                .and_then(|l| l.get(0).and_then(Value::as_u64))
+                .or_else(|| m.detail("line").and_then(|l| l.as_u64()));
             let records = records_of(m);
             MessageRow {
                 index: m.index,
@@ -284,11 +279,11 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
 /// offsets.
 fn records_of(m: &crate::model::Message) -> Vec<[u64; 2]> {
     let get = |k: &str| -> Vec<u64> {
-        m.details
-            .as_ref()
-            .and_then(|d| d.get(k))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        m.detail(k)
+            .and_then(|v| {
+                v.as_array()
+                    .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            })
             .unwrap_or_default()
     };
     let (lines, offsets) = (get("lines"), get("offsets"));
@@ -318,5 +313,5 @@ fn needs_body(m: &crate::model::Message) -> bool {
     !m.links.is_empty()
         || m.details
             .as_ref()
-            .is_some_and(|d| WHOLE_FILE_KEYS.iter().any(|k| d.get(*k).is_some()))
+            .is_some_and(|d| WHOLE_FILE_KEYS.iter().any(|k| d.has(k)))
 }

@@ -105,12 +105,7 @@ pub fn stored_value(m: &Message, raw: Option<&Value>) -> Value {
 
 /// A compacted block the coworker reader inserted into the timeline (not a stored message).
 pub fn is_rebuilt_block(m: &Message) -> bool {
-    m.kind == MessageKind::Summary
-        && m.details
-            .as_ref()
-            .and_then(|d| d.get("synthetic"))
-            .and_then(Value::as_bool)
-            == Some(true)
+    m.kind == MessageKind::Summary && m.detail("synthetic").and_then(|v| v.as_bool()) == Some(true)
 }
 
 /// For each message of a session, its index in coworker's canonical list (the stored lines,
@@ -303,11 +298,8 @@ pub fn span_user_texts<'a>(
 }
 
 fn is_continuation_nudge(m: &Message) -> bool {
-    m.details
-        .as_ref()
-        .and_then(|d| d.pointer("/_display/kind"))
-        .and_then(Value::as_str)
-        == Some("continuation")
+    m.detail("_display")
+        .is_some_and(|d| d.get("kind").and_then(Value::as_str) == Some("continuation"))
 }
 
 #[path = "coworker_working.rs"]

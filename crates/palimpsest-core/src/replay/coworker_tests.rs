@@ -126,7 +126,7 @@ fn continuation_nudges_are_not_user_messages() {
     let text =
         |i: usize, t: &str| Message::new(i, Role::User, vec![Part::Text { text: t.to_owned() }]);
     let mut nudge = text(1, "Your previous reply hit the output-token limit…");
-    nudge.details = Some(serde_json::json!({"_display": {"kind": "continuation"}}));
+    nudge.set_detail("_display", serde_json::json!({"kind": "continuation"}));
     let span = [text(0, "  Fix   the\nparser "), nudge, text(2, "")];
     assert_eq!(
         span_user_texts(&span, false),

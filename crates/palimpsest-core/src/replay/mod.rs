@@ -68,11 +68,11 @@ impl SummarySource {
     }
 
     /// `details` to attach to the summary message, marking a placeholder's size.
-    pub fn details(&self) -> Option<serde_json::Value> {
+    pub fn details(&self) -> Option<crate::model::Details> {
         match self {
-            SummarySource::Placeholder { tokens } => {
-                Some(serde_json::json!({ PLACEHOLDER_TOKENS_KEY: tokens }))
-            }
+            SummarySource::Placeholder { tokens } => Some(crate::model::Details::new(
+                &serde_json::json!({ PLACEHOLDER_TOKENS_KEY: tokens }),
+            )),
             SummarySource::Recorded { .. } => None,
         }
     }
@@ -80,10 +80,8 @@ impl SummarySource {
 
 /// Count a message, honouring a placeholder summary's chosen size.
 pub fn count(m: &Message, counter: Counter<'_>) -> u64 {
-    m.details
-        .as_ref()
-        .and_then(|d| d.get(PLACEHOLDER_TOKENS_KEY))
-        .and_then(serde_json::Value::as_u64)
+    m.detail(PLACEHOLDER_TOKENS_KEY)
+        .and_then(|v| v.as_u64())
         .unwrap_or_else(|| counter.count(m))
 }
 

@@ -237,7 +237,7 @@ fn coworker_once(
         .find_map(|m| m.details.as_ref());
     let prior_source = prior_state
         .and_then(|d| d.get("boundary_index"))
-        .and_then(Value::as_u64);
+        .and_then(|v| v.as_u64());
     // `boundary_index` counts stored lines; entries point at the timeline, which also holds
     // the rebuilt blocks.
     let canon = cw::canonical_indices(&s.messages);

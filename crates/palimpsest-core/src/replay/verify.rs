@@ -102,8 +102,8 @@ fn notices(s: &Session) -> Vec<usize> {
         .filter(|m| {
             m.kind == MessageKind::Notification
                 && m.details.as_ref().is_some_and(|d| {
-                    d.get("kind").and_then(Value::as_str) == Some("compacted")
-                        && d.get("compaction").is_none()
+                    d.get("kind").as_ref().and_then(Value::as_str) == Some("compacted")
+                        && !d.has("compaction")
                 })
         })
         .map(|m| m.index)
@@ -123,8 +123,8 @@ fn missing_states(
     let column = s
         .messages
         .get(cut_index)
-        .and_then(|m| m.details.as_ref())
-        .and_then(|d| d.get("rebuilt_from"))
+        .and_then(|m| m.detail("rebuilt_from"))
+        .as_ref()
         .and_then(Value::as_str)
         == Some("sessions.compaction");
     let at = if column {

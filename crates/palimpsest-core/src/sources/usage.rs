@@ -126,7 +126,7 @@ fn apart(
 pub fn fill(messages: &mut [impl Held], key: &str, shape: fn(&Value) -> Option<UsageSplit>) {
     for m in messages {
         if let Some(u) = m.get().details.as_ref().and_then(|d| d.get(key)) {
-            let usage: Vec<UsageSplit> = shape(u).into_iter().collect();
+            let usage: Vec<UsageSplit> = shape(&u).into_iter().collect();
             // A shared message is copied only when this changes it.
             if m.get().usage != usage {
                 m.edit().usage = usage;

@@ -141,8 +141,8 @@ fn manual_compacted_transcript_imports_cleanly() {
         boundary
             .details
             .as_ref()
-            .and_then(|d| d.pointer("/logical_parent/found"))
-            .and_then(|v| v.as_bool()),
+            .and_then(|d| d.get("logical_parent"))
+            .and_then(|v| v.pointer("/found").and_then(|f| f.as_bool())),
         Some(true),
         "logicalParentUuid points at the turn_duration line before the boundary"
     );
@@ -241,8 +241,7 @@ fn raw_returns_every_line_of_a_merged_response() {
             m.details
                 .as_ref()
                 .and_then(|d| d.get("lines"))
-                .and_then(|l| l.as_array())
-                .is_some_and(|l| l.len() == 4)
+                .is_some_and(|l| l.as_array().is_some_and(|l| l.len() == 4))
         })
         .expect("some response spans four lines");
     let raw = src.raw(AUTO, merged.index).unwrap().unwrap();
@@ -336,7 +335,7 @@ fn rewound_branch_is_kept_but_hidden() {
     let off = &s.messages[2];
     assert_eq!(
         off.details.as_ref().and_then(|d| d.get("branch")),
-        Some(&serde_json::json!("inactive")),
+        Some(serde_json::json!("inactive")),
         "the abandoned branch is marked, not dropped"
     );
 }
@@ -396,7 +395,7 @@ fn big_tool_use_results_are_left_in_the_line() {
         let Some(r) = details.get("toolUseResult") else {
             continue;
         };
-        let line = details["lines"][0].as_u64().unwrap() as usize;
+        let line = details.value()["lines"][0].as_u64().unwrap() as usize;
         let stored: serde_json::Value = serde_json::from_str(&lines[line - 1]).unwrap();
         let whole = &stored["toolUseResult"];
         let size = whole.to_string().len();
@@ -415,7 +414,7 @@ fn big_tool_use_results_are_left_in_the_line() {
         } else {
             kept += 1;
             assert_eq!(
-                r, whole,
+                &r, whole,
                 "message {}: a small result is kept as stored",
                 m.index
             );

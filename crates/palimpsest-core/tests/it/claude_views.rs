@@ -86,7 +86,7 @@ fn the_model_sees_the_last_summary_and_the_collapse_after_it() {
         "after the compaction: its summary, the user's turn, collapse 3's summary in place of \
          the span it archived (32-35), and the last answer"
     );
-    let d = s.messages[33].details.as_ref().unwrap();
+    let d = s.messages[33].details.as_ref().unwrap().value();
     assert_eq!(
         d["collapsed"], "3",
         "an archived message names its collapse"
@@ -140,7 +140,7 @@ fn a_replacement_swaps_the_result_for_its_stub_and_keeps_the_original() {
         "the stored result, all 1 500 lines of the build log, is kept for the inspector"
     );
     assert_eq!(
-        s.messages[4].details.as_ref().unwrap()["replaced"],
+        s.messages[4].details.as_ref().unwrap().value()["replaced"],
         json!(["toolu_0003"]),
         "the message names the call whose result was replaced"
     );
@@ -209,7 +209,7 @@ fn a_reset_brings_the_span_back_and_takes_the_summary_away() {
          and the reset row (5) are not in the model's view"
     );
     assert_eq!(
-        s.messages[3].details.as_ref().unwrap()["collapse_reset"],
+        s.messages[3].details.as_ref().unwrap().value()["collapse_reset"],
         5,
         "the summary row says which reset ended it"
     );

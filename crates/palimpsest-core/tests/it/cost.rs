@@ -105,8 +105,8 @@ fn a_user_table_overrides_and_an_unknown_model_has_no_price() {
 
     let mut renamed = s;
     for m in renamed.messages.iter_mut().map(std::sync::Arc::make_mut) {
-        if let Some(d) = m.details.as_mut().and_then(|d| d.as_object_mut()) {
-            d.insert("model".into(), "claude-opus-9-preview".into());
+        if m.details.as_ref().is_some_and(|d| d.value().is_object()) {
+            m.set_detail("model", "claude-opus-9-preview".into());
         }
     }
     let c = session_cost(&renamed, PriceTable::bundled()).unwrap();

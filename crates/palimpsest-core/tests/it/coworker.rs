@@ -159,7 +159,7 @@ fn first_block_is_rebuilt_exactly_from_its_notice_record() {
     );
     assert_eq!(s.messages[7].text(), want, "block 1 byte for byte");
     assert_eq!(
-        s.messages[7].details.as_ref().unwrap()["rebuilt_from"],
+        s.messages[7].details.as_ref().unwrap().value()["rebuilt_from"],
         "notice",
         "source of the rebuild"
     );
@@ -192,7 +192,7 @@ fn trim_block_keeps_every_user_message_and_no_transcript() {
 #[test]
 fn capped_results_link_their_spill_files_present_or_missing() {
     let s = load(MAIN);
-    let cap = |i: usize| s.messages[i].details.as_ref().unwrap()["cap"][0].clone();
+    let cap = |i: usize| s.messages[i].details.as_ref().unwrap().value()["cap"][0].clone();
     assert_eq!(
         s.messages[3].links[0].kind,
         LinkKind::SpillFile,
@@ -288,7 +288,7 @@ fn old_session_shows_its_compaction_from_the_column_in_the_legacy_layout() {
         "legacy record: no transcript line"
     );
     assert_eq!(
-        s.messages[3].details.as_ref().unwrap()["rebuilt_from"],
+        s.messages[3].details.as_ref().unwrap().value()["rebuilt_from"],
         "sessions.compaction",
         "provenance"
     );
@@ -385,7 +385,7 @@ fn headless_out_folder_is_one_session_with_local_spills() {
     assert_eq!(metas[0].id, "run-7", "id from summary.json");
     let s = cat.sources[0].load("run-7").unwrap();
     assert_eq!(s.messages.len(), 5, "messages.json holds five");
-    let cap = &s.messages[3].details.as_ref().unwrap()["cap"][0];
+    let cap = &s.messages[3].details.as_ref().unwrap().value()["cap"][0];
     assert_eq!(cap["spill_exists"], true, "found in out/tool-output");
 }
 

@@ -75,7 +75,7 @@ fn delegated_sessions_are_children_of_the_delegating_message() {
         ],
         "each delegate call links the child session it started"
     );
-    let d = &s.messages[23].details.as_ref().unwrap()["delegations"][0]["delegation"];
+    let d = &s.messages[23].details.as_ref().unwrap().value()["delegations"][0]["delegation"];
     assert_eq!(
         (
             d["execution_mode"].as_str(),

@@ -44,7 +44,7 @@ fn every_message_reads_back_by_offset_as_the_file_gives_it() {
                 .unwrap_or_else(|| panic!("{} #{}: answered from the index", meta.id, m.index));
             let want = api::message_detail(&file, &session, m.index, false).unwrap();
             // The stored text as the reader's raw view gives it: the message's lines, by number.
-            let lines: Vec<usize> = m.details.as_ref().unwrap()["lines"]
+            let lines: Vec<usize> = m.details.as_ref().unwrap().value()["lines"]
                 .as_array()
                 .unwrap()
                 .iter()

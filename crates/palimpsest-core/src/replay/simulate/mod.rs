@@ -323,11 +323,9 @@ pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
 
 fn summary_text(m: &Message) -> String {
     // A rebuilt coworker block keeps its record: the summary proper is `summary_text`.
-    m.details
-        .as_ref()
-        .and_then(|d| d.get("summary_text"))
-        .and_then(Value::as_str)
-        .map_or_else(|| m.text(), str::to_owned)
+    m.detail("summary_text")
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| m.text())
 }
 
 pub(crate) fn text_message(text: &str) -> Message {

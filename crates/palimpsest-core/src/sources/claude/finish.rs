@@ -86,7 +86,7 @@ impl UsageSums {
         let (mut total, mut last) = self.0.last().copied().unwrap_or((0, None));
         for (i, m) in messages.iter().enumerate().skip(from) {
             if let Some(u) = recorded(m) {
-                total += listing::usage(u).total_tokens.unwrap_or(0);
+                total += listing::usage(&u).total_tokens.unwrap_or(0);
                 last = Some(i);
             }
             self.0.push((total, last));
@@ -96,14 +96,14 @@ impl UsageSums {
     /// The session's recorded usage: the last request's, with the total over all of them.
     pub fn usage(&self, messages: &[Arc<Message>]) -> Option<RecordedUsage> {
         let (total, last) = self.0.last().copied()?;
-        let mut u = listing::usage(recorded(&messages[last?])?);
+        let mut u = listing::usage(&recorded(&messages[last?])?);
         u.accumulated_total_tokens = Some(total);
         Some(u)
     }
 }
 
-fn recorded(m: &Message) -> Option<&serde_json::Value> {
-    m.details.as_ref().and_then(|d| d.get("usage"))
+fn recorded(m: &Message) -> Option<serde_json::Value> {
+    m.detail("usage")
 }
 
 /// The listing entry of the session the builder holds, whose recorded usage is `usage`.

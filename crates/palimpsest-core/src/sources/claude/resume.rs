@@ -226,10 +226,8 @@ impl Resumable {
                 .as_deref()
                 .is_some_and(found)
                 && b.messages[c.cut_index]
-                    .details
-                    .as_ref()
-                    .and_then(|d| d.pointer("/logical_parent/found"))
-                    .and_then(serde_json::Value::as_bool)
+                    .detail("logical_parent")
+                    .and_then(|d| d.pointer("/found").and_then(serde_json::Value::as_bool))
                     == Some(false)
         });
         if logical_now_found || (main && finish::compactor_runs(&self.path) != self.compactors) {

@@ -84,10 +84,7 @@ impl Builder {
             .iter()
             .rposition(|m| m.role == crate::model::Role::Assistant);
         if let (false, Some(i)) = (left.is_empty(), last) {
-            let details = self.messages[i].details.get_or_insert_with(|| json!({}));
-            if let Some(o) = details.as_object_mut() {
-                o.insert("more_token_usage".into(), Value::Array(left));
-            }
+            self.messages[i].set_detail("more_token_usage", Value::Array(left));
         }
     }
 
@@ -197,10 +194,7 @@ impl Builder {
                     // it there); a count with no answer since the previous one (the request a
                     // compaction replaced) stays session-level only.
                     if let Some(i) = self.unreported_answer.take() {
-                        let details = self.messages[i].details.get_or_insert_with(|| json!({}));
-                        if let Some(o) = details.as_object_mut() {
-                            o.insert("last_token_usage".into(), last.clone());
-                        }
+                        self.messages[i].set_detail("last_token_usage", last.clone());
                         if let Some(b) = self.billed.last_mut() {
                             b.2 = true;
                         }
@@ -332,7 +326,7 @@ impl Builder {
             for it in &items {
                 let Some(mut m) = item(it) else { continue };
                 m.created = created;
-                m.details = Some(json!({ "replacement_history": true }));
+                m.set_detail("replacement_history", json!(true));
                 if m.kind == MessageKind::Summary {
                     summary_index = Some(self.messages.len());
                 } else {

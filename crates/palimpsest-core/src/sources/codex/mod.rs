@@ -315,8 +315,7 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
     // their own that `finish_billing` put on the latest.
     super::usage::fill(&mut b.messages, "last_token_usage", super::usage::codex);
     for m in &mut b.messages {
-        let more = m.details.as_ref().and_then(|d| d.get("more_token_usage"));
-        if let Some(more) = more.and_then(serde_json::Value::as_array) {
+        if let Some(serde_json::Value::Array(more)) = m.detail("more_token_usage") {
             let more: Vec<_> = more.iter().filter_map(super::usage::codex).collect();
             m.usage.extend(more);
         }

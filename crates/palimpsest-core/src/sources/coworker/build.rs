@@ -200,13 +200,13 @@ fn block_message(idx: usize, f: &Found, visible: bool) -> Message {
     if !f.state.transcript_path.is_empty() {
         push_link(&mut m, LinkKind::Transcript, &f.state.transcript_path);
     }
-    m.details = Some(json!({
+    m.details = Some(crate::model::Details::new(&json!({
         "synthetic": true,
         "rebuilt_from": if f.notice.is_some() { "notice" } else { "sessions.compaction" },
         "boundary_index": f.state.boundary_index,
         "trimmed": f.state.trimmed,
         "model_used": f.state.model_used,
-    }));
+    })));
     m
 }
 
@@ -230,10 +230,8 @@ fn message(i: usize, e: &Entry, ctx: &Context) -> Message {
             let mut m = c.message;
             link_spills(&mut m, ctx);
             // Sized as the engine holds it (sidecars, a notice's record), for the replays.
-            if let Ok(v) = &e.value
-                && let Some(o) = m.details.get_or_insert_with(|| json!({})).as_object_mut()
-            {
-                o.insert("stored_len".into(), json!(super::stored::lengths(v)));
+            if let Ok(v) = &e.value {
+                m.set_detail("stored_len", json!(super::stored::lengths(v)));
             }
             m
         }
@@ -291,10 +289,7 @@ fn link_spills(m: &mut Message, ctx: &Context) {
         cap.push(json!({"spill_path": p, "spill_exists": resolved.is_some(),
             "resolved_path": resolved.map(|p| p.to_string_lossy().into_owned())}));
     }
-    let details = m.details.get_or_insert_with(|| json!({}));
-    if let Some(obj) = details.as_object_mut() {
-        obj.insert("cap".into(), Value::Array(cap));
-    }
+    m.set_detail("cap", Value::Array(cap));
 }
 
 /// Where a recorded spill path can be read now, if anywhere.

@@ -234,7 +234,7 @@ impl CoworkerSource {
         if meta.updated.is_none() {
             meta.updated = built.messages.iter().rev().find_map(|m| m.created);
         }
-        let usage_of = |m: &crate::model::Message| m.details.as_ref()?.get("usage").cloned();
+        let usage_of = |m: &crate::model::Message| m.detail("usage");
         let last = built.messages.iter().rev().find_map(usage_of);
         let mut usage = last.as_ref().map(last_usage).unwrap_or_default();
         usage.accumulated_total_tokens = row

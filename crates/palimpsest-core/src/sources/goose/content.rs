@@ -187,7 +187,7 @@ pub fn message(
     m.created = created.map(created_ms);
     m.user_visible = user_visible;
     m.agent_visible = agent_visible;
-    m.details = extra_metadata(meta);
+    m.details = extra_metadata(meta).map(Into::into);
     m
 }
 

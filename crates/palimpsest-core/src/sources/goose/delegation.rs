@@ -85,18 +85,12 @@ pub fn link_children(
                 session: Some(child.clone()),
             });
             let entry = json!({"session": child, "delegation": d});
-            match &mut m.details {
-                Some(Value::Object(o)) => {
-                    if let Some(a) = o
-                        .entry("delegations")
-                        .or_insert_with(|| Value::Array(Vec::new()))
-                        .as_array_mut()
-                    {
-                        a.push(entry);
-                    }
-                }
-                _ => m.details = Some(json!({ "delegations": [entry] })),
-            }
+            let mut all = match m.detail("delegations") {
+                Some(Value::Array(a)) => a,
+                _ => Vec::new(),
+            };
+            all.push(entry);
+            m.set_detail("delegations", Value::Array(all));
         }
     }
     Ok(())

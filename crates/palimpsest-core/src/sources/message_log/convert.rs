@@ -134,7 +134,7 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
         }
     }
     let skip = |k: &str| CONTENT_KEYS.contains(&k) || (hints && HINT_KEYS.contains(&k));
-    m.details = details(obj, skip);
+    m.details = details(obj, skip).map(Into::into);
     Ok(Converted {
         message: m,
         explicit_agent,
@@ -153,7 +153,7 @@ fn notice(obj: &Map<String, Value>, index: usize) -> Converted {
     m.kind = MessageKind::Notification;
     m.agent_visible = false;
     m.created = created_of(obj);
-    m.details = details(obj, |k| k == "role" || k == "text");
+    m.details = details(obj, |k| k == "role" || k == "text").map(Into::into);
     Converted {
         message: m,
         explicit_agent: true,
@@ -349,7 +349,7 @@ mod tests {
             "the empty content adds no text part and the string arguments are parsed"
         );
         assert_eq!(
-            c.message.details,
+            c.message.details.map(|d| d.value()),
             Some(json!({"usage":{"input":5}})),
             "usage is a sidecar, shown as a detail"
         );

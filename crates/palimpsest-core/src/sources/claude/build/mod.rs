@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::model::{Message, MessageKind, Part, Role};
+use crate::model::{Details, Message, MessageKind, Part, Role};
 use crate::sources::claude::blocks::{
     RESULT_DETAIL_BUDGET, assistant_block, lazy, lazy_within, str_of, user_block,
 };
@@ -124,7 +124,7 @@ impl Builder {
                     bad.raw,
                     bad.error.to_string(),
                 );
-                self.add(m, Node::default(), line.number);
+                self.add(m, None, Node::default(), line.number);
                 return;
             }
         };
@@ -166,8 +166,8 @@ impl Builder {
             "summary" => self.title("summary", &v, "summary"),
             t if replace::TYPES.contains(&t) => {
                 self.marks.structural = true;
-                let (m, node) = replace::row(&v, t, line.number);
-                self.add(m, node, line.number);
+                let (m, details, node) = replace::row(&v, t, line.number);
+                self.add(m, Some(details), node, line.number);
             }
             t if KNOWN_OTHER.contains(&t) || NON_MESSAGE_TYPES.contains(&t) => {}
             // A record type this reader does not know: kept, seen by neither, so nothing the
@@ -187,7 +187,7 @@ impl Builder {
                 );
                 m.agent_visible = false;
                 m.user_visible = false;
-                self.add(m, Node::default(), line.number);
+                self.add(m, None, Node::default(), line.number);
             }
         }
     }
@@ -230,13 +230,19 @@ impl Builder {
         }
     }
 
-    fn add(&mut self, mut m: Message, node: Node, number: usize) {
+    /// Add a message with its `details` (`lines` holding its line number).
+    fn add(
+        &mut self,
+        mut m: Message,
+        details: Option<Map<String, Value>>,
+        node: Node,
+        number: usize,
+    ) {
         m.index = self.messages.len();
-        // Where its record starts, so one message can be read again without the whole file.
-        if let Some(Value::Object(d)) = &mut m.details
-            && d.contains_key("lines")
-        {
+        if let Some(mut d) = details {
+            // Where its record starts, so one message can be read again without the whole file.
             d.insert("offsets".into(), json!([self.at]));
+            m.details = Some(Details::new(&Value::Object(d)));
         }
         let mut node = node;
         if node.lines.is_empty() {
@@ -286,8 +292,7 @@ impl Builder {
             }
             details.insert("toolUseResult".into(), lazy_within(r, RESULT_DETAIL_BUDGET));
         }
-        m.details = Some(Value::Object(details));
-        self.add(m, node, number);
+        self.add(m, Some(details), node, number);
     }
 
     fn assistant(&mut self, v: &Value, number: usize) {
@@ -315,17 +320,20 @@ impl Builder {
             let node = &mut self.nodes[at];
             node.lines.push(number);
             node.uuids.extend(str_of(v, "uuid").map(str::to_owned));
-            if let Some(Value::Object(d)) = &mut m.details {
-                if let Some(Value::Array(lines)) = d.get_mut("lines") {
-                    lines.push(json!(number));
-                }
-                if let Some(Value::Array(offsets)) = d.get_mut("offsets") {
-                    offsets.push(json!(self.at));
-                }
+            let at = self.at;
+            if let Some(d) = &mut m.details {
+                d.edit(|d| {
+                    if let Some(Value::Array(lines)) = d.get_mut("lines") {
+                        lines.push(json!(number));
+                    }
+                    if let Some(Value::Array(offsets)) = d.get_mut("offsets") {
+                        offsets.push(json!(at));
+                    }
+                });
             }
             return;
         }
-        let mut m = Message::new(0, Role::Assistant, blocks);
+        let m = Message::new(0, Role::Assistant, blocks);
         let mut details = Map::new();
         details.insert("lines".into(), json!([number]));
         if let Some(id) = api_id {
@@ -342,8 +350,7 @@ impl Builder {
                 details.insert(key.into(), x.clone());
             }
         }
-        m.details = Some(Value::Object(details));
-        self.add(m, Self::node(v, number), number);
+        self.add(m, Some(details), Self::node(v, number), number);
     }
 
     fn system(&mut self, v: &Value, number: usize) {
@@ -392,8 +399,9 @@ impl Builder {
             subtype.as_str(),
             "turn_duration" | "stop_hook_summary" | "bridge_status"
         ) && v.get("isMeta").and_then(Value::as_bool) != Some(true);
-        m.details = Some(json!({ "lines": [number] }));
-        self.add(m, Self::node(v, number), number);
+        let mut details = Map::new();
+        details.insert("lines".into(), json!([number]));
+        self.add(m, Some(details), Self::node(v, number), number);
     }
 }
 
@@ -405,12 +413,7 @@ fn is_compact_echo(text: &str) -> bool {
 
 /// Set `key` in a message's details (made an object when it has none).
 pub(in crate::sources::claude) fn set_detail(m: &mut Message, key: &str, value: Value) {
-    match &mut m.details {
-        Some(Value::Object(o)) => {
-            o.insert(key.into(), value);
-        }
-        _ => m.details = Some(json!({ key: value })),
-    }
+    m.set_detail(key, value);
 }
 
 /// A user or assistant message that was read (not an unreadable line).

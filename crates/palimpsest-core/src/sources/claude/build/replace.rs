@@ -59,7 +59,8 @@ fn stripped(v: &Value) -> Value {
 }
 
 /// The row a record of [`TYPES`] becomes.
-pub fn row(v: &Value, typ: &str, number: usize) -> (Message, Node) {
+/// Its details are handed back apart: the builder adds the record's offset before it keeps them.
+pub fn row(v: &Value, typ: &str, number: usize) -> (Message, Map<String, Value>, Node) {
     let node = Node {
         lines: vec![number],
         subtype: Some(typ.to_owned()),
@@ -106,9 +107,7 @@ pub fn row(v: &Value, typ: &str, number: usize) -> (Message, Node) {
         m.user_visible = false;
         m
     };
-    let mut m = m;
-    m.details = Some(Value::Object(details));
-    (m, node)
+    (m, details, node)
 }
 
 /// Apply every record of [`TYPES`] in stored order; returns their cuts.
@@ -199,13 +198,10 @@ fn replacement(b: &mut Builder, at: usize) -> CompactionRecord {
                 if let Value::Object(o) = &mut e {
                     o.entry("toolUseId").or_insert_with(|| json!(id));
                 }
-                let mut ids = m
-                    .details
-                    .as_ref()
-                    .and_then(|d| d.get("replaced"))
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
+                let mut ids = match m.detail("replaced") {
+                    Some(Value::Array(a)) => a,
+                    _ => Vec::new(),
+                };
                 ids.push(json!(id));
                 set_detail(m, "replaced", Value::Array(ids));
             }
@@ -251,7 +247,8 @@ fn find_uuid(b: &Builder, at: usize, u: Option<&Value>) -> Option<usize> {
 fn commit(b: &mut Builder, at: usize) -> (CompactionRecord, Vec<usize>) {
     let line = b.nodes[at].lines.first().copied().unwrap_or(0);
     // The record as stored, but its summary: that is the row's text.
-    let raw = b.messages[at].details.clone().map_or(Value::Null, |mut d| {
+    let raw = b.messages[at].details.as_ref().map_or(Value::Null, |d| {
+        let mut d = d.value();
         if let Value::Object(o) = &mut d {
             o.remove("lines");
         }

@@ -1,0 +1,230 @@
+//! A message's format-specific details, held as compact JSON text.
+//!
+//! Readers put here what a source stores beside the content (Claude Code's usage object,
+//! line numbers and byte offsets, a short `toolUseResult`; goose's metadata; Codex's extra
+//! usage). Held as a `serde_json::Value`, these made about half of what a loaded 210 MB
+//! transcript kept (2.2 KB a message for about 350 bytes of JSON: every key a `String`, every
+//! object a map). So they are kept as the compact text and read back on demand: one key with
+//! [`Details::get`] (the others are skipped without being built), the whole with
+//! [`Details::value`]. Serialized, they are the same JSON value as before, so `show --json`
+//! and the app's types do not change. Which keys a format writes is its reader's business.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// Format-specific details of one message (see the module docs).
+#[derive(Clone)]
+pub struct Details(Box<str>);
+
+impl Details {
+    /// Details holding `v`.
+    pub fn new(v: &Value) -> Self {
+        Self(v.to_string().into_boxed_str())
+    }
+
+    /// The whole value, built afresh.
+    pub fn value(&self) -> Value {
+        // The text was written from a `Value`, so it reads back.
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    /// The value under `key` when the details are an object holding it; the other keys are
+    /// skipped, not built.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        de.deserialize_any(Pick(key)).ok().flatten()
+    }
+
+    /// Whether the details are an object holding `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Change the value in place (read, changed by `f`, written back).
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut Value) -> R) -> R {
+        let mut v = self.value();
+        let r = f(&mut v);
+        *self = Self::new(&v);
+        r
+    }
+
+    /// Set `key`, making the details an object when they were not one.
+    pub fn set(&mut self, key: &str, value: Value) {
+        self.edit(|v| match v {
+            Value::Object(o) => {
+                o.insert(key.into(), value);
+            }
+            _ => *v = serde_json::json!({ key: value }),
+        });
+    }
+
+    /// The compact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Value> for Details {
+    fn from(v: Value) -> Self {
+        Self::new(&v)
+    }
+}
+
+impl PartialEq for Details {
+    /// Equal as JSON values (an object's keys in another order are still equal).
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0 || self.value() == other.value()
+    }
+}
+
+impl fmt::Debug for Details {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for Details {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Built again so a pretty printer indents it like any other value.
+        self.value().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Details {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| Self::new(&v))
+    }
+}
+
+/// Reads an object's value under one key, skipping the rest.
+struct Pick<'k>(&'k str);
+
+impl<'de> Visitor<'de> for Pick<'_> {
+    type Value = Option<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("details")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(hit) = map.next_key_seed(KeyIs(self.0))? {
+            if hit && found.is_none() {
+                found = Some(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+
+    // Details that are not an object hold no key.
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// Whether a map key equals the one sought, without allocating it when it has no escapes.
+struct KeyIs<'k>(&'k str);
+
+impl<'de> DeserializeSeed<'de> for KeyIs<'_> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyIs<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, k: &str) -> Result<bool, E> {
+        Ok(k == self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_key_reads_back_and_the_rest_is_skipped() {
+        let d = Details::new(&json!({"lines": [3, 4], "usage": {"input_tokens": 12}, "t\"x": 1}));
+        assert_eq!(
+            d.get("usage"),
+            Some(json!({"input_tokens": 12})),
+            "a nested value"
+        );
+        assert_eq!(d.get("t\"x"), Some(json!(1)), "a key with an escape");
+        assert_eq!(d.get("model"), None, "a key it does not hold");
+        assert_eq!(
+            Details::new(&json!([1])).get("lines"),
+            None,
+            "not an object"
+        );
+    }
+
+    #[test]
+    fn it_serializes_as_the_value_it_holds() {
+        let v = json!({"b": 1, "a": {"c": [1, 2.5, "x"]}});
+        let d = Details::new(&v);
+        assert_eq!(
+            serde_json::to_string_pretty(&d).unwrap(),
+            serde_json::to_string_pretty(&v).unwrap(),
+            "pretty output is the value's, keys in their order"
+        );
+        let back: Details = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        assert_eq!(back, d, "it reads back");
+    }
+
+    #[test]
+    fn edits_and_sets_write_back() {
+        let mut d = Details::new(&json!({"lines": [1]}));
+        d.edit(|v| v["lines"].as_array_mut().unwrap().push(json!(2)));
+        d.set("offsets", json!([0, 10]));
+        assert_eq!(
+            d.value(),
+            json!({"lines": [1, 2], "offsets": [0, 10]}),
+            "both changes kept"
+        );
+        let mut n = Details::new(&Value::Null);
+        n.set("k", json!(true));
+        assert_eq!(
+            n.value(),
+            json!({"k": true}),
+            "a non-object becomes an object"
+        );
+    }
+
+    #[test]
+    fn equal_values_are_equal_whatever_their_key_order() {
+        let a = Details::new(&json!({"a": 1, "b": 2}));
+        let b = Details::new(&json!({"b": 2, "a": 1}));
+        assert_eq!(a, b, "the same object");
+        assert_ne!(a, Details::new(&json!({"a": 1})), "a missing key differs");
+    }
+}
