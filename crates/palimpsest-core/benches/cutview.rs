@@ -22,7 +22,7 @@ fn cat_loop(n: usize) -> Session {
                     call_id: id,
                     text: "def f():\n    return 1\n".into(),
                     is_error: false,
-                    raw: json!(null),
+                    raw: json!(null).into(),
                 }
             };
             let role = if i % 2 == 0 {

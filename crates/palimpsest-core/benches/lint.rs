@@ -30,7 +30,7 @@ fn tool_loop(n: usize) -> Vec<Message> {
                         call_id: id,
                         text: "ok".into(),
                         is_error: false,
-                        raw: json!("ok"),
+                        raw: json!("ok").into(),
                     }],
                 )
             }

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod compact;
 mod current;
-mod details;
 mod meta;
 mod recorded;
 mod usage;
+pub use compact::CompactJson;
 pub use current::Current;
-pub use details::Details;
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
 pub use usage::UsageSplit;
@@ -92,7 +92,8 @@ pub enum Part {
         /// True when the tool or the harness reported a failure.
         is_error: bool,
         /// The stored value, untouched, for the raw view.
-        raw: Value,
+        #[cfg_attr(feature = "ts", ts(as = "Value"))]
+        raw: CompactJson,
     },
     /// An image; the bytes are never kept, only what views need.
     Image {
@@ -182,7 +183,7 @@ pub struct Message {
     /// Format-specific details that are not content the model saw (sidecar keys, usage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Value>"))]
-    pub details: Option<Details>,
+    pub details: Option<CompactJson>,
     /// What the provider billed for the request this message answers, as the source recorded
     /// it (its reader reads its own keys): the first entry is that request; Codex adds counts
     /// billed with no answer of their own to its latest answer. Empty: nothing recorded.
@@ -236,7 +237,7 @@ impl Message {
     pub fn set_detail(&mut self, key: &str, value: Value) {
         match &mut self.details {
             Some(d) => d.set(key, value),
-            None => self.details = Some(Details::new(&serde_json::json!({ key: value }))),
+            None => self.details = Some(CompactJson::new(&serde_json::json!({ key: value }))),
         }
     }
 
@@ -503,7 +504,7 @@ mod tests {
             call_id: "c".into(),
             text: String::new(),
             is_error: false,
-            raw: Value::Null,
+            raw: Value::Null.into(),
         });
         assert!(
             text.has_text_only(),

@@ -188,7 +188,7 @@ mod tests {
             call_id: "c1".into(),
             text: "fn main() {}\n".repeat(400),
             is_error: false,
-            raw: serde_json::Value::Null,
+            raw: serde_json::Value::Null.into(),
         };
         let messages = vec![
             Message::new(

@@ -57,7 +57,7 @@ pub fn agent_loop(messages: usize) -> Session {
                     call_id: id,
                     text: "x = 1\n".repeat(size / 6),
                     is_error: false,
-                    raw: json!(null),
+                    raw: json!(null).into(),
                 }],
             ));
         }

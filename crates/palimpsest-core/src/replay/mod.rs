@@ -68,9 +68,9 @@ impl SummarySource {
     }
 
     /// `details` to attach to the summary message, marking a placeholder's size.
-    pub fn details(&self) -> Option<crate::model::Details> {
+    pub fn details(&self) -> Option<crate::model::CompactJson> {
         match self {
-            SummarySource::Placeholder { tokens } => Some(crate::model::Details::new(
+            SummarySource::Placeholder { tokens } => Some(crate::model::CompactJson::new(
                 &serde_json::json!({ PLACEHOLDER_TOKENS_KEY: tokens }),
             )),
             SummarySource::Recorded { .. } => None,

@@ -32,7 +32,7 @@ pub fn result(index: usize, id: &str, out: &str) -> Message {
             call_id: id.into(),
             text: out.into(),
             is_error: false,
-            raw: json!(null),
+            raw: json!(null).into(),
         }],
     )
 }

@@ -280,7 +280,7 @@ mod tests {
                     call_id: "c1".into(),
                     text: big,
                     is_error: true,
-                    raw: json!(null),
+                    raw: json!(null).into(),
                 },
             ],
         );

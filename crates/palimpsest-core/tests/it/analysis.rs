@@ -236,7 +236,7 @@ fn session(calls: &[(&str, Value, &str)]) -> Session {
                 call_id: id,
                 text: (*out).into(),
                 is_error: false,
-                raw: Value::Null,
+                raw: Value::Null.into(),
             }],
         ));
     }

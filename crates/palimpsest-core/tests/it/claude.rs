@@ -368,7 +368,8 @@ fn microcompaction_clears_listed_results_but_keeps_them_stored() {
                 "the model now gets the placeholder"
             );
             assert_eq!(
-                raw["content"], "file body",
+                raw.value()["content"],
+                "file body",
                 "the stored result is kept in raw"
             );
         }

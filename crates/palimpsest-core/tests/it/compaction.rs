@@ -39,7 +39,7 @@ fn result(i: usize, id: &str, out: &str) -> Message {
             call_id: id.into(),
             text: out.into(),
             is_error: false,
-            raw: json!(out),
+            raw: json!(out).into(),
         }],
     )
 }

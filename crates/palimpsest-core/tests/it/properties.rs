@@ -76,7 +76,7 @@ fn session(turns: &[Turn]) -> Session {
                         call_id: id.clone(),
                         text: "y".repeat(turn.result),
                         is_error: false,
-                        raw: json!(null),
+                        raw: json!(null).into(),
                     }],
                 );
             }

@@ -48,7 +48,7 @@ fn result(i: usize, role: Role, id: &str, out: &str) -> Message {
             call_id: id.into(),
             text: out.into(),
             is_error: false,
-            raw: Value::Null,
+            raw: Value::Null.into(),
         }],
     )
 }

@@ -103,7 +103,7 @@ pub fn cleared(
                     _ => None,
                 })
             });
-            let text = stored_text(raw);
+            let text = stored_text(&raw.value());
             let probe = Message::new(
                 m.index,
                 Role::User,
@@ -111,7 +111,7 @@ pub fn cleared(
                     call_id: call_id.clone(),
                     text,
                     is_error: false,
-                    raw: Value::Null,
+                    raw: Value::Null.into(),
                 }],
             );
             out.push(ClearedResult {

@@ -311,7 +311,7 @@ pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
                 call_id: call_id.clone(),
                 text: cap::bound(text, max_bytes).unwrap_or_else(|| text.clone()),
                 is_error: *is_error,
-                raw: Value::Null,
+                raw: Value::Null.into(),
             },
             other => other.clone(),
         })

@@ -79,7 +79,7 @@ fn tool_result(b: &Value) -> Part {
         call_id: str_of(b, "tool_use_id").unwrap_or("").to_owned(),
         text,
         is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
-        raw,
+        raw: raw.into(),
     }
 }
 

@@ -157,11 +157,13 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
             {
                 // `raw` dropped a plain-string content as a duplicate of `text`: put it back.
                 let stored = std::mem::replace(text, CLEARED.to_owned());
-                if let Value::Object(o) = raw
-                    && !o.contains_key("content")
-                {
-                    o.insert("content".into(), Value::String(stored));
-                }
+                raw.edit(|raw| {
+                    if let Value::Object(o) = raw
+                        && !o.contains_key("content")
+                    {
+                        o.insert("content".into(), Value::String(stored));
+                    }
+                });
                 cleared.push(json!(call_id));
             }
         }

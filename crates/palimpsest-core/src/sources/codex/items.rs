@@ -150,7 +150,7 @@ pub fn item(p: &Value) -> Option<Message> {
                 call_id: call_id(),
                 text,
                 is_error,
-                raw,
+                raw: raw.into(),
             };
             (Role::Tool, vec![part], MessageKind::Ordinary)
         }

@@ -200,7 +200,7 @@ fn block_message(idx: usize, f: &Found, visible: bool) -> Message {
     if !f.state.transcript_path.is_empty() {
         push_link(&mut m, LinkKind::Transcript, &f.state.transcript_path);
     }
-    m.details = Some(crate::model::Details::new(&json!({
+    m.details = Some(crate::model::CompactJson::new(&json!({
         "synthetic": true,
         "rebuilt_from": if f.notice.is_some() { "notice" } else { "sessions.compaction" },
         "boundary_index": f.state.boundary_index,
@@ -259,7 +259,7 @@ fn link_spills(m: &mut Message, ctx: &Context) {
                 Ok(v @ (Value::Object(_) | Value::Array(_))) => {
                     spill_markers_in_value(&v, &mut markers, &mut paths)
                 }
-                _ => spill_markers_in_value(raw, &mut markers, &mut paths),
+                _ => spill_markers_in_value(&raw.value(), &mut markers, &mut paths),
             }
         }
     }

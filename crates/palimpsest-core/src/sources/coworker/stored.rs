@@ -47,7 +47,7 @@ pub fn lengths(stored: &Value) -> [u64; 2] {
 }
 
 /// The lengths a reader recorded on a message (`details.stored_len`).
-pub fn recorded_lengths(details: Option<&crate::model::Details>) -> Option<[u64; 2]> {
+pub fn recorded_lengths(details: Option<&crate::model::CompactJson>) -> Option<[u64; 2]> {
     let v = details?.get("stored_len")?;
     let a = v.as_array()?;
     Some([a.first()?.as_u64()?, a.get(1)?.as_u64()?])

@@ -168,7 +168,7 @@ fn tool_response(item: &Value) -> Part {
         call_id,
         text,
         is_error,
-        raw: result,
+        raw: result.into(),
     }
 }
 

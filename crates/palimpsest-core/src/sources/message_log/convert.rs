@@ -85,7 +85,7 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
             call_id: call_id.to_owned(),
             text,
             is_error,
-            raw: content.clone(),
+            raw: content.clone().into(),
         });
     } else {
         content_parts(content, &mut parts);
@@ -267,7 +267,7 @@ fn block(b: &Value) -> Part {
             call_id: str_of(b, "tool_use_id"),
             text: flatten_text(b.get("content").unwrap_or(&Value::Null)),
             is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
-            raw: b.clone(),
+            raw: b.clone().into(),
         },
         "image_url" => {
             let url = b

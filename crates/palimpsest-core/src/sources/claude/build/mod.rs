@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::model::{Details, Message, MessageKind, Part, Role};
+use crate::model::{CompactJson, Message, MessageKind, Part, Role};
 use crate::sources::claude::blocks::{
     RESULT_DETAIL_BUDGET, assistant_block, lazy, lazy_within, str_of, user_block,
 };
@@ -242,7 +242,7 @@ impl Builder {
         if let Some(mut d) = details {
             // Where its record starts, so one message can be read again without the whole file.
             d.insert("offsets".into(), json!([self.at]));
-            m.details = Some(Details::new(&Value::Object(d)));
+            m.details = Some(CompactJson::new(&Value::Object(d)));
         }
         let mut node = node;
         if node.lines.is_empty() {

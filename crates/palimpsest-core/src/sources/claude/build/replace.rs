@@ -189,11 +189,13 @@ fn replacement(b: &mut Builder, at: usize) -> CompactionRecord {
             {
                 let stored = std::mem::replace(text, stub);
                 // `raw` dropped a plain-string content as a duplicate of `text`: put it back.
-                if let Value::Object(o) = raw
-                    && !o.contains_key("content")
-                {
-                    o.insert("content".into(), Value::String(stored));
-                }
+                raw.edit(|raw| {
+                    if let Value::Object(o) = raw
+                        && !o.contains_key("content")
+                    {
+                        o.insert("content".into(), Value::String(stored));
+                    }
+                });
                 let id = call_id.clone();
                 if let Value::Object(o) = &mut e {
                     o.entry("toolUseId").or_insert_with(|| json!(id));

@@ -1,13 +1,16 @@
-//! A message's format-specific details, held as compact JSON text.
+//! A JSON value held as its compact text: a message's format-specific details and a tool
+//! result's stored block.
 //!
-//! Readers put here what a source stores beside the content (Claude Code's usage object,
-//! line numbers and byte offsets, a short `toolUseResult`; goose's metadata; Codex's extra
-//! usage). Held as a `serde_json::Value`, these made about half of what a loaded 210 MB
-//! transcript kept (2.2 KB a message for about 350 bytes of JSON: every key a `String`, every
-//! object a map). So they are kept as the compact text and read back on demand: one key with
-//! [`Details::get`] (the others are skipped without being built), the whole with
-//! [`Details::value`]. Serialized, they are the same JSON value as before, so `show --json`
-//! and the app's types do not change. Which keys a format writes is its reader's business.
+//! Readers put in `details` what a source stores beside the content (Claude Code's usage
+//! object, line numbers and byte offsets, a short `toolUseResult`; goose's metadata; Codex's
+//! extra usage), and in a tool result's `raw` the block as stored, for the raw view. Held as
+//! `serde_json::Value`, details alone made about half of what a loaded 210 MB transcript kept
+//! (2.2 KB a message for about 350 bytes of JSON: every key a `String`, every object a map).
+//! So they are kept as compact text and read back on demand: one key with
+//! [`CompactJson::get`] (the others are skipped without being built), the whole with
+//! [`CompactJson::value`]. Serialized, they are the same JSON value as before, so `show
+//! --json` and the app's types do not change. Which keys a format writes is its reader's
+//! business.
 
 use std::fmt;
 
@@ -15,12 +18,12 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// Format-specific details of one message (see the module docs).
+/// A JSON value kept as compact text (see the module docs).
 #[derive(Clone)]
-pub struct Details(Box<str>);
+pub struct CompactJson(Box<str>);
 
-impl Details {
-    /// Details holding `v`.
+impl CompactJson {
+    /// CompactJson holding `v`.
     pub fn new(v: &Value) -> Self {
         Self(v.to_string().into_boxed_str())
     }
@@ -31,14 +34,14 @@ impl Details {
         serde_json::from_str(&self.0).unwrap_or(Value::Null)
     }
 
-    /// The value under `key` when the details are an object holding it; the other keys are
+    /// The value under `key` when the value is an object holding it; the other keys are
     /// skipped, not built.
     pub fn get(&self, key: &str) -> Option<Value> {
         let mut de = serde_json::Deserializer::from_str(&self.0);
         de.deserialize_any(Pick(key)).ok().flatten()
     }
 
-    /// Whether the details are an object holding `key`.
+    /// Whether the value is an object holding `key`.
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
@@ -51,7 +54,7 @@ impl Details {
         r
     }
 
-    /// Set `key`, making the details an object when they were not one.
+    /// Set `key`, making the value an object when it was not one.
     pub fn set(&mut self, key: &str, value: Value) {
         self.edit(|v| match v {
             Value::Object(o) => {
@@ -67,33 +70,33 @@ impl Details {
     }
 }
 
-impl From<Value> for Details {
+impl From<Value> for CompactJson {
     fn from(v: Value) -> Self {
         Self::new(&v)
     }
 }
 
-impl PartialEq for Details {
+impl PartialEq for CompactJson {
     /// Equal as JSON values (an object's keys in another order are still equal).
     fn eq(&self, other: &Self) -> bool {
         self.0 == other.0 || self.value() == other.value()
     }
 }
 
-impl fmt::Debug for Details {
+impl fmt::Debug for CompactJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl Serialize for Details {
+impl Serialize for CompactJson {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // Built again so a pretty printer indents it like any other value.
         self.value().serialize(s)
     }
 }
 
-impl<'de> Deserialize<'de> for Details {
+impl<'de> Deserialize<'de> for CompactJson {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Value::deserialize(d).map(|v| Self::new(&v))
     }
@@ -106,7 +109,7 @@ impl<'de> Visitor<'de> for Pick<'_> {
     type Value = Option<Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("details")
+        f.write_str("a JSON value")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -121,7 +124,7 @@ impl<'de> Visitor<'de> for Pick<'_> {
         Ok(found)
     }
 
-    // Details that are not an object hold no key.
+    // CompactJson that are not an object hold no key.
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(None)
@@ -173,7 +176,8 @@ mod tests {
 
     #[test]
     fn a_key_reads_back_and_the_rest_is_skipped() {
-        let d = Details::new(&json!({"lines": [3, 4], "usage": {"input_tokens": 12}, "t\"x": 1}));
+        let d =
+            CompactJson::new(&json!({"lines": [3, 4], "usage": {"input_tokens": 12}, "t\"x": 1}));
         assert_eq!(
             d.get("usage"),
             Some(json!({"input_tokens": 12})),
@@ -182,7 +186,7 @@ mod tests {
         assert_eq!(d.get("t\"x"), Some(json!(1)), "a key with an escape");
         assert_eq!(d.get("model"), None, "a key it does not hold");
         assert_eq!(
-            Details::new(&json!([1])).get("lines"),
+            CompactJson::new(&json!([1])).get("lines"),
             None,
             "not an object"
         );
@@ -191,19 +195,19 @@ mod tests {
     #[test]
     fn it_serializes_as_the_value_it_holds() {
         let v = json!({"b": 1, "a": {"c": [1, 2.5, "x"]}});
-        let d = Details::new(&v);
+        let d = CompactJson::new(&v);
         assert_eq!(
             serde_json::to_string_pretty(&d).unwrap(),
             serde_json::to_string_pretty(&v).unwrap(),
             "pretty output is the value's, keys in their order"
         );
-        let back: Details = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        let back: CompactJson = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
         assert_eq!(back, d, "it reads back");
     }
 
     #[test]
     fn edits_and_sets_write_back() {
-        let mut d = Details::new(&json!({"lines": [1]}));
+        let mut d = CompactJson::new(&json!({"lines": [1]}));
         d.edit(|v| v["lines"].as_array_mut().unwrap().push(json!(2)));
         d.set("offsets", json!([0, 10]));
         assert_eq!(
@@ -211,7 +215,7 @@ mod tests {
             json!({"lines": [1, 2], "offsets": [0, 10]}),
             "both changes kept"
         );
-        let mut n = Details::new(&Value::Null);
+        let mut n = CompactJson::new(&Value::Null);
         n.set("k", json!(true));
         assert_eq!(
             n.value(),
@@ -222,9 +226,13 @@ mod tests {
 
     #[test]
     fn equal_values_are_equal_whatever_their_key_order() {
-        let a = Details::new(&json!({"a": 1, "b": 2}));
-        let b = Details::new(&json!({"b": 2, "a": 1}));
+        let a = CompactJson::new(&json!({"a": 1, "b": 2}));
+        let b = CompactJson::new(&json!({"b": 2, "a": 1}));
         assert_eq!(a, b, "the same object");
-        assert_ne!(a, Details::new(&json!({"a": 1})), "a missing key differs");
+        assert_ne!(
+            a,
+            CompactJson::new(&json!({"a": 1})),
+            "a missing key differs"
+        );
     }
 }
