@@ -98,7 +98,7 @@ impl Chain {
     /// one this does not follow: the walk is then unusable, and the whole chain must be walked.
     pub fn extend(&mut self, b: &Builder, from: usize) -> bool {
         let leaf = leaf_of(b, self.last_start, b.messages.len());
-        let parent = |u: &str| b.parents.get(u).and_then(|p| p.as_deref());
+        let parent = |u: &str| b.parents.get(u).flatten();
         // The new part of the chain: from the new leaf back to where the last walk went.
         let mut added: HashSet<u64> = HashSet::new();
         let mut cur = leaf;
@@ -244,7 +244,7 @@ fn walk(b: &Builder) -> Walk<'_> {
     let (mut start, mut last_leaf, mut last_on) = (0, None, Vec::new());
     for (end, logical) in ends {
         let leaf = logical
-            .filter(|l| b.parents.contains_key(*l))
+            .filter(|l| b.parents.contains_key(l))
             .or_else(|| leaf_of(b, start, end));
         let mut cur = leaf;
         last_on.clear();
@@ -253,7 +253,7 @@ fn walk(b: &Builder) -> Walk<'_> {
                 break;
             }
             last_on.push(u);
-            cur = b.parents.get(u).and_then(|p| p.as_deref());
+            cur = b.parents.get(u).flatten();
         }
         last_leaf = leaf;
         if end < b.messages.len() {

@@ -7,7 +7,10 @@
 //! unknown types) is counted, not turned into messages. Visibility (branches, compaction) is
 //! decided afterwards by `visibility`, from the per-message [`Node`]s kept here.
 
+mod parents;
 pub mod replace;
+
+pub use parents::Parents;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -84,7 +87,7 @@ pub struct Builder {
     /// Facts per message.
     pub nodes: Vec<Node>,
     /// `parentUuid` of every line with a `uuid` (progress lines included: they are in the chain).
-    pub parents: HashMap<String, Option<String>>,
+    pub parents: Parents,
     /// Line counts.
     pub counts: LineCounts,
     /// Tool call id → subagent id, from `toolUseResult.agentId` and `agent_progress` lines.
@@ -141,7 +144,7 @@ impl Builder {
         if let Some(u) = str_of(&v, "uuid") {
             let parent = str_of(&v, "parentUuid");
             // A line read again under another parent moves a part of the chain walked already.
-            if let Some(old) = self.parents.insert(u.to_owned(), parent.map(str::to_owned))
+            if let Some(old) = self.parents.insert(u, parent)
                 && old.as_deref() != parent
             {
                 self.marks.structural = true;
