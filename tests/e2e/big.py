@@ -55,16 +55,19 @@ LIVE_MEDIAN = 250
 # The most the app process may hold while it follows the shown 200 MB transcript, as a multiple
 # of the file's size. The session is in memory once, where the live follower keeps it and the
 # window reads it: 513-706 MB (2.6-3.5 x) in seven runs of the debug app, 450-456 MB (2.2-2.3 x)
-# in three since a command holding it shares its messages with the follower. With a copy of its own
-# for the window, as before `model::Current`, it held 842-1 039 MB (4.0-4.9 x), mostly over
-# 1 000 MB: the bound catches that second copy, and leaves room for the run-to-run spread.
-LIVE_SHARE = 4.0
+# in three since a command holding it shares its messages with the follower, and 322-333 MB
+# (1.6 x) since details and stored tool-result blocks are kept as compact JSON text
+# (`model::CompactJson`). With a copy of its own for the window, as before `model::Current`, it
+# held 842-1 039 MB (4.0-4.9 x); a second copy of today's session would add about 0.6 x. The
+# bound catches that, and leaves about 130 MB for the run-to-run spread (cold CI runs have
+# matched the local ones).
+LIVE_SHARE = 2.2
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
 # on 2 GB by hand (the bounds above are for 200, and only printed for another size).
 MB = os.environ.get("PALIMPSEST_E2E_BIG_MB", "200")
 # The most the app process may grow, as a share of the file's size, while a finished session's
 # first rows, cut marks, Post-mortem and Tokens come in (all from the index). Read whole, the
-# session costs about the file's size.
+# session costs 0.55-0.66 x the file's size.
 HELD_SHARE = 0.25
 # The most the first appended message may take while a command reads the whole session (the
 # replay at another setting), in ms (debug app). When a change copied every message the command
@@ -439,6 +442,8 @@ def finished(c, big, env):
     check(held < HELD_SHARE * size,
           f"a finished session's cut marks, Post-mortem, Tokens, Requests and Spills come from the index: the app grows "
           f"by less than {HELD_SHARE:.0%} of the file ({size // mb} MB); got +{held // mb} MB")
-    check(read > 0.5 * size,
+    # A session read whole costs 0.55-0.66 x the file (it was over 1 x before its details were
+    # kept as compact text); the bound above must be able to tell it from the views.
+    check(read > HELD_SHARE * size,
           f"the measure sees a whole read: once the Replay tab read the session, the app grew by more than "
-          f"half the file; got +{read // mb} MB")
+          f"the bound the views are held to ({HELD_SHARE:.0%} of the file); got +{read // mb} MB")
