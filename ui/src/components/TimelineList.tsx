@@ -38,8 +38,17 @@ export function TimelineList({ rows, cuts, marks, onOpenCut, dimInvisible, curso
     getItemKey: (i) => rows[i]?.index ?? i,
   });
 
-  // Row heights depend on which rows open a cut: re-measure when the rows change.
-  useEffect(() => virtualizer.measure(), [rows, cuts, virtualizer]);
+  // Row heights depend on which rows open a cut: re-measure when the rows change. Not on mount:
+  // the first render measured these rows already, and measuring again is a second pass over
+  // every row (265 000 of them on a 2 GB session, each visit of the tab).
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    virtualizer.measure();
+  }, [rows, cuts, virtualizer]);
 
   useEffect(() => {
     if (cursor >= 0 && cursor < rows.length) virtualizer.scrollToIndex(cursor, { align: "auto" });
