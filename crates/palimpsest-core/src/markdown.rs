@@ -189,7 +189,7 @@ fn part<'d>(out: &mut String, r: Role, p: &Part, diffs: impl Iterator<Item = &'d
                 "Tool result"
             };
             let _ = writeln!(out, "**{what}** ({call_id})\n");
-            out.push_str(&fenced("text", text));
+            out.push_str(&fenced("text", &text.text()));
         }
         Part::Image { mime, size } => {
             let _ = writeln!(out, "_[image: {mime}, {size} bytes]_\n");
@@ -251,7 +251,9 @@ fn preview(m: &Message) -> String {
             Some(text.clone())
         }
         Part::ToolCall { name, .. } => Some(format!("[{name}]")),
-        Part::ToolResult { text, .. } if text.trim().is_empty() => Some("[empty result]".into()),
+        Part::ToolResult { text, .. } if text.text().trim().is_empty() => {
+            Some("[empty result]".into())
+        }
         Part::ToolResult { text, .. } => Some(format!("[result] {text}")),
         _ => None,
     });

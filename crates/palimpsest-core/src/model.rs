@@ -10,11 +10,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod body;
 mod compact;
 mod current;
 mod meta;
 mod recorded;
 mod usage;
+pub use body::Body;
 pub use compact::CompactJson;
 pub use current::Current;
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
@@ -87,8 +89,10 @@ pub enum Part {
     ToolResult {
         /// The id of the call this answers.
         call_id: String,
-        /// The text the model received (text items joined with newlines).
-        text: String,
+        /// The text the model received (text items joined with newlines), packed in memory
+        /// when long ([`Body`]).
+        #[cfg_attr(feature = "ts", ts(as = "String"))]
+        text: Body,
         /// True when the tool or the harness reported a failure.
         is_error: bool,
         /// The stored value, untouched, for the raw view.
@@ -502,7 +506,7 @@ mod tests {
         let mut mixed = text.clone();
         mixed.parts.push(Part::ToolResult {
             call_id: "c".into(),
-            text: String::new(),
+            text: String::new().into(),
             is_error: false,
             raw: Value::Null.into(),
         });

@@ -34,7 +34,8 @@ arguments: JsonValue, } | { "type": "tool_result",
  */
 call_id: string, 
 /**
- * The text the model received (text items joined with newlines).
+ * The text the model received (text items joined with newlines), packed in memory
+ * when long ([`Body`]).
  */
 text: string, 
 /**

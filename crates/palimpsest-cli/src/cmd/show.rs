@@ -178,7 +178,7 @@ fn preview(m: &Message) -> String {
             Part::ToolResult { text, is_error, .. } => format!(
                 "{}→ {} ({} B)",
                 if *is_error { "ERR " } else { "" },
-                one_line(text, 50),
+                one_line(&text.text(), 50),
                 text.len()
             ),
             Part::Image { mime, size } => format!("[image {mime} {size} B]"),

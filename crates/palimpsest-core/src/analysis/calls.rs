@@ -28,8 +28,8 @@ pub struct Call<'a> {
     pub tool: String,
     /// Arguments as stored.
     pub arguments: &'a Value,
-    /// The result text the model received.
-    pub result: Option<&'a str>,
+    /// The result text the model received (`Body::text` unpacks it).
+    pub result: Option<&'a crate::model::Body>,
     /// The result was a failure.
     pub is_error: bool,
     /// When the call was made (Unix ms).

@@ -192,7 +192,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
     // Timeouts.
     for c in calls {
         if let Some(r) = c.result
-            && is_timeout(r)
+            && is_timeout(&r.text())
         {
             out.push(Loop {
                 kind: LoopKind::Timeout,

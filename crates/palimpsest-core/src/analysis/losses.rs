@@ -173,6 +173,7 @@ pub(crate) fn losses(session: &Session, cuts: &[Cut]) -> Vec<SummaryLoss> {
                         }
                     }
                     Part::ToolResult { text, .. } => {
+                        let text = &*text.text();
                         for c in DEF.captures_iter(text) {
                             // Dunders and short names (`get`) are everywhere; they say
                             // nothing about what this session worked on.
@@ -262,7 +263,7 @@ fn all_text(m: &crate::model::Message) -> String {
         .map(|p| match p {
             Part::Text { text } | Part::Thinking { text, .. } => text.clone(),
             Part::ToolCall { arguments, .. } => arguments.to_string(),
-            Part::ToolResult { text, .. } => text.clone(),
+            Part::ToolResult { text, .. } => text.text().into_owned(),
             _ => String::new(),
         })
         .collect::<Vec<_>>()

@@ -101,7 +101,7 @@ pub(crate) fn rereads(
             });
             if let Some((prev_call, prev_content)) = earlier {
                 let dropped = super::cuts::dropped_between(cuts, prev_content, call.call_index);
-                let tokens = count(call.result.unwrap_or(""));
+                let tokens = count(&call.result.map(|b| b.text()).unwrap_or_default());
                 f.rereads += 1;
                 f.tokens += tokens;
                 f.reread_messages.push(call.call_index);

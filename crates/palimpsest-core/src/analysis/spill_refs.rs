@@ -46,10 +46,11 @@ pub fn spill_refs(session: &Session, pattern: Option<&Regex>) -> Vec<SpillRef> {
     for m in &session.messages {
         for p in &m.parts {
             let text = match p {
-                Part::ToolResult { text, .. } | Part::Text { text } => text,
+                Part::ToolResult { text, .. } => text.text(),
+                Part::Text { text } => text.into(),
                 _ => continue,
             };
-            for mk in markers(text, pattern) {
+            for mk in markers(&text, pattern) {
                 found.push((m.index, mk));
             }
         }

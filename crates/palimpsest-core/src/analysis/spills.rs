@@ -56,8 +56,8 @@ pub(crate) fn spill_loops(
     // spill path → chain index
     let mut open: Vec<(String, usize)> = Vec::new();
     for (c, class) in calls.iter().zip(classes) {
-        let result = c.result.unwrap_or("");
-        let spilled_to = markers(result, custom)
+        let result = c.result.map(|b| b.text()).unwrap_or_default();
+        let spilled_to = markers(&result, custom)
             .into_iter()
             .filter(|m| m.kind != SpillKind::CompactionTranscript)
             .find_map(|m| m.path.map(|p| (p, m.total_bytes)));
@@ -76,7 +76,7 @@ pub(crate) fn spill_loops(
             read_path,
             spilled_to: spilled_to.as_ref().map(|(p, _)| p.clone()),
             total_bytes: spilled_to.as_ref().and_then(|(_, t)| *t),
-            timed_out: super::loops::is_timeout(result),
+            timed_out: super::loops::is_timeout(&result),
         };
         match hit {
             Some(pos) => {

@@ -68,7 +68,8 @@ fn message_text(session: &Session, i: usize) -> String {
     let mut t = String::new();
     for p in &m.parts {
         match p {
-            Part::Text { text } | Part::ToolResult { text, .. } => t.push_str(text),
+            Part::Text { text } => t.push_str(text),
+            Part::ToolResult { text, .. } => t.push_str(&text.text()),
             Part::Other { raw, .. } => t.push_str(&raw.to_string()),
             _ => {}
         }

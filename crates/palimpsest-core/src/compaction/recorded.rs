@@ -146,7 +146,7 @@ pub fn items_of(m: &Message) -> Vec<Item> {
                 name,
                 arguments,
             } => Some(Item::call(id, name, arguments)),
-            Part::ToolResult { call_id, text, .. } => Some(Item::result(call_id, text)),
+            Part::ToolResult { call_id, text, .. } => Some(Item::result(call_id, &text.text())),
             Part::Image { .. } => Some(Item {
                 role: role.clone(),
                 kind: "image".into(),

@@ -173,7 +173,7 @@ pub fn part_texts(session: &Session) -> Vec<PartText<'_>> {
                     "tool_result",
                     "tool",
                     tool_of.get(call_id.as_str()).copied(),
-                    Cow::Borrowed(text.as_str()),
+                    text.text(),
                 ),
                 _ => continue,
             };

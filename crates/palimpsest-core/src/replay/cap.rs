@@ -142,6 +142,7 @@ pub fn capped(session: &crate::model::Session, max_bytes: usize) -> Vec<Capped> 
             let crate::model::Part::ToolResult { call_id, text, .. } = p else {
                 continue;
             };
+            let text = &*text.text();
             if let Some(after) = bound(text, max_bytes) {
                 let before = match serde_json::from_str::<Value>(text) {
                     Ok(v @ Value::Object(_)) => pyjson::dumps_len(&v),

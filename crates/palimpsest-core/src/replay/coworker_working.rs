@@ -10,12 +10,12 @@ use crate::model::{Message, Part};
 
 /// The mechanical working-state block of a span (empty when nothing matched).
 pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) -> String {
-    let results: std::collections::HashMap<&str, &str> = span
+    let results: std::collections::HashMap<&str, std::borrow::Cow<str>> = span
         .clone()
         .into_iter()
         .flat_map(|m| &m.parts)
         .filter_map(|p| match p {
-            Part::ToolResult { call_id, text, .. } => Some((call_id.as_str(), text.as_str())),
+            Part::ToolResult { call_id, text, .. } => Some((call_id.as_str(), text.text())),
             _ => None,
         })
         .collect();

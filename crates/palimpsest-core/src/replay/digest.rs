@@ -186,7 +186,7 @@ mod tests {
         };
         let result = Part::ToolResult {
             call_id: "c1".into(),
-            text: "fn main() {}\n".repeat(400),
+            text: "fn main() {}\n".repeat(400).into(),
             is_error: false,
             raw: serde_json::Value::Null.into(),
         };

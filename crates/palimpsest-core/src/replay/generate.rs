@@ -55,7 +55,7 @@ pub fn agent_loop(messages: usize) -> Session {
                 Role::User,
                 vec![Part::ToolResult {
                     call_id: id,
-                    text: "x = 1\n".repeat(size / 6),
+                    text: "x = 1\n".repeat(size / 6).into(),
                     is_error: false,
                     raw: json!(null).into(),
                 }],

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{MessageKind, Part, Role, Session};
+use crate::model::{Body, MessageKind, Part, Role, Session};
 
 /// Where a counted piece of context belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -198,7 +198,46 @@ pub struct Piece<'a> {
     /// What the tool does.
     pub tool_kind: Option<ToolKind>,
     /// The text counted: as the model saw or wrote it (arguments as JSON).
-    pub text: Cow<'a, str>,
+    pub text: PieceText<'a>,
+}
+
+/// The text of a [`Piece`]: made from its part, or a tool result's [`Body`], unpacked only when
+/// read, so splitting a session never holds every result's text at once.
+#[derive(Debug, Clone)]
+pub enum PieceText<'a> {
+    /// Text borrowed from the part or made from it (arguments as JSON).
+    Text(Cow<'a, str>),
+    /// A tool result's text.
+    Body(&'a Body),
+}
+
+impl PartialEq for PieceText<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.get() == other.get()
+    }
+}
+
+impl PieceText<'_> {
+    /// Length in bytes, without unpacking a body.
+    pub fn len(&self) -> usize {
+        match self {
+            PieceText::Text(t) => t.len(),
+            PieceText::Body(b) => b.len(),
+        }
+    }
+
+    /// True when the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The text (a body unpacked afresh).
+    pub fn get(&self) -> Cow<'_, str> {
+        match self {
+            PieceText::Text(t) => Cow::Borrowed(t),
+            PieceText::Body(b) => b.text(),
+        }
+    }
 }
 
 /// Split every message of `session` into categorised pieces, in stored order.
@@ -242,7 +281,7 @@ pub fn pieces(session: &Session) -> Vec<Piece<'_>> {
     out
 }
 
-type RawPiece<'a> = (Category, Option<&'a str>, Option<ToolKind>, Cow<'a, str>);
+type RawPiece<'a> = (Category, Option<&'a str>, Option<ToolKind>, PieceText<'a>);
 
 /// The pieces of one part, before the message kind overrides the category.
 fn part_pieces<'a>(
@@ -260,10 +299,15 @@ fn part_pieces<'a>(
                 (_, Role::Assistant) => Category::AssistantText,
                 (_, Role::Tool) => Category::ToolResults,
             };
-            vec![(category, None, None, Cow::Borrowed(text.as_str()))]
+            vec![(category, None, None, PieceText::Text(Cow::Borrowed(text)))]
         }
         Part::Thinking { text, .. } => {
-            vec![(Category::Thinking, None, None, Cow::Borrowed(text.as_str()))]
+            vec![(
+                Category::Thinking,
+                None,
+                None,
+                PieceText::Text(Cow::Borrowed(text)),
+            )]
         }
         Part::ToolCall {
             name, arguments, ..
@@ -271,7 +315,7 @@ fn part_pieces<'a>(
             let tk = tool_kind(name, arguments);
             split_call(name, tk, arguments)
                 .into_iter()
-                .map(|(c, t)| (c, Some(name.as_str()), Some(tk), t))
+                .map(|(c, t)| (c, Some(name.as_str()), Some(tk), PieceText::Text(t)))
                 .collect()
         }
         Part::ToolResult { call_id, text, .. } => {
@@ -279,16 +323,21 @@ fn part_pieces<'a>(
                 Some(&(name, tk)) => (Some(name), Some(tk)),
                 None => (None, None),
             };
-            vec![(
-                Category::ToolResults,
-                tool,
-                tk,
-                Cow::Borrowed(text.as_str()),
-            )]
+            vec![(Category::ToolResults, tool, tk, PieceText::Body(text))]
         }
         // Image tokens depend on pixel sizes the transcript does not keep: counted as 0.
-        Part::Image { .. } => vec![(Category::Other, None, None, Cow::Borrowed(""))],
-        Part::Other { raw, .. } => vec![(Category::Other, None, None, Cow::Owned(raw.to_string()))],
+        Part::Image { .. } => vec![(
+            Category::Other,
+            None,
+            None,
+            PieceText::Text(Cow::Borrowed("")),
+        )],
+        Part::Other { raw, .. } => vec![(
+            Category::Other,
+            None,
+            None,
+            PieceText::Text(Cow::Owned(raw.to_string())),
+        )],
     }
 }
 

@@ -179,14 +179,15 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
         .iter()
         .flat_map(|m| &m.parts)
         .filter_map(|p| match p {
-            Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
-                Some(text)
+            Part::Text { text } | Part::Thinking { text, .. } => Some(text.into()),
+            Part::ToolResult { text, .. } if text.len() >= super::CACHE_MIN_BYTES => {
+                Some(text.text())
             }
             _ => None,
         })
-        .filter(|t| t.len() >= super::CACHE_MIN_BYTES)
+        .filter(|t: &std::borrow::Cow<str>| t.len() >= super::CACHE_MIN_BYTES)
         .take(16)
-        .map(|t| Key::of(t))
+        .map(|t| Key::of(&t))
         .collect();
     if cache.get_many(encoding, &probe).ok()?.contains(&None) {
         return None;
@@ -195,7 +196,7 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
     let keys: Vec<Key> = pieces
         .iter()
         .filter(|p| p.text.len() >= super::CACHE_MIN_BYTES)
-        .map(|p| Key::of(&p.text))
+        .map(|p| Key::of(&p.text.get()))
         .collect();
     let mut hits = cache.get_many(encoding, &keys).ok()?.into_iter();
     let mut by_index = printed(session);
@@ -203,7 +204,7 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
         let n = if p.text.len() >= super::CACHE_MIN_BYTES {
             hits.next()??
         } else {
-            encoding.count(&p.text)
+            encoding.count(&p.text.get())
         };
         if let Some(Some((t, _))) = by_index.get_mut(p.message_index) {
             *t += n;

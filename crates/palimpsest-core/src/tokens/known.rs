@@ -21,9 +21,8 @@ pub struct Known {
 /// rule every [`super::Counter`] counts by.
 pub fn texts(p: &Part) -> Vec<std::borrow::Cow<'_, str>> {
     match p {
-        Part::Text { text } | Part::Thinking { text, .. } | Part::ToolResult { text, .. } => {
-            vec![text.as_str().into()]
-        }
+        Part::Text { text } | Part::Thinking { text, .. } => vec![text.as_str().into()],
+        Part::ToolResult { text, .. } => vec![text.text()],
         Part::ToolCall {
             name, arguments, ..
         } => vec![name.as_str().into(), arguments.to_string().into()],

@@ -142,7 +142,8 @@ pub fn count_session(
     let keys: Vec<Option<cache::Key>> = pieces
         .iter()
         .map(|p| {
-            (cache.is_some() && p.text.len() >= CACHE_MIN_BYTES).then(|| cache::Key::of(&p.text))
+            (cache.is_some() && p.text.len() >= CACHE_MIN_BYTES)
+                .then(|| cache::Key::of(&p.text.get()))
         })
         .collect();
     let mut known: HashMap<cache::Key, u64> = HashMap::new();
@@ -173,7 +174,7 @@ pub fn count_session(
                 t
             }
             None => {
-                let t = encoding.count(&p.text);
+                let t = encoding.count(&p.text.get());
                 stats.counted += 1;
                 stats.counted_bytes += p.text.len() as u64;
                 if let Some(k) = key {

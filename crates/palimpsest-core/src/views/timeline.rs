@@ -193,7 +193,9 @@ pub fn part_preview(p: &Part) -> PartPreview {
             let len = args.len();
             (Some(name.clone()), args, len, false)
         }
-        Part::ToolResult { text, is_error, .. } => (None, text.clone(), text.len(), *is_error),
+        Part::ToolResult { text, is_error, .. } => {
+            (None, text.text().into_owned(), text.len(), *is_error)
+        }
         Part::Image { mime, size } => (Some(mime.clone()), String::new(), *size, false),
         Part::Other { original_type, raw } => {
             let json = raw.to_string();
@@ -278,7 +280,7 @@ mod tests {
                 },
                 Part::ToolResult {
                     call_id: "c1".into(),
-                    text: big,
+                    text: big.into(),
                     is_error: true,
                     raw: json!(null).into(),
                 },

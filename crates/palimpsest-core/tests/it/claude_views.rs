@@ -22,12 +22,12 @@ fn views() -> Session {
     api::load_session(&views_path(), None).expect("the views fixture loads")
 }
 
-fn result_text(s: &Session, index: usize) -> (&str, Value) {
+fn result_text(s: &Session, index: usize) -> (String, Value) {
     s.messages[index]
         .parts
         .iter()
         .find_map(|p| match p {
-            Part::ToolResult { text, raw, .. } => Some((text.as_str(), raw.value())),
+            Part::ToolResult { text, raw, .. } => Some((text.text().into_owned(), raw.value())),
             _ => None,
         })
         .expect("a tool result")

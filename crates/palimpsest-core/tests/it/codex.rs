@@ -104,7 +104,7 @@ fn local_compaction_keeps_recent_prompts_and_the_summary() {
     );
     match &s.messages[4].parts[0] {
         Part::ToolResult { text, is_error, .. } => assert_eq!(
-            (text.as_str(), *is_error),
+            (&*text.text(), *is_error),
             ("# Changelog\n", false),
             "a JSON-in-string shell output is unwrapped; exit code 0 is success"
         ),

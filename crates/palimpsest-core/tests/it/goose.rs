@@ -61,14 +61,14 @@ fn call(m: &Message) -> (&str, &str, &serde_json::Value) {
     }
 }
 
-fn result(m: &Message) -> (&str, &str, bool) {
+fn result(m: &Message) -> (&str, String, bool) {
     match &m.parts[0] {
         Part::ToolResult {
             call_id,
             text,
             is_error,
             ..
-        } => (call_id, text, *is_error),
+        } => (call_id, text.text().into_owned(), *is_error),
         other => panic!(
             "message {} should open with a tool result, got {other:?}",
             m.index
@@ -107,7 +107,7 @@ fn seed_five_reads_identically_in_every_shape() {
         );
         assert_eq!(
             result(&m[2]),
-            ("call_1", STORE_PY, false),
+            ("call_1", STORE_PY.to_owned(), false),
             "{shape}: the file"
         );
         assert_eq!(
@@ -117,7 +117,7 @@ fn seed_five_reads_identically_in_every_shape() {
         );
         assert_eq!(
             result(&m[4]),
-            ("call_2", FAIL, false),
+            ("call_2", FAIL.to_owned(), false),
             "{shape}: the failure"
         );
         assert_eq!(
@@ -323,7 +323,7 @@ fn legacy_item_types_are_kept_not_dropped() {
             result(&s.messages[2]),
             (
                 "call_l1",
-                "ERROR db timeout after 30s\nERROR db timeout after 30s",
+                "ERROR db timeout after 30s\nERROR db timeout after 30s".to_owned(),
                 false
             ),
             "{shape}: the bare-array result, text items joined with a newline"

@@ -74,7 +74,7 @@ fn session(turns: &[Turn]) -> Session {
                     Role::Tool,
                     vec![Part::ToolResult {
                         call_id: id.clone(),
-                        text: "y".repeat(turn.result),
+                        text: "y".repeat(turn.result).into(),
                         is_error: false,
                         raw: json!(null).into(),
                     }],

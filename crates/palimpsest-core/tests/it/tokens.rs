@@ -543,7 +543,7 @@ fn claude_transcripts_count_like_tiktoken() {
     let pieces = tokens::category::pieces(&s);
     let reference: u64 = pieces
         .iter()
-        .map(|p| tiktoken(Encoding::O200kBase, &p.text))
+        .map(|p| tiktoken(Encoding::O200kBase, &p.text.get()))
         .sum();
     let ours: u64 = counts.pieces.iter().map(|p| p.tokens).sum();
     assert_eq!(

@@ -109,7 +109,7 @@ pub fn cleared(
                 Role::User,
                 vec![Part::ToolResult {
                     call_id: call_id.clone(),
-                    text,
+                    text: text.into(),
                     is_error: false,
                     raw: Value::Null.into(),
                 }],

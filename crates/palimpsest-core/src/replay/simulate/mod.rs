@@ -294,7 +294,7 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
 /// parts are copied (without the uncut texts), since the copy exists to be counted.
 pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
     // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes.
-    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if cap::bound(text, max_bytes).is_some());
+    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if cap::bound(&text.text(), max_bytes).is_some());
     if max_bytes == 0 || !m.parts.iter().any(over) {
         return None;
     }
@@ -309,7 +309,7 @@ pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
                 ..
             } => Part::ToolResult {
                 call_id: call_id.clone(),
-                text: cap::bound(text, max_bytes).unwrap_or_else(|| text.clone()),
+                text: cap::bound(&text.text(), max_bytes).map_or_else(|| text.clone(), Into::into),
                 is_error: *is_error,
                 raw: Value::Null.into(),
             },

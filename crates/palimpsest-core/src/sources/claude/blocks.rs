@@ -77,7 +77,7 @@ fn tool_result(b: &Value) -> Part {
     }
     Part::ToolResult {
         call_id: str_of(b, "tool_use_id").unwrap_or("").to_owned(),
-        text,
+        text: text.into(),
         is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
         raw: raw.into(),
     }

@@ -156,7 +156,7 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
                 && ids.contains(call_id.as_str())
             {
                 // `raw` dropped a plain-string content as a duplicate of `text`: put it back.
-                let stored = std::mem::replace(text, CLEARED.to_owned());
+                let stored = std::mem::replace(text, CLEARED.into()).into_string();
                 raw.edit(|raw| {
                     if let Value::Object(o) = raw
                         && !o.contains_key("content")

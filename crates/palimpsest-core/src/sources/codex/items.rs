@@ -148,7 +148,7 @@ pub fn item(p: &Value) -> Option<Message> {
             }
             let part = Part::ToolResult {
                 call_id: call_id(),
-                text,
+                text: text.into(),
                 is_error,
                 raw: raw.into(),
             };

@@ -255,7 +255,7 @@ fn link_spills(m: &mut Message, ctx: &Context) {
     let mut paths: Vec<String> = Vec::new();
     for p in &m.parts {
         if let Part::ToolResult { raw, text, .. } = p {
-            match serde_json::from_str::<Value>(text) {
+            match serde_json::from_str::<Value>(&text.text()) {
                 Ok(v @ (Value::Object(_) | Value::Array(_))) => {
                     spill_markers_in_value(&v, &mut markers, &mut paths)
                 }

@@ -166,7 +166,7 @@ fn tool_response(item: &Value) -> Part {
     };
     Part::ToolResult {
         call_id,
-        text,
+        text: text.into(),
         is_error,
         raw: result.into(),
     }

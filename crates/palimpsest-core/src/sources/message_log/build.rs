@@ -337,11 +337,16 @@ fn links(m: &mut Message) {
     let mut paths = Vec::new();
     for p in &m.parts {
         if let Part::ToolResult { text, .. } = p {
-            match serde_json::from_str::<Value>(text) {
+            let text = text.text();
+            match serde_json::from_str::<Value>(&text) {
                 Ok(v @ (Value::Object(_) | Value::Array(_))) => {
                     spill_markers_in_value(&v, &mut markers, &mut paths)
                 }
-                _ => spill_markers_in_value(&Value::String(text.clone()), &mut markers, &mut paths),
+                _ => spill_markers_in_value(
+                    &Value::String(text.into_owned()),
+                    &mut markers,
+                    &mut paths,
+                ),
             }
         }
     }

@@ -83,7 +83,7 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
             || looks_like_error(&text);
         parts.push(Part::ToolResult {
             call_id: call_id.to_owned(),
-            text,
+            text: text.into(),
             is_error,
             raw: content.clone().into(),
         });
@@ -265,7 +265,7 @@ fn block(b: &Value) -> Part {
         },
         "tool_result" => Part::ToolResult {
             call_id: str_of(b, "tool_use_id"),
-            text: flatten_text(b.get("content").unwrap_or(&Value::Null)),
+            text: flatten_text(b.get("content").unwrap_or(&Value::Null)).into(),
             is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
             raw: b.clone().into(),
         },

@@ -187,7 +187,7 @@ fn replacement(b: &mut Builder, at: usize) -> CompactionRecord {
                 call_id, text, raw, ..
             } = &mut m.parts[part]
             {
-                let stored = std::mem::replace(text, stub);
+                let stored = std::mem::replace(text, stub.into()).into_string();
                 // `raw` dropped a plain-string content as a duplicate of `text`: put it back.
                 raw.edit(|raw| {
                     if let Value::Object(o) = raw
