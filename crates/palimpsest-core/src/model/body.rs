@@ -108,9 +108,16 @@ impl Body {
 
     /// Bytes this body keeps in memory for its text.
     pub fn held_bytes(&self) -> usize {
+        self.held().len()
+    }
+
+    /// The text as held: itself, or its zstd frame when packed. One text is always held the
+    /// same way (packing is deterministic), so these bytes identify it, for a fingerprint that
+    /// need not unpack it.
+    pub fn held(&self) -> &[u8] {
         match &self.held {
-            Held::Plain(s) => s.len(),
-            Held::Packed(p) => p.len(),
+            Held::Plain(s) => s.as_bytes(),
+            Held::Packed(p) => p,
         }
     }
 }

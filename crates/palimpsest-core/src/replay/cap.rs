@@ -63,7 +63,7 @@ fn size(v: &serde_json::Map<String, Value>) -> i64 {
 /// it fits and is stored unchanged. A JSON object is measured as `json.dumps` writes it
 /// (`\uXXXX` for every non-ASCII character, `\n` for a newline) and ends within the cap.
 pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
-    if max_bytes == 0 {
+    if !may_exceed(text.len(), max_bytes) {
         return None;
     }
     let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
@@ -117,6 +117,13 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
         max - MARKER_RESERVE as i64,
         |b| i64::try_from(b.len()).unwrap_or(i64::MAX) - max,
     ))
+}
+
+/// False when a text of `len` bytes fits a cap of `max_bytes` (0 = off) whatever it holds, so
+/// it need not be read: `json.dumps` writes at most six bytes for each byte of an object
+/// (`\uXXXX` for a one-byte character; a separator's added space follows a byte of its own).
+pub fn may_exceed(len: usize, max_bytes: usize) -> bool {
+    max_bytes != 0 && len.saturating_mul(6) > max_bytes
 }
 
 /// One tool result a cap changed.
@@ -180,6 +187,41 @@ mod tests {
         );
         assert!(bound(&text, 0).is_none(), "0 turns the cap off");
         assert!(bound("short", 10_000).is_none(), "under the cap: unchanged");
+    }
+
+    #[test]
+    fn a_text_is_skipped_unread_only_when_it_fits_whatever_it_holds() {
+        // Objects that `json.dumps` writes longest against their stored bytes: two-byte
+        // characters as `\uXXXX`, compact separators spaced, emoji as surrogate pairs.
+        for text in [
+            format!(r#"{{"a":"{}"}}"#, "é".repeat(1_000)),
+            format!(
+                "{{{}}}",
+                (0..300)
+                    .map(|i| format!(r#""{i}":1"#))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            format!(r#"{{"e":"{}"}}"#, "😀".repeat(500)),
+        ] {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            let dumped = pyjson::dumps_len(&v);
+            assert!(
+                dumped <= 6 * text.len() && !may_exceed(text.len(), 6 * text.len()),
+                "{dumped} bytes dumped fit six times the {} stored, where it is skipped",
+                text.len()
+            );
+            assert!(
+                bound(&text, dumped - 1).is_some(),
+                "a cap a byte under the dumped size still cuts it"
+            );
+            assert!(
+                bound(&text, dumped).is_none(),
+                "a cap at the dumped size leaves it whole"
+            );
+        }
+        assert!(!may_exceed(10_000, 0), "a cap of 0 is off");
+        assert!(may_exceed(1_000, 5_999), "1 000 bytes may dump to 6 000");
     }
 
     #[test]

@@ -294,7 +294,14 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
 /// parts are copied (without the uncut texts), since the copy exists to be counted.
 pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
     // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes.
-    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if cap::bound(&text.text(), max_bytes).is_some());
+    // A result that fits whatever it holds is not unpacked (`model::Body`): a sweep asks this
+    // of every result at every cap.
+    let bounded = |text: &crate::model::Body| {
+        cap::may_exceed(text.len(), max_bytes)
+            .then(|| cap::bound(&text.text(), max_bytes))
+            .flatten()
+    };
+    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if bounded(text).is_some());
     if max_bytes == 0 || !m.parts.iter().any(over) {
         return None;
     }
@@ -309,7 +316,7 @@ pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
                 ..
             } => Part::ToolResult {
                 call_id: call_id.clone(),
-                text: cap::bound(&text.text(), max_bytes).map_or_else(|| text.clone(), Into::into),
+                text: bounded(text).map_or_else(|| text.clone(), Into::into),
                 is_error: *is_error,
                 raw: Value::Null.into(),
             },
