@@ -126,6 +126,14 @@ pub fn may_exceed(len: usize, max_bytes: usize) -> bool {
     max_bytes != 0 && len.saturating_mul(6) > max_bytes
 }
 
+/// [`bound`] of a tool result's text, unpacked (`model::Body`) only when it may exceed the cap:
+/// a sweep asks this of every result at every cap.
+pub fn bound_body(text: &crate::model::Body, max_bytes: usize) -> Option<String> {
+    may_exceed(text.len(), max_bytes)
+        .then(|| bound(&text.text(), max_bytes))
+        .flatten()
+}
+
 /// One tool result a cap changed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Capped {
@@ -149,8 +157,8 @@ pub fn capped(session: &crate::model::Session, max_bytes: usize) -> Vec<Capped> 
             let crate::model::Part::ToolResult { call_id, text, .. } = p else {
                 continue;
             };
-            let text = &*text.text();
-            if let Some(after) = bound(text, max_bytes) {
+            if let Some(after) = bound_body(text, max_bytes) {
+                let text = &*text.text();
                 let before = match serde_json::from_str::<Value>(text) {
                     Ok(v @ Value::Object(_)) => pyjson::dumps_len(&v),
                     _ => text.len(),

@@ -293,22 +293,24 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
 /// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit. Only the
 /// parts are copied (without the uncut texts), since the copy exists to be counted.
 pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
-    // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes.
-    // A result that fits whatever it holds is not unpacked (`model::Body`): a sweep asks this
-    // of every result at every cap.
-    let bounded = |text: &crate::model::Body| {
-        cap::may_exceed(text.len(), max_bytes)
-            .then(|| cap::bound(&text.text(), max_bytes))
-            .flatten()
-    };
-    let over = |p: &Part| matches!(p, Part::ToolResult { text, .. } if bounded(text).is_some());
-    if max_bytes == 0 || !m.parts.iter().any(over) {
+    // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes;
+    // each result bounded once.
+    let bounded: Vec<Option<String>> = m
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::ToolResult { text, .. } => cap::bound_body(text, max_bytes),
+            _ => None,
+        })
+        .collect();
+    if bounded.iter().all(Option::is_none) {
         return None;
     }
     let parts = m
         .parts
         .iter()
-        .map(|p| match p {
+        .zip(bounded)
+        .map(|(p, b)| match p {
             Part::ToolResult {
                 call_id,
                 text,
@@ -316,7 +318,7 @@ pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
                 ..
             } => Part::ToolResult {
                 call_id: call_id.clone(),
-                text: bounded(text).map_or_else(|| text.clone(), Into::into),
+                text: b.map_or_else(|| text.clone(), Into::into),
                 is_error: *is_error,
                 raw: Value::Null.into(),
             },
