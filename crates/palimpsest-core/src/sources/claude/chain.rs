@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::json;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::build::{Builder, Node, is_conversation, set_detail};
+use super::build::{Builder, Node, is_conversation};
 use crate::model::{Held, Message, Part};
 
 /// Why a message is off the active chain.
@@ -33,8 +33,8 @@ pub(super) fn mark_off(m: &mut Message, why: Off) {
     m.agent_visible = false;
     m.user_visible = false;
     match why {
-        Off::Sidechain => set_detail(m, "sidechain", json!(true)),
-        Off::Branch => set_detail(m, "branch", json!("inactive")),
+        Off::Sidechain => m.set_detail("sidechain", json!(true)),
+        Off::Branch => m.set_detail("branch", json!("inactive")),
     }
 }
 

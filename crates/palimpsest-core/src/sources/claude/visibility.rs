@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::build::{Builder, CLEARED, is_conversation, set_detail};
+use super::build::{Builder, CLEARED, is_conversation};
 use crate::model::{CompactionRecord, Part, Trigger};
 
 /// Apply the rules above to the messages; returns the compactions recorded in the file.
@@ -110,11 +110,8 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
         }
     }
     let found = logical.as_ref().is_some_and(|l| b.parents.contains_key(l));
-    set_detail(
-        Arc::make_mut(&mut b.messages[at]),
-        "logical_parent",
-        json!({ "uuid": logical, "found": found }),
-    );
+    Arc::make_mut(&mut b.messages[at])
+        .set_detail("logical_parent", json!({ "uuid": logical, "found": found }));
     CompactionRecord {
         cut_index: at,
         trigger: trigger(meta.as_ref()),
@@ -168,7 +165,7 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
             }
         }
         if !cleared.is_empty() {
-            set_detail(m, "microcompacted", Value::Array(cleared));
+            m.set_detail("microcompacted", Value::Array(cleared));
         }
     }
     let pre = meta_u64(meta.as_ref(), "preTokens");

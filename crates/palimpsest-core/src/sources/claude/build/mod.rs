@@ -414,11 +414,6 @@ fn is_compact_echo(text: &str) -> bool {
         || (text.starts_with("<local-command-stdout>") && text.contains("Compacted"))
 }
 
-/// Set `key` in a message's details (made an object when it has none).
-pub(in crate::sources::claude) fn set_detail(m: &mut Message, key: &str, value: Value) {
-    m.set_detail(key, value);
-}
-
 /// A user or assistant message that was read (not an unreadable line).
 pub(in crate::sources::claude) fn is_conversation(m: &Message) -> bool {
     matches!(

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Builder, Node, is_conversation, set_detail};
+use super::{Builder, Node, is_conversation};
 use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Trigger};
 use crate::sources::claude::blocks::str_of;
 use crate::sources::scan::millis;
@@ -131,7 +131,7 @@ pub fn apply(b: &mut Builder) -> Vec<CompactionRecord> {
                     }
                     let m = Arc::make_mut(&mut b.messages[row]);
                     m.agent_visible = false;
-                    set_detail(m, "collapse_reset", json!(at));
+                    m.set_detail("collapse_reset", json!(at));
                 }
             }
             _ => {}
@@ -205,7 +205,7 @@ fn replacement(b: &mut Builder, at: usize) -> CompactionRecord {
                     _ => Vec::new(),
                 };
                 ids.push(json!(id));
-                set_detail(m, "replaced", Value::Array(ids));
+                m.set_detail("replaced", Value::Array(ids));
             }
         }
         out.push(e);
@@ -271,7 +271,7 @@ fn commit(b: &mut Builder, at: usize) -> (CompactionRecord, Vec<usize>) {
             if m.agent_visible && (is_conversation(m) || m.kind == MessageKind::Summary) {
                 let m = Arc::make_mut(&mut b.messages[i]);
                 m.agent_visible = false;
-                set_detail(m, "collapsed", id.clone());
+                m.set_detail("collapsed", id.clone());
                 hidden.push(i);
             }
         }
