@@ -37,13 +37,20 @@ impl CompactJson {
     /// The value under `key` when the value is an object holding it; the other keys are
     /// skipped, not built.
     pub fn get(&self, key: &str) -> Option<Value> {
-        let mut de = serde_json::Deserializer::from_str(&self.0);
-        de.deserialize_any(Pick(key)).ok().flatten()
+        self.pick(key)
     }
 
-    /// Whether the value is an object holding `key`.
+    /// Whether the value is an object holding `key` (its value skipped, not built).
     pub fn has(&self, key: &str) -> bool {
-        self.get(key).is_some()
+        self.pick::<IgnoredAny>(key).is_some()
+    }
+
+    /// The value under `key`, read as `T`; the other keys are skipped.
+    fn pick<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        de.deserialize_any(Pick(key, std::marker::PhantomData))
+            .ok()
+            .flatten()
     }
 
     /// Change the value in place (read, changed by `f`, written back).
@@ -102,11 +109,11 @@ impl<'de> Deserialize<'de> for CompactJson {
     }
 }
 
-/// Reads an object's value under one key, skipping the rest.
-struct Pick<'k>(&'k str);
+/// Reads an object's value under one key as `T`, skipping the rest.
+struct Pick<'k, T>(&'k str, std::marker::PhantomData<T>);
 
-impl<'de> Visitor<'de> for Pick<'_> {
-    type Value = Option<Value>;
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Pick<'_, T> {
+    type Value = Option<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
@@ -116,7 +123,7 @@ impl<'de> Visitor<'de> for Pick<'_> {
         let mut found = None;
         while let Some(hit) = map.next_key_seed(KeyIs(self.0))? {
             if hit && found.is_none() {
-                found = Some(map.next_value::<Value>()?);
+                found = Some(map.next_value::<T>()?);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -185,6 +192,12 @@ mod tests {
         );
         assert_eq!(d.get("t\"x"), Some(json!(1)), "a key with an escape");
         assert_eq!(d.get("model"), None, "a key it does not hold");
+        assert!(d.has("usage") && d.has("t\"x"), "keys it holds are had");
+        assert!(!d.has("model"), "a key it does not hold is not");
+        assert!(
+            CompactJson::new(&json!({"k": null})).has("k"),
+            "a key holding null is still held"
+        );
         assert_eq!(
             CompactJson::new(&json!([1])).get("lines"),
             None,
