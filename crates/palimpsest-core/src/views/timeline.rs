@@ -7,6 +7,8 @@
 //! filtering and selection are the UI's business; the whole message and its raw text are
 //! `api`'s.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta};
@@ -176,31 +178,26 @@ fn part_size(p: &Part) -> usize {
 
 /// The preview of one part.
 pub fn part_preview(p: &Part) -> PartPreview {
-    let (label, text, size, is_error) = match p {
-        Part::Text { text } => (None, text.clone(), text.len(), false),
+    // Borrowed where the part holds the text: only its first line is kept.
+    let (label, text, size, is_error): (_, Cow<str>, _, _) = match p {
+        Part::Text { text } => (None, text.into(), text.len(), false),
         Part::Thinking { text, redacted } => {
-            let shown = if *redacted {
-                "(redacted)".to_owned()
-            } else {
-                text.clone()
-            };
-            (None, shown, text.len(), false)
+            let shown = if *redacted { "(redacted)" } else { text };
+            (None, shown.into(), text.len(), false)
         }
         Part::ToolCall {
             name, arguments, ..
         } => {
             let args = arguments.to_string();
             let len = args.len();
-            (Some(name.clone()), args, len, false)
+            (Some(name.clone()), args.into(), len, false)
         }
-        Part::ToolResult { text, is_error, .. } => {
-            (None, text.text().into_owned(), text.len(), *is_error)
-        }
-        Part::Image { mime, size } => (Some(mime.clone()), String::new(), *size, false),
+        Part::ToolResult { text, is_error, .. } => (None, text.text(), text.len(), *is_error),
+        Part::Image { mime, size } => (Some(mime.clone()), "".into(), *size, false),
         Part::Other { original_type, raw } => {
             let json = raw.to_string();
             let len = json.len();
-            (Some(original_type.clone()), json, len, false)
+            (Some(original_type.clone()), json.into(), len, false)
         }
     };
     PartPreview {
