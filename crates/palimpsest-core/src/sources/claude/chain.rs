@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::json;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::build::{Builder, Node, is_conversation};
+use super::build::{Builder, Node, Uid, is_conversation};
 use crate::model::{Held, Message, Part};
 
 /// Why a message is off the active chain.
@@ -44,22 +44,22 @@ pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
 }
 
 /// A walk of the whole chain, kept to go on from: what [`branches`] works out, with the sets it
-/// worked it out from. Uuids and call ids are kept as 64-bit hashes: a few bytes each on a
-/// session of a million lines.
+/// worked it out from. Uuids are kept by number ([`Uid`]) and call ids as 64-bit hashes: a few
+/// bytes each on a session of a million lines.
 pub(super) struct Chain {
     /// Every uuid on the walked chain.
-    on: HashSet<u64>,
+    on: HashSet<Uid>,
     /// Those the last segment's walk put there (the rest were on an earlier segment's).
-    last_on: HashSet<u64>,
+    last_on: HashSet<Uid>,
     /// The message each uuid of a message belongs to.
-    node_of: HashMap<u64, usize>,
+    node_of: HashMap<Uid, usize>,
     /// The tool calls of the messages on the chain.
     calls_on: HashSet<u64>,
     /// The calls answered by results marked as a branch: a call joining the chain may bring
     /// such a result back on.
     answered_off: HashSet<u64>,
     /// Where the last segment's walk began.
-    leaf: Option<String>,
+    leaf: Option<Uid>,
     /// The first message of the last segment (after the last boundary).
     last_start: usize,
     /// Per message, the marks.
@@ -78,12 +78,12 @@ impl Chain {
     pub fn new(b: &Builder) -> Chain {
         let w = walk(b);
         let mut c = Chain {
-            on: w.on.iter().map(|u| key(u)).collect(),
-            last_on: w.last_on.iter().map(|u| key(u)).collect(),
+            last_on: w.last_on.iter().copied().collect(),
+            on: w.on,
             node_of: HashMap::new(),
             calls_on: w.calls_on.iter().map(|u| key(u)).collect(),
             answered_off: HashSet::new(),
-            leaf: w.leaf.map(str::to_owned),
+            leaf: w.leaf,
             last_start: w.last_start,
             marks: Vec::new(),
         };
@@ -98,30 +98,28 @@ impl Chain {
     /// one this does not follow: the walk is then unusable, and the whole chain must be walked.
     pub fn extend(&mut self, b: &Builder, from: usize) -> bool {
         let leaf = leaf_of(b, self.last_start, b.messages.len());
-        let parent = |u: &str| b.parents.get(u).flatten();
+        let parent = |u: Uid| b.parents.parent(u);
         // The new part of the chain: from the new leaf back to where the last walk went.
-        let mut added: HashSet<u64> = HashSet::new();
+        let mut added: HashSet<Uid> = HashSet::new();
         let mut cur = leaf;
         while let Some(u) = cur {
-            let k = key(u);
-            if self.on.contains(&k) || !added.insert(k) {
+            if self.on.contains(&u) || !added.insert(u) {
                 break;
             }
             cur = parent(u);
         }
         // Joining the old chain below its leaf leaves what was walked after the join (a
         // rewind, or results of parallel calls, which stay on when their calls are).
-        let mut dropped: HashSet<u64> = HashSet::new();
-        if let Some(old) = self.leaf.as_deref()
+        let mut dropped: HashSet<Uid> = HashSet::new();
+        if let Some(old) = self.leaf
             && cur != Some(old)
         {
-            let Some(join) = cur.filter(|u| self.on.contains(&key(u))) else {
+            let Some(join) = cur.filter(|u| self.on.contains(u)) else {
                 return false;
             };
             let mut at = Some(old);
             while let Some(u) = at.filter(|&u| u != join) {
-                let k = key(u);
-                if !self.last_on.contains(&k) || dropped.len() >= DROP_LIMIT || !dropped.insert(k) {
+                if !self.last_on.contains(&u) || dropped.len() >= DROP_LIMIT || !dropped.insert(u) {
                     return false;
                 }
                 at = parent(u);
@@ -130,8 +128,8 @@ impl Chain {
                 return false;
             }
         }
-        let on_now = |u: u64| (self.on.contains(&u) && !dropped.contains(&u)) || added.contains(&u);
-        let node_on = |n: &Node| n.uuids.iter().any(|u| on_now(key(u)));
+        let on_now = |u: Uid| (self.on.contains(&u) && !dropped.contains(&u)) || added.contains(&u);
+        let node_on = |n: &Node| n.uuids.iter().any(|&u| on_now(u));
         // Messages read before whose lines joined or left the chain.
         let mut touched: Vec<usize> = added
             .iter()
@@ -144,7 +142,7 @@ impl Chain {
         let mut joined = Vec::new();
         for &i in &touched {
             let (m, n) = (&b.messages[i], &b.nodes[i]);
-            let was = n.uuids.iter().any(|u| self.on.contains(&key(u)));
+            let was = n.uuids.iter().any(|u| self.on.contains(u));
             match (was, node_on(n)) {
                 // A call leaving the chain may take results off it: not followed.
                 (true, false) if calls([m].into_iter()).next().is_some() => return false,
@@ -192,8 +190,8 @@ impl Chain {
         self.note(b, from, &marks);
         self.marks.truncate(from);
         self.marks.extend(marks);
-        if let Some(l) = leaf {
-            self.leaf = Some(l.to_owned());
+        if leaf.is_some() {
+            self.leaf = leaf;
         }
         true
     }
@@ -207,8 +205,7 @@ impl Chain {
             .zip(marks)
             .enumerate()
         {
-            self.node_of
-                .extend(n.uuids.iter().map(|u| (key(u), from + i)));
+            self.node_of.extend(n.uuids.iter().map(|&u| (u, from + i)));
             if *mark == Some(Off::Branch) {
                 self.answered_off
                     .extend(m.parts.iter().filter_map(|p| match p {
@@ -222,16 +219,16 @@ impl Chain {
 
 /// The borrowed state of one walk.
 struct Walk<'a> {
-    on: HashSet<&'a str>,
-    last_on: Vec<&'a str>,
+    on: HashSet<Uid>,
+    last_on: Vec<Uid>,
     calls_on: HashSet<&'a str>,
-    leaf: Option<&'a str>,
+    leaf: Option<Uid>,
     last_start: usize,
     marks: Vec<Option<Off>>,
 }
 
 fn walk(b: &Builder) -> Walk<'_> {
-    let mut on: HashSet<&str> = HashSet::new();
+    let mut on: HashSet<Uid> = HashSet::new();
     // Segments end at each boundary and at the end of the file.
     let mut ends: Vec<(usize, Option<&str>)> = b
         .nodes
@@ -244,7 +241,8 @@ fn walk(b: &Builder) -> Walk<'_> {
     let (mut start, mut last_leaf, mut last_on) = (0, None, Vec::new());
     for (end, logical) in ends {
         let leaf = logical
-            .filter(|l| b.parents.contains_key(l))
+            .and_then(|l| b.parents.find(l))
+            .filter(|&l| b.parents.is_line(l))
             .or_else(|| leaf_of(b, start, end));
         let mut cur = leaf;
         last_on.clear();
@@ -253,7 +251,7 @@ fn walk(b: &Builder) -> Walk<'_> {
                 break;
             }
             last_on.push(u);
-            cur = b.parents.get(u).flatten();
+            cur = b.parents.parent(u);
         }
         last_leaf = leaf;
         if end < b.messages.len() {
@@ -264,7 +262,7 @@ fn walk(b: &Builder) -> Walk<'_> {
     let is_on: Vec<bool> = b
         .nodes
         .iter()
-        .map(|n| n.uuids.iter().any(|u| on.contains(u.as_str())))
+        .map(|n| n.uuids.iter().any(|u| on.contains(u)))
         .collect();
     let calls_on: HashSet<&str> = calls(
         b.messages
@@ -292,14 +290,14 @@ fn walk(b: &Builder) -> Walk<'_> {
 }
 
 /// The last uuid of the last conversation line on the main chain among messages `start..end`.
-fn leaf_of(b: &Builder, start: usize, end: usize) -> Option<&str> {
+fn leaf_of(b: &Builder, start: usize, end: usize) -> Option<Uid> {
     (start..end)
         .rev()
         // Rows without a uuid (a collapse's summary) are not in the chain.
         .find(|&i| {
             is_conversation(&b.messages[i]) && !b.nodes[i].sidechain && !b.nodes[i].uuids.is_empty()
         })
-        .and_then(|i| b.nodes[i].uuids.last().map(String::as_str))
+        .and_then(|i| b.nodes[i].uuids.last().copied())
 }
 
 /// The mark of one message, `on` when one of its lines is on the walked chain.

@@ -89,7 +89,7 @@ fn trigger(meta: Option<&Value>) -> Option<Trigger> {
 fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     let node = &b.nodes[at];
     let meta = node.compact_meta.clone();
-    let uuid = node.uuids.first().cloned();
+    let uuid = node.uuids.first().copied();
     let logical = node.logical_parent.clone();
     let summary_index = (at + 1..b.messages.len())
         .find(|&i| b.nodes[i].compact_summary && b.nodes[i].parent == uuid)
@@ -97,11 +97,8 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     let mut kept = Vec::new();
     if let Some(seg) = meta.as_ref().and_then(|m| m.get("preservedSegment")) {
         let pos = |key: &str| {
-            seg.get(key).and_then(Value::as_str).and_then(|u| {
-                b.nodes[..at]
-                    .iter()
-                    .position(|n| n.uuids.iter().any(|x| x == u))
-            })
+            let u = b.parents.find(seg.get(key).and_then(Value::as_str)?)?;
+            b.nodes[..at].iter().position(|n| n.uuids.contains(&u))
         };
         if let (Some(head), Some(tail)) = (pos("headUuid"), pos("tailUuid")) {
             kept = (head.min(tail)..=head.max(tail))

@@ -10,7 +10,7 @@
 mod parents;
 pub mod replace;
 
-pub use parents::Parents;
+pub use parents::{Parents, Uid};
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -45,16 +45,16 @@ pub struct LineCounts {
 /// Per-message facts the visibility pass needs, parallel to the message list.
 #[derive(Debug, Clone, Default)]
 pub struct Node {
-    /// The `uuid`s of the lines the message was built from.
-    pub uuids: Vec<String>,
+    /// The `uuid`s of the lines the message was built from, by number ([`Parents::number`]).
+    pub uuids: Vec<Uid>,
     /// 1-based line numbers, for the raw view.
     pub lines: Vec<usize>,
     /// `isSidechain` of the first line.
     pub sidechain: bool,
     /// `system` subtype, when a system line.
     pub subtype: Option<String>,
-    /// `parentUuid` of the first line.
-    pub parent: Option<String>,
+    /// `parentUuid` of the first line, by number.
+    pub parent: Option<Uid>,
     /// `logicalParentUuid` (compact boundaries).
     pub logical_parent: Option<String>,
     /// The line's `compactMetadata` / `microcompactMetadata`.
@@ -144,9 +144,7 @@ impl Builder {
         if let Some(u) = str_of(&v, "uuid") {
             let parent = str_of(&v, "parentUuid");
             // A line read again under another parent moves a part of the chain walked already.
-            if let Some(old) = self.parents.insert(u, parent)
-                && old.as_deref() != parent
-            {
+            if self.parents.insert(u, parent).1 {
                 self.marks.structural = true;
             }
         }
@@ -216,13 +214,16 @@ impl Builder {
         }
     }
 
-    fn node(v: &Value, number: usize) -> Node {
+    fn node(&mut self, v: &Value, number: usize) -> Node {
         Node {
-            uuids: str_of(v, "uuid").map(str::to_owned).into_iter().collect(),
+            uuids: str_of(v, "uuid")
+                .map(|u| self.parents.number(u))
+                .into_iter()
+                .collect(),
             lines: vec![number],
             sidechain: v.get("isSidechain").and_then(Value::as_bool) == Some(true),
             subtype: str_of(v, "subtype").map(str::to_owned),
-            parent: str_of(v, "parentUuid").map(str::to_owned),
+            parent: str_of(v, "parentUuid").map(|u| self.parents.number(u)),
             logical_parent: str_of(v, "logicalParentUuid").map(str::to_owned),
             compact_meta: v
                 .get("compactMetadata")
@@ -252,7 +253,7 @@ impl Builder {
             node.lines.push(number);
         }
         m.created = node.created;
-        m.id = node.uuids.first().cloned();
+        m.id = node.uuids.first().map(|&u| self.parents.name(u));
         self.messages.push(std::sync::Arc::new(m));
         self.nodes.push(node);
     }
@@ -265,7 +266,7 @@ impl Builder {
             _ => Vec::new(),
         };
         let mut m = Message::new(0, Role::User, parts);
-        let node = Self::node(v, number);
+        let node = self.node(v, number);
         let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true);
         let transcript_only =
             v.get("isVisibleInTranscriptOnly").and_then(Value::as_bool) == Some(true);
@@ -318,11 +319,12 @@ impl Builder {
             // Another content block of the same API response: one message, usage once.
             self.counts.merged_assistant_lines += 1;
             self.marks.merged_from = Some(self.marks.merged_from.map_or(at, |m| m.min(at)));
+            let uid = str_of(v, "uuid").map(|u| self.parents.number(u));
             let m = std::sync::Arc::make_mut(&mut self.messages[at]);
             m.parts.extend(blocks);
             let node = &mut self.nodes[at];
             node.lines.push(number);
-            node.uuids.extend(str_of(v, "uuid").map(str::to_owned));
+            node.uuids.extend(uid);
             let at = self.at;
             if let Some(d) = &mut m.details {
                 d.edit(|d| {
@@ -353,7 +355,8 @@ impl Builder {
                 details.insert(key.into(), x.clone());
             }
         }
-        self.add(m, Some(details), Self::node(v, number), number);
+        let node = self.node(v, number);
+        self.add(m, Some(details), node, number);
     }
 
     fn system(&mut self, v: &Value, number: usize) {
@@ -404,7 +407,8 @@ impl Builder {
         ) && v.get("isMeta").and_then(Value::as_bool) != Some(true);
         let mut details = Map::new();
         details.insert("lines".into(), json!([number]));
-        self.add(m, Some(details), Self::node(v, number), number);
+        let node = self.node(v, number);
+        self.add(m, Some(details), node, number);
     }
 }
 

@@ -231,7 +231,8 @@ fn find_call(b: &Builder, at: usize, id: &str) -> Option<(usize, usize)> {
 fn find_block(b: &Builder, at: usize, e: &Value) -> Option<(usize, usize)> {
     let uuid = str_of(e, "messageUuid")?;
     let block = usize::try_from(e.get("blockIndex")?.as_u64()?).ok()?;
-    let pos = (0..at).find(|&i| b.nodes[i].uuids.iter().any(|u| u == uuid))?;
+    let uuid = b.parents.find(uuid)?;
+    let pos = (0..at).find(|&i| b.nodes[i].uuids.contains(&uuid))?;
     matches!(
         b.messages[pos].parts.get(block),
         Some(Part::ToolResult { .. })
@@ -241,8 +242,8 @@ fn find_block(b: &Builder, at: usize, e: &Value) -> Option<(usize, usize)> {
 
 /// The message at or before `at` whose line has the uuid `u`.
 fn find_uuid(b: &Builder, at: usize, u: Option<&Value>) -> Option<usize> {
-    let u = u?.as_str()?;
-    (0..at).find(|&i| b.nodes[i].uuids.iter().any(|x| x == u))
+    let u = b.parents.find(u?.as_str()?)?;
+    (0..at).find(|&i| b.nodes[i].uuids.contains(&u))
 }
 
 /// Take the archived span from view; returns the cut and the messages it hid.
