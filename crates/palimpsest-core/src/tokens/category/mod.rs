@@ -13,7 +13,10 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{Body, MessageKind, Part, Role, Session};
+use crate::model::{MessageKind, Part, Role, Session};
+
+mod text;
+pub use text::PieceText;
 
 /// Where a counted piece of context belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -201,45 +204,6 @@ pub struct Piece<'a> {
     pub text: PieceText<'a>,
 }
 
-/// The text of a [`Piece`]: made from its part, or a tool result's [`Body`], unpacked only when
-/// read, so splitting a session never holds every result's text at once.
-#[derive(Debug, Clone)]
-pub enum PieceText<'a> {
-    /// Text borrowed from the part or made from it (arguments as JSON).
-    Text(Cow<'a, str>),
-    /// A tool result's text.
-    Body(&'a Body),
-}
-
-impl PartialEq for PieceText<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.get() == other.get()
-    }
-}
-
-impl PieceText<'_> {
-    /// Length in bytes, without unpacking a body.
-    pub fn len(&self) -> usize {
-        match self {
-            PieceText::Text(t) => t.len(),
-            PieceText::Body(b) => b.len(),
-        }
-    }
-
-    /// True when the text is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The text (a body unpacked afresh).
-    pub fn get(&self) -> Cow<'_, str> {
-        match self {
-            PieceText::Text(t) => Cow::Borrowed(t),
-            PieceText::Body(b) => b.text(),
-        }
-    }
-}
-
 /// Split every message of `session` into categorised pieces, in stored order.
 pub fn pieces(session: &Session) -> Vec<Piece<'_>> {
     let mut calls: HashMap<&str, (&str, ToolKind)> = HashMap::new();
@@ -315,7 +279,20 @@ fn part_pieces<'a>(
             let tk = tool_kind(name, arguments);
             split_call(name, tk, arguments)
                 .into_iter()
-                .map(|(c, t)| (c, Some(name.as_str()), Some(tk), PieceText::Text(t)))
+                .enumerate()
+                .map(|(which, (c, t))| {
+                    let text = match t {
+                        Cow::Owned(made) if made.len() > text::MADE_KEPT => PieceText::Call {
+                            name,
+                            kind: tk,
+                            arguments,
+                            which,
+                            len: made.len(),
+                        },
+                        t => PieceText::Text(t),
+                    };
+                    (c, Some(name.as_str()), Some(tk), text)
+                })
                 .collect()
         }
         Part::ToolResult { call_id, text, .. } => {
@@ -336,7 +313,10 @@ fn part_pieces<'a>(
             Category::Other,
             None,
             None,
-            PieceText::Text(Cow::Owned(raw.to_string())),
+            match raw.to_string() {
+                made if made.len() > text::MADE_KEPT => PieceText::Json(raw, made.len()),
+                made => PieceText::Text(Cow::Owned(made)),
+            },
         )],
     }
 }
