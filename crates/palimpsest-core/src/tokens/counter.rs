@@ -205,7 +205,7 @@ pub fn counted(session: &Session, encoding: Encoding, cache: &TokenCache) -> Opt
     let keys: Vec<Key> = pieces
         .iter()
         .filter(|p| p.text.len() >= super::CACHE_MIN_BYTES)
-        .map(|p| Key::of(&p.text.get()))
+        .map(|p| p.text.key())
         .collect();
     let mut hits = cache.get_many(encoding, &keys).ok()?.into_iter();
     let mut by_index = printed(session);

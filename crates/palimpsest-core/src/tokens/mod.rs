@@ -141,10 +141,7 @@ pub fn count_session(
     // Keys of the cacheable pieces, and what the cache already knows of them.
     let keys: Vec<Option<cache::Key>> = pieces
         .iter()
-        .map(|p| {
-            (cache.is_some() && p.text.len() >= CACHE_MIN_BYTES)
-                .then(|| cache::Key::of(&p.text.get()))
-        })
+        .map(|p| (cache.is_some() && p.text.len() >= CACHE_MIN_BYTES).then(|| p.text.key()))
         .collect();
     let mut known: HashMap<cache::Key, u64> = HashMap::new();
     if let Some(c) = cache {

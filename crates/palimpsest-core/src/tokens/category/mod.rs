@@ -18,6 +18,8 @@ use crate::model::{MessageKind, Part, Role, Session};
 mod text;
 pub use text::PieceText;
 
+use super::cache::Key;
+
 /// Where a counted piece of context belongs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
@@ -287,7 +289,7 @@ fn part_pieces<'a>(
                             kind: tk,
                             arguments,
                             which,
-                            len: made.len(),
+                            key: Key::of(&made),
                         },
                         t => PieceText::Text(t),
                     };
@@ -314,7 +316,7 @@ fn part_pieces<'a>(
             None,
             None,
             match raw.to_string() {
-                made if made.len() > text::MADE_KEPT => PieceText::Json(raw, made.len()),
+                made if made.len() > text::MADE_KEPT => PieceText::Json(raw, Key::of(&made)),
                 made => PieceText::Text(Cow::Owned(made)),
             },
         )],

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{ToolKind, split_call};
 use crate::model::Body;
+use crate::tokens::cache::Key;
 
 /// The text of a [`Piece`]: borrowed from its part, or made again each time it is read (a tool
 /// result's [`Body`] unpacked, a call's arguments as JSON), so splitting a session never holds
@@ -19,7 +20,7 @@ pub enum PieceText<'a> {
     Text(Cow<'a, str>),
     /// A tool result's text.
     Body(&'a Body),
-    /// The `which`-th piece [`split_call`] makes of a call, `len` bytes long.
+    /// The `which`-th piece [`split_call`] makes of a call, whose key (and length) is `key`.
     Call {
         /// The tool's name.
         name: &'a str,
@@ -29,11 +30,12 @@ pub enum PieceText<'a> {
         arguments: &'a Value,
         /// Which of the call's pieces.
         which: usize,
-        /// The piece's length in bytes.
-        len: usize,
+        /// The piece's cache key, taken when it was first made: the counts cache is asked by
+        /// it, so a piece counted before is never made again.
+        key: Key,
     },
-    /// A value as JSON (a part this reader does not model), `len` bytes long.
-    Json(&'a Value, usize),
+    /// A value as JSON (a part this reader does not model), and its key.
+    Json(&'a Value, Key),
 }
 
 impl PartialEq for PieceText<'_> {
@@ -48,7 +50,15 @@ impl PieceText<'_> {
         match self {
             PieceText::Text(t) => t.len(),
             PieceText::Body(b) => b.len(),
-            PieceText::Call { len, .. } | PieceText::Json(_, len) => *len,
+            PieceText::Call { key, .. } | PieceText::Json(_, key) => key.bytes,
+        }
+    }
+
+    /// Its key in the counts cache, without making it again when it was made before.
+    pub fn key(&self) -> Key {
+        match self {
+            PieceText::Call { key, .. } | PieceText::Json(_, key) => *key,
+            _ => Key::of(&self.get()),
         }
     }
 
@@ -110,6 +120,7 @@ mod tests {
             assert_eq!(p.category, *category, "same category");
             assert_eq!(p.text.len(), text.len(), "its length without making it");
             assert_eq!(p.text.get(), *text, "the same text when made again");
+            assert_eq!(p.text.key(), Key::of(text), "the key of that text");
         }
         assert!(
             matches!(got[1].text, PieceText::Call { which: 1, .. }),
@@ -125,8 +136,9 @@ mod tests {
     #[test]
     fn a_part_kept_as_json_reads_as_its_json() {
         let raw = json!({"subtype": "turn_duration", "note": "z".repeat(100)});
-        let t = PieceText::Json(&raw, raw.to_string().len());
+        let t = PieceText::Json(&raw, Key::of(&raw.to_string()));
         assert_eq!(t.get(), raw.to_string(), "the value as JSON");
         assert_eq!(t.len(), t.get().len(), "its length as made");
+        assert_eq!(t.key(), Key::of(&t.get()), "its key is the made text's");
     }
 }

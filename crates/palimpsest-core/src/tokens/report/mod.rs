@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::totals::{CategoryCounts, CategoryShare, CategoryTotals};
 mod shown;
+mod top;
 mod usage;
 use super::{Category, CountStats, SessionCounts, ToolKind};
 use crate::compaction::Eras;
@@ -203,8 +204,8 @@ pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> 
         final_context: CategoryTotals::from_array(&final_ctx),
         processed: CategoryTotals::from_array(&processed),
         recorded_usage: usage(session, &per_request, final_ctx.iter().sum()),
-        top_tools: top_tools(counts, opts.top),
-        top_parts: top_parts(session, &pos, counts, opts.top),
+        top_tools: top::top_tools(counts, opts.top),
+        top_parts: top::top_parts(session, &pos, counts, opts.top),
         per_request,
         compactions,
         context_limit: session.meta.context_limit,
@@ -283,96 +284,4 @@ fn requests(session: &Session, per_msg: &[[u64; 10]]) -> Vec<RequestTokens> {
         }
     }
     out
-}
-
-fn top_tools(counts: &SessionCounts, top: usize) -> Vec<ToolTokens> {
-    let mut by: HashMap<&str, (ToolTokens, u64)> = HashMap::new();
-    let mut seen_calls: std::collections::HashSet<(usize, usize)> = Default::default();
-    for pc in &counts.pieces {
-        let name = match (&pc.tool, pc.category) {
-            (Some(t), _) => t.as_str(),
-            (None, Category::ToolResults) => "(unknown)",
-            _ => continue,
-        };
-        let (t, largest) = by.entry(name).or_insert_with(|| {
-            (
-                ToolTokens {
-                    name: name.to_owned(),
-                    kind: pc.tool_kind.unwrap_or(ToolKind::Other),
-                    calls: 0,
-                    arguments: 0,
-                    bodies: 0,
-                    results: 0,
-                    total: 0,
-                    largest_message_index: pc.message_index,
-                },
-                0,
-            )
-        });
-        match pc.category {
-            Category::ToolCallArguments => {
-                if seen_calls.insert((pc.message_index, pc.part_index)) {
-                    t.calls += 1;
-                }
-                t.arguments += pc.tokens;
-            }
-            Category::FileWrites | Category::Edits => t.bodies += pc.tokens,
-            _ => t.results += pc.tokens,
-        }
-        t.total += pc.tokens;
-        if pc.tokens > *largest {
-            *largest = pc.tokens;
-            t.largest_message_index = pc.message_index;
-        }
-    }
-    let mut v: Vec<ToolTokens> = by.into_values().map(|(t, _)| t).collect();
-    v.sort_by(|a, b| b.total.cmp(&a.total).then_with(|| a.name.cmp(&b.name)));
-    v.truncate(top);
-    v
-}
-
-fn top_parts(
-    session: &Session,
-    pos: &HashMap<usize, usize>,
-    counts: &SessionCounts,
-    top: usize,
-) -> Vec<PartTokens> {
-    let mut parts: Vec<PartTokens> = Vec::new();
-    let mut biggest_piece: Vec<u64> = Vec::new();
-    for pc in &counts.pieces {
-        let same = parts
-            .last()
-            .is_some_and(|p| p.message_index == pc.message_index && p.part_index == pc.part_index);
-        if !same {
-            parts.push(PartTokens {
-                message_index: pc.message_index,
-                part_index: pc.part_index,
-                category: pc.category.as_str().to_owned(),
-                tool: pc.tool.clone(),
-                tokens: 0,
-                bytes: 0,
-                agent_visible: pos
-                    .get(&pc.message_index)
-                    .is_some_and(|&p| session.messages[p].agent_visible),
-            });
-            biggest_piece.push(0);
-        }
-        let (last, big) = (parts.last_mut(), biggest_piece.last_mut());
-        if let (Some(p), Some(big)) = (last, big) {
-            p.tokens += pc.tokens;
-            p.bytes += pc.bytes;
-            if pc.tokens > *big {
-                *big = pc.tokens;
-                p.category = pc.category.as_str().to_owned();
-            }
-        }
-    }
-    parts.sort_by(|a, b| {
-        b.tokens
-            .cmp(&a.tokens)
-            .then_with(|| a.message_index.cmp(&b.message_index))
-            .then_with(|| a.part_index.cmp(&b.part_index))
-    });
-    parts.truncate(top);
-    parts
 }
