@@ -270,7 +270,6 @@ pub fn write(
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     for (n, t) in super::rows::part_texts(&p.session)
-        .iter()
         .enumerate()
         .take(limit as usize)
     {
