@@ -25,6 +25,12 @@ use palimpsest_core::rpc::IpcError;
 use state::AppState;
 use tauri::Manager;
 
+/// mimalloc, as the command: see the workspace manifest. Under glibc's malloc the app's
+/// threads (the live follower, the background reads, the indexer) each kept an arena of
+/// memory freed but not given back.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Expands the command list into the handler, checking first that every command function has
 /// exactly the signature the list (and so the generated TypeScript) declares.
 macro_rules! handlers {
