@@ -60,7 +60,7 @@ LIVE_MEDIAN = 250
 # (`model::CompactJson`). With a copy of its own for the window, as before `model::Current`, it
 # held 842-1 039 MB (4.0-4.9 x); a second copy of today's session would add about 0.6 x. The
 # bound catches that, and leaves about 130 MB for the run-to-run spread (cold CI runs have
-# matched the local ones). With mimalloc in the app too (it had run on glibc's malloc): 394, 319
+# matched the local ones). With mimalloc in the app too (it had run on glibc's malloc): 394, 319,
 # 348 and 333 MB in four runs of the debug app, 280-328 MB in the release app.
 LIVE_SHARE = 2.2
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
