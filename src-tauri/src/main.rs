@@ -7,6 +7,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod ahead;
+mod alloc;
 mod commands;
 mod indexing;
 mod live;
@@ -15,6 +16,8 @@ mod memo;
 #[cfg(target_os = "linux")]
 mod painting;
 mod progress;
+#[cfg(unix)]
+mod relaunch;
 #[cfg(target_os = "linux")]
 mod renderer;
 mod runtime;
@@ -25,9 +28,9 @@ use palimpsest_core::rpc::IpcError;
 use state::AppState;
 use tauri::Manager;
 
-/// mimalloc, as the command: see the workspace manifest. Under glibc's malloc the app's
-/// threads (the live follower, the background reads, the indexer) each kept an arena of
-/// memory freed but not given back.
+/// mimalloc, as the command: see the workspace manifest, and `alloc` for how it gives memory
+/// back. Under glibc's malloc the app's threads (the live follower, the background reads, the
+/// indexer) each kept an arena of memory freed but not given back.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -44,9 +47,20 @@ macro_rules! handlers {
 }
 
 fn main() {
-    // First, before any thread or window: may run the app again, painting on the CPU.
-    #[cfg(target_os = "linux")]
-    painting::choose();
+    // First, before any thread or window: may run the app again, painting on the CPU and
+    // purging freed memory at once.
+    #[cfg(unix)]
+    {
+        #[cfg(target_os = "linux")]
+        let painting = painting::wanted();
+        #[cfg(not(target_os = "linux"))]
+        let painting = None;
+        let vars: Vec<_> = [painting, alloc::wanted(|name| std::env::var_os(name))]
+            .into_iter()
+            .flatten()
+            .collect();
+        relaunch::with(&vars);
+    }
     // The one place the app's core learns the environment.
     palimpsest_core::env::install(palimpsest_core::env::Machine::new(
         dirs::home_dir(),

@@ -8,14 +8,11 @@
 //! (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`) draws the same tiles without that detour; the e2e
 //! long-task probe measures the difference (README, "Big sessions").
 //!
-//! WebKit reads the variable once, in the renderer process, which inherits the app's environment.
-//! Setting it in a running process is `unsafe` in Rust 2024 (and the workspace forbids `unsafe`),
-//! so the app, before anything else starts, executes itself again with the variable set: the same
-//! process id, arguments and environment otherwise. A user who set any of WebKit's rendering
+//! WebKit reads the variable once, in the renderer process, which inherits the app's environment:
+//! the app is started again with it set (`relaunch`). A user who set any of WebKit's rendering
 //! variables chose for themselves, and is left alone. What a GPU machine does is left to WebKit.
 
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 
 /// The variable that makes WebKitGTK's renderer paint with Skia on the CPU.
@@ -46,26 +43,14 @@ pub fn has_render_node(dri: &Path) -> bool {
     })
 }
 
-/// On a machine without a GPU, run this program again with [`CPU_RENDERING`] set (see the module
-/// note). Returns only when it does not: a GPU is here, the user chose, or the exec failed (then
-/// the window paints as WebKit chooses, which is slower, not wrong).
-pub fn choose() {
-    if !paint_on_cpu(
+/// The variable to start the app with on a machine without a GPU (see the module note), unless
+/// a GPU is here or the user chose.
+pub fn wanted() -> Option<(&'static str, &'static str)> {
+    paint_on_cpu(
         |name| std::env::var_os(name),
         has_render_node(Path::new("/dev/dri")),
-    ) {
-        return;
-    }
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let error = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .env(CPU_RENDERING, "1")
-        .exec();
-    eprintln!(
-        "palimpsest-app: cannot restart to paint on the CPU ({error}); painting as WebKit chooses"
-    );
+    )
+    .then_some((CPU_RENDERING, "1"))
 }
 
 #[cfg(test)]
