@@ -6,6 +6,7 @@
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
+use palimpsest_core::index::fingerprint::Fingerprint;
 use palimpsest_core::model::{Current, SessionMeta};
 
 /// The sessions read ahead once already, by source path and id (see [`read_ahead`]).
@@ -22,7 +23,7 @@ pub fn prime(
 ) {
     let Some(tx) = live else { return };
     lowest_priority();
-    if let Some(primed) = read_ahead(done, path, meta, |_| {}) {
+    if let Some(primed) = read_ahead(done, path, meta, |_, _| {}) {
         let _ = tx.send(crate::live::ToLive::Primed(
             path.to_owned(),
             Box::new(primed),
@@ -35,12 +36,12 @@ pub fn prime(
 /// its first appended line would make the follower read it whole (3 s on 200 MB). A finished
 /// session opened for a post-mortem is not read twice; `None` then, or when it is not a Claude
 /// Code transcript or changed while it was read. `first` is given the session as soon as it is
-/// read, where it is kept.
+/// read, where it is kept, with the file's fingerprint from before the read.
 pub fn read_ahead(
     done: &ReadAhead,
     path: &str,
     meta: &SessionMeta,
-    first: impl FnOnce(Arc<Current>),
+    first: impl FnOnce(Arc<Current>, Option<Fingerprint>),
 ) -> Option<palimpsest_core::watch::Primed> {
     if !crate::live::being_written(&meta.path) {
         return None;

@@ -154,6 +154,8 @@ pub fn spill_text(
 pub struct Read {
     /// The session's id.
     pub id: String,
+    /// The file it was read from.
+    pub file: PathBuf,
     /// The file's fingerprint from before the read.
     pub print: palimpsest_core::index::fingerprint::Fingerprint,
     /// The window's copy, while it keeps it.
@@ -197,7 +199,7 @@ pub fn later(path: &str, read: Option<Read>) {
             let given: Vec<Given> = read
                 .and_then(|r| {
                     Some(Given {
-                        file: next.clone(),
+                        file: r.file,
                         id: r.id,
                         print: r.print,
                         session: r.session.upgrade()?,

@@ -19,9 +19,9 @@ pub struct Kept {
     path: String,
     id: String,
     copy: Copy,
-    /// The file's fingerprint from before the copy was read from it, while the copy is as read
-    /// (the index may take it then: [`Kept::given`]).
-    print: Option<Fingerprint>,
+    /// The session's file and its fingerprint from before the copy was read from it, while the
+    /// copy is as read (the index may take it then: [`Kept::given`]).
+    print: Option<(String, Fingerprint)>,
 }
 
 /// Whose the session is.
@@ -41,7 +41,7 @@ impl Kept {
     /// `session` read from the file `path` whose fingerprint was `print` before the read.
     pub fn read(path: &str, id: &str, session: Arc<Session>, print: Option<Fingerprint>) -> Self {
         Kept {
-            print,
+            print: print.map(|p| (path.to_owned(), p)),
             ..Kept::new(path, id, session)
         }
     }
@@ -49,6 +49,23 @@ impl Kept {
     /// The session the live follower keeps in `current`.
     pub fn followed(path: &str, id: &str, current: Arc<Current>) -> Self {
         Self::with(path, id, Copy::Followed(current))
+    }
+
+    /// The session read ahead for the live follower into `current`, from its transcript `file`
+    /// (of source `path`) whose fingerprint was `print` before the read: offered to the index
+    /// until it changes, as a copy the window read is, so the update the window's read sets off
+    /// does not read a 200 MB transcript a second time.
+    pub fn read_ahead(
+        path: &str,
+        id: &str,
+        current: Arc<Current>,
+        file: &str,
+        print: Option<Fingerprint>,
+    ) -> Self {
+        Kept {
+            print: print.map(|p| (file.to_owned(), p)),
+            ..Kept::followed(path, id, current)
+        }
     }
 
     /// Session `id` under `path` as `patch` gives it: where the follower keeps it, or the
@@ -71,14 +88,19 @@ impl Kept {
         }
     }
 
-    /// The copy as read from its file, for the index to take instead of reading the file again
+    /// The copy as read from its file, with that file and its fingerprint from before the read,
+    /// for the index to take instead of reading the file again
     /// ([`palimpsest_core::index::Given`]); only a weak handle, so a copy the window lets go of
-    /// is not kept alive by a queued update (that one reads the file itself).
-    pub fn given(&self) -> Option<(Fingerprint, std::sync::Weak<Session>)> {
-        match (&self.copy, &self.print) {
-            (Copy::Own(s), Some(print)) => Some((print.clone(), Arc::downgrade(s))),
-            _ => None,
-        }
+    /// is not kept alive by a queued update (that one reads the file itself). The follower's
+    /// copy is offered as it is now: once a change has come to it the file has changed too, and
+    /// the index, which takes a copy only while the file is as fingerprinted, reads the file.
+    pub fn given(&self) -> Option<(String, Fingerprint, std::sync::Weak<Session>)> {
+        let (file, print) = self.print.clone()?;
+        let session = match &self.copy {
+            Copy::Own(s) => Arc::downgrade(s),
+            Copy::Followed(current) => Arc::downgrade(&current.now()),
+        };
+        Some((file, print, session))
     }
 
     /// True when it is session `id` under `path`.
@@ -172,6 +194,54 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_read_ahead_for_the_follower_is_offered_to_the_index_until_a_change_comes() {
+        let (_t, dir, lines) = started(1100);
+        let path = dir.display().to_string();
+        let file = dir.join(format!("{ID}.jsonl"));
+        let mut tracker = Tracker::new(&dir, None).unwrap();
+        tracker.keep_patches();
+        let meta = api::list_sessions(&file)
+            .unwrap()
+            .sessions
+            .into_iter()
+            .find(|m| m.id == ID)
+            .unwrap();
+        let mut read = None;
+        let primed = palimpsest_core::watch::Primed::read_with(&meta, |current, print| {
+            read = Some((current, print))
+        })
+        .unwrap()
+        .expect("a Claude Code transcript is read ahead");
+        let (current, print) = read.expect("the read says where it keeps the session");
+        let kept = Kept::read_ahead(&path, ID, Arc::clone(&current), &meta.path, print);
+        let (offered_file, offered, weak) = kept
+            .given()
+            .expect("the follower's copy, as read, is offered to the index");
+        assert_eq!(
+            offered_file, meta.path,
+            "the transcript itself, not its source's folder: the index matches a copy by its file"
+        );
+        assert_eq!(
+            Some(offered),
+            Fingerprint::of(&file).ok(),
+            "with the transcript's fingerprint from before the read, which it still has"
+        );
+        assert!(
+            weak.upgrade()
+                .is_some_and(|s| Arc::ptr_eq(&s, &current.now())),
+            "the follower's copy itself, not a second one"
+        );
+        assert!(tracker.adopt(primed), "the follower goes on from the read");
+        let change = grow(&mut tracker, &dir, &lines[1100..1110]);
+        drop(kept);
+        let kept = Kept::of(&path, ID, &change).expect("a change the follower keeps");
+        assert!(
+            kept.given().is_none(),
+            "a changed copy is no longer the file as read: the index reads the file"
+        );
+    }
+
+    #[test]
     fn a_command_reading_the_session_keeps_it_as_it_was_while_the_follower_goes_on() {
         let (_t, dir, lines) = started(1100);
         let path = dir.display().to_string();
@@ -244,10 +314,11 @@ mod tests {
         let print = print.expect("a file is fingerprinted before it is read");
         let path = file.display().to_string();
         let kept = Kept::read(&path, ID, Arc::new(copy), Some(print.clone()));
-        let (offered, weak) = kept
+        let (file_offered, offered, weak) = kept
             .given()
             .expect("a copy as read is offered to the index");
         assert_eq!(offered, print, "with the fingerprint from before its read");
+        assert_eq!(file_offered, path, "of the file it was read from");
         assert!(
             weak.upgrade()
                 .is_some_and(|s| Arc::ptr_eq(&s, &kept.ready())),

@@ -198,9 +198,10 @@ impl AppState {
     pub fn given(&self, path: &str, id: &str) -> Option<crate::indexing::Read> {
         let slot = self.loaded.try_lock().ok()?;
         let kept = slot.as_ref().filter(|k| k.is(path, id))?;
-        let (print, session) = kept.given()?;
+        let (file, print, session) = kept.given()?;
         Some(crate::indexing::Read {
             id: id.to_owned(),
+            file: file.into(),
             print,
             session,
         })
@@ -243,9 +244,9 @@ impl AppState {
                 // The window reads the session where the read ahead keeps it, as soon as it is
                 // read, and the slot is let go then: what the follower remembers is made after.
                 let mut slot = Some(guard);
-                let primed = read_ahead(&done, &key.0, &meta, |current| {
+                let primed = read_ahead(&done, &key.0, &meta, |current, print| {
                     if let Some(mut g) = slot.take() {
-                        *g = Some(Kept::followed(&key.0, &key.1, current));
+                        *g = Some(Kept::read_ahead(&key.0, &key.1, current, &meta.path, print));
                     }
                 });
                 if let Some(primed) = primed {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::{RESUMABLE, Seen, Tracker, fingerprint};
 use crate::api;
 use crate::error::Result;
+use crate::index::fingerprint::Fingerprint;
 use crate::model::{Current, Session, SessionMeta, SourceFormat};
 use crate::sources::claude::resume::Resumable;
 
@@ -29,16 +30,18 @@ impl Primed {
     /// `None` for a session that is not a Claude Code transcript (nothing to read on from), or
     /// when the file changed while it was read (a tracker then reads it itself).
     pub fn read(meta: &SessionMeta) -> Result<Option<Primed>> {
-        Self::read_with(meta, |_| {})
+        Self::read_with(meta, |_, _| {})
     }
 
     /// [`Primed::read`], giving `first` where the session lives as soon as it is read, before
     /// what a tracker remembers of it is made (a listing of the file, every message's
     /// fingerprint): a caller that keeps it too (the app's window) has it that much sooner,
-    /// and shares it with the tracker that adopts this read instead of copying it.
+    /// and shares it with the tracker that adopts this read instead of copying it. `first` also
+    /// gets the file's fingerprint from before the read, for an index update to take this copy
+    /// while the file is still as it was ([`crate::index::Given`]).
     pub fn read_with(
         meta: &SessionMeta,
-        first: impl FnOnce(Arc<Current>),
+        first: impl FnOnce(Arc<Current>, Option<Fingerprint>),
     ) -> Result<Option<Primed>> {
         if meta.format != SourceFormat::ClaudeCode {
             return Ok(None);
@@ -46,8 +49,9 @@ impl Primed {
         let path = Path::new(&meta.path);
         let size = || std::fs::metadata(path).map(|m| m.len()).ok();
         let before = size();
+        let print = Fingerprint::of(path).ok();
         let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
-        first(reader.shared());
+        first(reader.shared(), print);
         // The listing the tracker compares with (from the index when it holds the file as it
         // is, as the tracker's own), of these same bytes. A listing of the file itself too: the
         // tracker lists the grown file at its first change, and a big file's count then goes
