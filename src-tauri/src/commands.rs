@@ -96,8 +96,7 @@ pub fn get_timeline(state: State<'_, AppState>, req: GetTimelineReq) -> Result<T
     {
         return Ok(t);
     }
-    let t = state.timeline(&req.path, &req.id, req.from == 0, whole)?;
-    Ok(t.page(req.from, req.limit))
+    state.page(&req.path, &req.id, req.from, req.limit, whole)
 }
 
 /// One whole message, and its stored text when asked for: from the session when it is

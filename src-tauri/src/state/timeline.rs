@@ -92,6 +92,26 @@ impl AppState {
         Ok(t)
     }
 
+    /// Rows `from..from + limit` of [`AppState::timeline`]. The rows are kept for the next page
+    /// only until the last one is sent: the window then holds them, and a session's rows are
+    /// about 440 bytes each (116 MB for a 2 GB transcript's 264 000) that nothing here reads
+    /// again. A page asked after that is made afresh.
+    pub fn page(
+        &self,
+        path: &str,
+        id: &str,
+        from: usize,
+        limit: Option<usize>,
+        whole: bool,
+    ) -> Result<Timeline, IpcError> {
+        let t = self.timeline(path, id, from == 0, whole)?;
+        let page = t.page(from, limit);
+        if page.first_row + page.rows.len() >= page.total_rows {
+            self.forget_timeline(path, id);
+        }
+        Ok(page)
+    }
+
     /// The first page of session `id` under `path` before its rows are read whole: the index's
     /// ([`AppState::timeline_head`]), else a big transcript's first lines
     /// ([`AppState::timeline_first_lines`]); `None` when neither answers.
@@ -237,6 +257,56 @@ mod tests {
                 "the first page is the head of those rows"
             );
             assert!(all.from_index, "from the same index");
+        });
+    }
+
+    #[test]
+    fn the_rows_are_kept_for_the_next_page_until_the_last_is_sent() {
+        let id = "258c7280-ae70-4798-800f-63464d01a85d";
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../shared/data/claude-code/{id}.jsonl"));
+        if !real.exists() {
+            eprintln!("skipped: {} is absent", real.display());
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let file = t.path().join(format!("{id}.jsonl"));
+        std::fs::copy(&real, &file).unwrap();
+        let path = file.canonicalize().unwrap().display().to_string();
+        let machine =
+            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+        palimpsest_core::env::with(machine, || {
+            let state = AppState::new(None);
+            let kept = |state: &AppState| state.timeline.lock().unwrap().is_some();
+            let first = state.page(&path, id, 0, Some(200), false).unwrap();
+            assert_eq!(
+                (first.rows.len(), first.total_rows),
+                (200, 349),
+                "the first page of the real transcript's 349 rows"
+            );
+            assert!(kept(&state), "its rows are kept for the next page");
+            let rest = state.page(&path, id, 200, Some(100), false).unwrap();
+            assert_eq!(
+                (rest.first_row, rest.rows.len()),
+                (200, 100),
+                "a page from where the last ended"
+            );
+            assert!(kept(&state), "49 rows are still to come");
+            let last = state.page(&path, id, 300, Some(100), false).unwrap();
+            assert_eq!(
+                (last.first_row, last.rows.len()),
+                (300, 49),
+                "the last page holds what is left"
+            );
+            assert!(
+                !kept(&state),
+                "with the last page sent, no copy of every row stays behind"
+            );
+            let again = state.page(&path, id, 300, Some(100), false).unwrap();
+            assert_eq!(
+                again.rows, last.rows,
+                "a page asked again is made afresh, the same rows"
+            );
         });
     }
 
