@@ -61,7 +61,9 @@ LIVE_MEDIAN = 250
 # held 842-1 039 MB (4.0-4.9 x); a second copy of today's session would add about 0.6 x. The
 # bound catches that, and leaves about 130 MB for the run-to-run spread (cold CI runs have
 # matched the local ones). With mimalloc in the app too (it had run on glibc's malloc): 394, 319,
-# 348 and 333 MB in four runs of the debug app, 280-328 MB in the release app.
+# 348 and 333 MB in four runs of the debug app, 280-328 MB in the release app; purging freed
+# pages at once (`src-tauri/src/alloc.rs`) and indexing the follower's copy: 273 MB (debug app),
+# 265-283 MB (release, three runs).
 LIVE_SHARE = 2.2
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
 # on 2 GB by hand (the bounds above are for 200, and only printed for another size).
