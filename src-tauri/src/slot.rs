@@ -160,6 +160,17 @@ mod tests {
         patches.remove(0)
     }
 
+    /// As the slot does at `change`: what the change gives replaces `kept`, and that copy is
+    /// not offered to the index.
+    fn offers_nothing_once(kept: Kept, path: &str, change: &Patch) {
+        drop(kept);
+        let kept = Kept::of(path, ID, change).expect("a change the follower keeps");
+        assert!(
+            kept.given().is_none(),
+            "a changed copy is no longer the file as read: the index reads the file"
+        );
+    }
+
     #[test]
     fn a_followed_session_is_read_where_the_follower_keeps_it_not_copied() {
         // Lines 1256 and 1257 reach back (the file is read whole there): these stop before.
@@ -233,12 +244,7 @@ mod tests {
         );
         assert!(tracker.adopt(primed), "the follower goes on from the read");
         let change = grow(&mut tracker, &dir, &lines[1100..1110]);
-        drop(kept);
-        let kept = Kept::of(&path, ID, &change).expect("a change the follower keeps");
-        assert!(
-            kept.given().is_none(),
-            "a changed copy is no longer the file as read: the index reads the file"
-        );
+        offers_nothing_once(kept, &path, &change);
     }
 
     #[test]
@@ -325,13 +331,7 @@ mod tests {
             "the window's copy itself, not a second one"
         );
         let change = grow(&mut tracker, &dir, &lines[1100..1110]);
-        // As the slot does: what the change gives replaces what it held.
-        drop(kept);
-        let kept = Kept::of(&path, ID, &change).expect("a change the follower keeps");
-        assert!(
-            kept.given().is_none(),
-            "a changed copy is no longer the file as read: the index reads the file"
-        );
+        offers_nothing_once(kept, &path, &change);
         assert!(
             weak.upgrade().is_none(),
             "the window's own copy is let go once it reads the follower's"

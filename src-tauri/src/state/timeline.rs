@@ -210,6 +210,26 @@ mod tests {
 
     use super::AppState;
 
+    const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
+
+    /// The real transcript of the shared data, or `None` (said) where it is absent.
+    fn real() -> Option<std::path::PathBuf> {
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../../shared/data/claude-code/{ID}.jsonl"));
+        if !real.exists() {
+            eprintln!("skipped: {} is absent", real.display());
+            return None;
+        }
+        Some(real)
+    }
+
+    /// Run `f` with the index and the token cache in `t`'s `cache` folder.
+    fn with_cache(t: &tempfile::TempDir, f: impl FnOnce()) {
+        let machine =
+            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+        palimpsest_core::env::with(machine, f)
+    }
+
     #[test]
     fn an_indexed_session_gives_its_first_page_alone_and_then_every_row() {
         let real = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -262,20 +282,13 @@ mod tests {
 
     #[test]
     fn the_rows_are_kept_for_the_next_page_until_the_last_is_sent() {
-        let id = "258c7280-ae70-4798-800f-63464d01a85d";
-        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../shared/data/claude-code/{id}.jsonl"));
-        if !real.exists() {
-            eprintln!("skipped: {} is absent", real.display());
-            return;
-        }
+        let id = ID;
+        let Some(real) = real() else { return };
         let t = tempfile::tempdir().unwrap();
         let file = t.path().join(format!("{id}.jsonl"));
         std::fs::copy(&real, &file).unwrap();
         let path = file.canonicalize().unwrap().display().to_string();
-        let machine =
-            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
-        palimpsest_core::env::with(machine, || {
+        with_cache(&t, || {
             let state = AppState::new(None);
             let kept = |state: &AppState| state.timeline.lock().unwrap().is_some();
             let first = state.page(&path, id, 0, Some(200), false).unwrap();
@@ -312,13 +325,8 @@ mod tests {
 
     #[test]
     fn a_big_transcript_not_indexed_gives_its_first_lines_then_every_row() {
-        let id = "258c7280-ae70-4798-800f-63464d01a85d";
-        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../shared/data/claude-code/{id}.jsonl"));
-        if !real.exists() {
-            eprintln!("skipped: {} is absent", real.display());
-            return;
-        }
+        let id = ID;
+        let Some(real) = real() else { return };
         let t = tempfile::tempdir().unwrap();
         let file = t.path().join(format!("{id}.jsonl"));
         let copies = palimpsest_fixtures::big::grow(
@@ -328,9 +336,7 @@ mod tests {
         )
         .unwrap();
         let path = file.canonicalize().unwrap().display().to_string();
-        let machine =
-            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
-        palimpsest_core::env::with(machine, || {
+        with_cache(&t, || {
             let state = AppState::new(None);
             let first = state
                 .timeline_first_lines(&path, id, 200)
