@@ -7,6 +7,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod ahead;
+#[cfg(unix)]
 mod alloc;
 mod commands;
 mod indexing;

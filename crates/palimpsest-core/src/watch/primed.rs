@@ -48,8 +48,8 @@ impl Primed {
         }
         let path = Path::new(&meta.path);
         let size = || std::fs::metadata(path).map(|m| m.len()).ok();
-        let before = size();
         let print = Fingerprint::of(path).ok();
+        let before = print.as_ref().map(|p| p.size);
         let reader = Resumable::open(path, &meta.id, meta.parent_id.clone())?;
         first(reader.shared(), print);
         // The listing the tracker compares with (from the index when it holds the file as it
