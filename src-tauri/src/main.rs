@@ -56,9 +56,9 @@ fn main() {
         let painting = painting::wanted();
         #[cfg(not(target_os = "linux"))]
         let painting = None;
-        let vars: Vec<_> = [painting, alloc::wanted(|name| std::env::var_os(name))]
+        let vars: Vec<_> = painting
             .into_iter()
-            .flatten()
+            .chain(alloc::wanted(|name| std::env::var_os(name)))
             .collect();
         relaunch::with(&vars);
     }
