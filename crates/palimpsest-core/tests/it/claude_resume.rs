@@ -218,3 +218,14 @@ fn a_tracker_reports_each_append_once_and_its_patches_keep_a_copy_as_the_file_re
     }
     assert!(tracker.take_patches().is_empty(), "taken once");
 }
+
+#[test]
+fn a_followed_transcripts_node_per_message_stays_small() {
+    // The reader keeps one node per message for as long as a transcript is followed live:
+    // 264 000 of them for a 2 GB one. 208 bytes when the compaction metadata was held inline.
+    assert_eq!(
+        std::mem::size_of::<palimpsest_core::sources::claude::build::Node>(),
+        120,
+        "a node holds its rare parts (compaction metadata, subtype, logical parent) boxed"
+    );
+}

@@ -88,7 +88,7 @@ fn trigger(meta: Option<&Value>) -> Option<Trigger> {
 
 fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     let node = &b.nodes[at];
-    let meta = node.compact_meta.clone();
+    let meta = node.compact_meta.as_deref().cloned();
     let uuid = node.uuids.first().copied();
     let logical = node.logical_parent.clone();
     let summary_index = (at + 1..b.messages.len())
@@ -124,7 +124,7 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
 }
 
 fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
-    let meta = b.nodes[at].compact_meta.clone();
+    let meta = b.nodes[at].compact_meta.as_deref().cloned();
     let ids: HashSet<String> = meta
         .as_ref()
         .and_then(|m| m.get("compactedToolIds"))

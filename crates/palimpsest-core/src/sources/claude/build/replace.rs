@@ -63,7 +63,7 @@ fn stripped(v: &Value) -> Value {
 pub fn row(v: &Value, typ: &str, number: usize) -> (Message, Map<String, Value>, Node) {
     let node = Node {
         lines: vec![number],
-        subtype: Some(typ.to_owned()),
+        subtype: Some(typ.into()),
         created: str_of(v, "timestamp").and_then(millis),
         ..Node::default()
     };
