@@ -12,7 +12,7 @@
 //! glibc frees a big block (a page of rows handed to the page is one) it raises its trim
 //! threshold up to 64 MB, and keeps that much freed memory at the top of its heap from then on.
 //! Setting the threshold (to glibc's own default, 128 KiB) keeps it there: a 210 MB
-//! transcript followed live held 124–143 MB of private memory, against 140–160 MB.
+//! transcript followed live held 124–151 MB of private memory (median 130), against 140–160 MB.
 //!
 //! Both allocators read their options from the environment when the process starts, before
 //! `main`, and setting one from Rust is `unsafe` (forbidden here): the app asks to be started

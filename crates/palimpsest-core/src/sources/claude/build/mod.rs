@@ -58,7 +58,7 @@ pub struct Node {
     /// `logicalParentUuid` (compact boundaries).
     pub logical_parent: Option<Box<str>>,
     /// The line's `compactMetadata` / `microcompactMetadata`: boxed, as a handful of lines
-    /// have one and an inline `Value` made every node 72 bytes longer (26 MB on a 2 GB
+    /// have one and an inline `Value` made every node 72 bytes longer (19 MB on a 2 GB
     /// transcript followed live).
     pub compact_meta: Option<Box<Value>>,
     /// `isCompactSummary`.
