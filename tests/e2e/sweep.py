@@ -41,17 +41,18 @@ def short(n):
 def sweep_once(d):
     """Click the sweep button and wait until it is done; the seconds it took and the cells. The
     click disables the button at once (a click is handled before the next script runs). In one of
-    two cold CI runs the Replay tab started afresh while the first sweep ran: its button back to
-    "Run sweep", no error, side A's window back to the default. Why is not known yet (the file was
-    written a moment ago, so the live follower reads it ahead meanwhile); it is a bug of the
-    window, worked around here. The sweep is then asked again; an error the panel shows fails the
-    test."""
+    two cold CI runs the first sweep vanished: its button back to "Run sweep", no error. Why is
+    not known yet (the file was written a moment ago, so the live follower reads it ahead
+    meanwhile); it is a bug of the window, worked around here. The sweep is then asked again,
+    and the panel's mount stamp says whether it was mounted afresh or lost the answer; an error
+    the panel shows (an answer without a grid is one) fails the test."""
     for _ in range(3):
         # Side A's context window, set again each try (a tab started afresh has the default).
         d.wait("return !!document.querySelector('[data-testid=sweep-run]');", timeout=60, what="the sweep button")
         d.run("const i = document.querySelector('[data-testid=replay-controls-A] [data-knob=context_window]');"
               "const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;"
               f"set.call(i, '{WINDOW}'); i.dispatchEvent(new Event('input', {{bubbles: true}}));")
+        stamp = d.run("return document.querySelector('[data-testid=sweep]').dataset.mounted;")
         t0 = time.time()
         d.click('[data-testid=sweep-run]')
         state = d.wait("const b = document.querySelector('[data-testid=sweep-run]');"
@@ -62,7 +63,9 @@ def sweep_once(d):
         check(not state.startswith("error: "), f"the sweep answers without an error; got {state!r}")
         if state == "Sweep again":
             return time.time() - t0, d.wait(CELLS, timeout=10, what="the sweep's grid")
-        print(f"  the Replay tab started afresh while the sweep ran ({state!r}): asked again")
+        now = d.run("return document.querySelector('[data-testid=sweep]')?.dataset.mounted;")
+        how = "its panel was mounted afresh" if now != stamp else "the same panel lost the answer"
+        print(f"  the sweep button came back as {state!r} ({how}): asked again")
     check(False, "the sweep finished within three tries")
 
 

@@ -1,6 +1,6 @@
 // The sweep: core's heatmap as a picture, and under it the same grid as a table of buttons —
 // clicking (or Enter on) a cell sets side A to that keep-tail / trigger cap and tool-result cap.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { Metric } from "../bindings/Metric";
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import { DEFAULTS } from "../bindings/defaults";
@@ -31,18 +31,25 @@ export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
   const [sweep, setSweep] = useState<SweepView | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // When this panel was mounted: a sweep that seems to vanish is either a panel mounted afresh
+  // (a new stamp) or an answer lost on the way (the same stamp); the end-to-end test tells which.
+  const mounted = useRef(String(Date.now()));
   const run = () => {
     setBusy(true);
     setError(null);
     call("replay_sweep", { path, id, options, metric, theme })
-      .then(setSweep)
+      .then((v) => {
+        // An answer without a grid would leave the button as if nothing had been asked.
+        if (!v?.grid) throw new Error("the sweep came back without a grid");
+        setSweep(v);
+      })
       .catch((e) => setError(toIpcError(e).message))
       .finally(() => setBusy(false));
   };
   const grid = sweep?.grid;
   const capInForce = options.tool_result_cap ?? (options.policy === "goose" ? 0 : DEFAULTS.coworker_tool_result_cap);
   return (
-    <section className="sweep" data-testid="sweep">
+    <section className="sweep" data-testid="sweep" data-mounted={mounted.current}>
       <div className="sweep-head">
         <strong>Sweep</strong>
         <label>
