@@ -41,11 +41,13 @@ def short(n):
 def sweep_once(d):
     """Click the sweep button and wait until it is done; the seconds it took and the cells. The
     click disables the button at once (a click is handled before the next script runs). In one of
-    two cold CI runs the first sweep vanished: its button back to "Run sweep", no error. Why is
-    not known yet (the file was written a moment ago, so the live follower reads it ahead
-    meanwhile); it is a bug of the window, worked around here. The sweep is then asked again,
-    and the panel's mount stamp says whether it was mounted afresh or lost the answer; an error
-    the panel shows (an answer without a grid is one) fails the test."""
+    two cold CI runs the first sweep vanished: its button back to "Run sweep", no error, side A's
+    window back to the default, as when the Replay tab is mounted afresh. The tab's state and a
+    sweep on its way are now the session's, kept outside the tab (ui/src/replay/store.ts), so a
+    remount no longer loses them; what remounted it is not known. Should the button still come
+    back as "Run sweep", the sweep is asked again, and the panel's mount stamp says whether it
+    was mounted afresh or lost the answer; an error the panel shows (an answer without a grid
+    is one) fails the test."""
     for _ in range(3):
         # Side A's context window, set again each try (a tab started afresh has the default).
         d.wait("return !!document.querySelector('[data-testid=sweep-run]');", timeout=60, what="the sweep button")
@@ -94,6 +96,12 @@ def test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests(c):
                     print(f"  sweep of 349 messages, 9 × 4 cells: first {first_s:.2f} s, again {again_s:.2f} s")
                     check(len(first) == 36, f"9 keep-tails × 4 caps; got {len(first)} cells")
                     check(again == first, f"the second sweep draws the cells the first did;\n {first}\n {again}")
+                    # Another tab and back: the Replay tab keeps side A and the sweep (replay/store.ts).
+                    open_tab(c, "timeline")
+                    open_tab(c, "replay")
+                    kept = d.run("return document.querySelector('[data-testid=replay-controls-A] [data-knob=context_window]').value;")
+                    check(kept == WINDOW, f"side A's window outlasts a visit to another tab; got {kept!r}")
+                    check(d.run(CELLS) == first, "the sweep's grid outlasts a visit to another tab")
                     d.run("document.querySelector('[data-testid=sweep]').scrollIntoView();")
                     time.sleep(0.3)
                     d.screenshot(os.path.join(c.out, "sweep-real.png"))

@@ -1,14 +1,18 @@
 // The sweep: core's heatmap as a picture, and under it the same grid as a table of buttons —
 // clicking (or Enter on) a cell sets side A to that keep-tail / trigger cap and tool-result cap.
-import { useRef, useState } from "react";
+// The metric, the last answer and a sweep on its way are the session's (store.ts), not the
+// panel's.
+import { useRef } from "react";
 import type { Metric } from "../bindings/Metric";
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import { DEFAULTS } from "../bindings/defaults";
-import type { SweepView } from "../bindings/SweepView";
 import { call, toIpcError } from "../ipc";
 import { SvgImage } from "../components/SvgImage";
 import { useSystemTheme } from "../theme";
+import type { ThemeName } from "../bindings/ThemeName";
 import { cellOptions, isCell, short } from "./diff";
+import { updateReplay, useReplayState } from "./store";
+import { sessionKey } from "../live";
 
 const METRICS: { metric: Metric; label: string }[] = [
   { metric: "tokens-after", label: "mean tokens after a cut" },
@@ -25,27 +29,28 @@ export interface SweepPanelProps {
   onPick: (o: ReplayOptions) => void;
 }
 
+/** Ask core for session `key`'s sweep; the answer lands in the session's Replay state even
+ * when no panel shows it any more. */
+export function runSweep(key: string, req: { path: string; id: string; options: ReplayOptions; metric: Metric; theme: ThemeName }) {
+  updateReplay(key, { sweeping: true, sweepError: null });
+  call("replay_sweep", req)
+    .then((v) => {
+      // An answer without a grid would leave the button as if nothing had been asked.
+      if (!v?.grid) throw new Error("the sweep came back without a grid");
+      updateReplay(key, { sweep: v, sweeping: false });
+    })
+    .catch((e) => updateReplay(key, { sweepError: toIpcError(e).message, sweeping: false }));
+}
+
 export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
   const theme = useSystemTheme();
-  const [metric, setMetric] = useState<Metric>("tokens-after");
-  const [sweep, setSweep] = useState<SweepView | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // When this panel was mounted: a sweep that seems to vanish is either a panel mounted afresh
-  // (a new stamp) or an answer lost on the way (the same stamp); the end-to-end test tells which.
+  const key = sessionKey(path, id);
+  const [{ metric, sweep, sweeping: busy, sweepError: error }, update] = useReplayState(key);
+  const setMetric = (m: Metric) => update({ metric: m });
+  // When this panel was mounted: the end-to-end test checks that a sweep outlasts a panel
+  // mounted afresh under it.
   const mounted = useRef(String(Date.now()));
-  const run = () => {
-    setBusy(true);
-    setError(null);
-    call("replay_sweep", { path, id, options, metric, theme })
-      .then((v) => {
-        // An answer without a grid would leave the button as if nothing had been asked.
-        if (!v?.grid) throw new Error("the sweep came back without a grid");
-        setSweep(v);
-      })
-      .catch((e) => setError(toIpcError(e).message))
-      .finally(() => setBusy(false));
-  };
+  const run = () => runSweep(key, { path, id, options, metric, theme });
   const grid = sweep?.grid;
   const capInForce = options.tool_result_cap ?? (options.policy === "goose" ? 0 : DEFAULTS.coworker_tool_result_cap);
   return (

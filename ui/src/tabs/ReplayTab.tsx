@@ -1,8 +1,9 @@
 // The Replay tab: compact the open session offline under a setting (goose or coworker policy,
 // K, threshold, window, caps, summary size, switches) and see the agent view that would follow,
 // in the timeline's own rows; optionally beside a second setting (A | B) with the differences
-// marked; the run-forward summary of each; and the sweep heatmap, whose cells set A.
-import { useEffect, useMemo, useState } from "react";
+// marked; the run-forward summary of each; and the sweep heatmap, whose cells set A. What it
+// holds per session lives in replay/store.ts, so it outlasts the tab.
+import { useCallback, useEffect, useMemo } from "react";
 import type { TabContext } from "./context";
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import type { ReplayPanel } from "../bindings/ReplayPanel";
@@ -11,7 +12,9 @@ import { useCommand } from "../useCommand";
 import { ReplayControls } from "../replay/ReplayControls";
 import { ReplayColumn } from "../replay/ReplayColumn";
 import { SweepPanel } from "../replay/SweepPanel";
-import { DEFAULT_OPTIONS, onlyIn } from "../replay/diff";
+import { onlyIn } from "../replay/diff";
+import { useReplayState } from "../replay/store";
+import { sessionKey } from "../live";
 
 /** Wait this long after the last knob move before replaying. */
 const DEBOUNCE_MS = 200;
@@ -42,9 +45,12 @@ function useReplay(path: string | null, id: string | null, options: ReplayOption
 
 export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext) {
   const id = timeline?.meta.id ?? null;
-  const [a, setA] = useState<ReplayOptions>(DEFAULT_OPTIONS);
-  const [b, setB] = useState<ReplayOptions>({ ...DEFAULT_OPTIONS, keep_tail: 3 });
-  const [compare, setCompare] = useState(false);
+  // Kept per session outside the tab (replay/store.ts): another tab and back keeps A, B and the sweep.
+  const key = sessionKey(path ?? "", id ?? "");
+  const [{ a, b, compare }, update] = useReplayState(key);
+  const setA = useCallback((o: ReplayOptions) => update({ a: o }), [update]);
+  const setB = useCallback((o: ReplayOptions) => update({ b: o }), [update]);
+  const setCompare = (on: boolean) => update({ compare: on });
   const sideA = useReplay(path, id, a, true);
   const sideB = useReplay(path, id, b, compare);
   // A | B needs the width: the inspector folds away while comparing (at 1280 × 800 each side
@@ -85,7 +91,7 @@ export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext
         <ReplayColumn side="A" {...sideA} only={onlyA} other={compare ? { panel: sideB.panel, summary: sideB.summary } : null} selectMessage={selectMessage} />
         {compare && <ReplayColumn side="B" {...sideB} only={onlyB} other={{ panel: sideA.panel, summary: sideA.summary }} selectMessage={selectMessage} />}
       </div>
-      <SweepPanel key={`${path}\u0000${id}`} path={path} id={id} options={a} onPick={setA} />
+      <SweepPanel path={path} id={id} options={a} onPick={setA} />
     </div>
   );
 }
