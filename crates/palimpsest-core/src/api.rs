@@ -325,9 +325,9 @@ pub use cuts::{
     session_cuts_indexed,
 };
 pub use fleet::{
-    default_paths, export_parquet, fleet_indexed, index_update, index_update_given,
-    load_session_printed, open_index, search, timeline_indexed, timeline_indexed_grown,
-    timeline_indexed_head,
+    default_paths, export_parquet, fleet_indexed, fleet_indexed_given, index_update,
+    index_update_given, load_session_printed, open_index, search, search_given, timeline_indexed,
+    timeline_indexed_grown, timeline_indexed_head,
 };
 pub use postmortem::{
     DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills, spills_indexed,

@@ -76,8 +76,19 @@ pub fn fleet_indexed(
     path: &Path,
     opts: &DiagnoseOptions,
 ) -> Result<crate::analysis::Fleet> {
+    fleet_indexed_given(index, path, opts, &[])
+}
+
+/// [`fleet_indexed`], the update taking the sessions in `given` as read already (the app's
+/// copy of a transcript it follows live): one whose file is as read is not read again.
+pub fn fleet_indexed_given(
+    index: &mut Index,
+    path: &Path,
+    opts: &DiagnoseOptions,
+    given: &[crate::index::Given],
+) -> Result<crate::analysis::Fleet> {
     let paths = [path.to_owned()];
-    let report = index.update(&paths, opts, &mut |_, _| {})?;
+    let report = index.update_given(&paths, opts, &mut |_, _| {}, given)?;
     index.fleet(&paths, report.problems, opts.price_table())
 }
 
@@ -89,12 +100,24 @@ pub fn search(
     query: &crate::index::search::Query,
     opts: &DiagnoseOptions,
 ) -> Result<(Vec<crate::index::search::Hit>, IndexReport)> {
+    search_given(index, paths, query, opts, &[])
+}
+
+/// [`search`], the update taking the sessions in `given` as read already (see
+/// [`fleet_indexed_given`]).
+pub fn search_given(
+    index: &mut Index,
+    paths: &[PathBuf],
+    query: &crate::index::search::Query,
+    opts: &DiagnoseOptions,
+    given: &[crate::index::Given],
+) -> Result<(Vec<crate::index::search::Hit>, IndexReport)> {
     let paths = if paths.is_empty() {
         default_paths()
     } else {
         paths.to_vec()
     };
-    let report = index.update(&paths, opts, &mut |_, _| {})?;
+    let report = index.update_given(&paths, opts, &mut |_, _| {}, given)?;
     Ok((index.search(&paths, query)?, report))
 }
 

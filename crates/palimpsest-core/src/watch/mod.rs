@@ -20,7 +20,7 @@ mod patch;
 mod primed;
 
 pub use fs::{DEBOUNCE, FsWatch};
-pub use patch::{Patch, Tail};
+pub use patch::{Patch, Printed, Tail};
 pub use primed::Primed;
 
 use diff::{diff, fingerprint};
@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{self, Problem};
 use crate::error::Result;
+use crate::index::fingerprint::Fingerprint;
 use crate::model::{CompactionRecord, Message, Session, SessionMeta};
 use crate::sources::claude::resume::{Extended, Resumable};
 
@@ -295,7 +296,9 @@ impl Tracker {
             // only read on; a session read whole is handed over whole, shared when kept here.
             let patch = match fresh {
                 Fresh::Resumed(i, _) => {
-                    let current = self.resumable[i].1.shared();
+                    let r = &self.resumable[i].1;
+                    let current = r.shared();
+                    let printed = printed(&meta.path, r.offset());
                     match (hint, base_len) {
                         (Some(from), Some(base_len)) => Patch::Tail(Box::new(Tail {
                             session_id: id,
@@ -305,10 +308,12 @@ impl Tracker {
                             meta: session.meta.clone(),
                             compactions: session.compactions.clone(),
                             current,
+                            printed,
                         })),
                         _ => Patch::Shared {
                             session_id: id,
                             current,
+                            printed,
                         },
                     }
                 }
@@ -323,4 +328,14 @@ impl Tracker {
         }
         out
     }
+}
+
+/// `file`'s fingerprint now, when it is `read` bytes long: the session read from its first
+/// `read` bytes is then the file's, as long as the fingerprint holds.
+fn printed(file: &str, read: u64) -> Option<Printed> {
+    let print = Fingerprint::of(Path::new(file)).ok()?;
+    (print.size == read).then(|| Printed {
+        file: file.to_owned(),
+        print,
+    })
 }

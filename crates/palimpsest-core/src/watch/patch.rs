@@ -8,11 +8,24 @@
 //!
 //! A transcript the tracker keeps to read on from also comes with where the tracker keeps it
 //! ([`Current`]): a caller may read that instead of keeping a copy of its own (the app does,
-//! so a followed 200 MB session is in memory once, not twice).
+//! so a followed 200 MB session is in memory once, not twice), and, when the read reached the
+//! file's end, the file's fingerprint then ([`Printed`]): while the file stays so, that session
+//! is the file's, and the index may take it instead of reading the file.
 
 use std::sync::Arc;
 
+use crate::index::fingerprint::Fingerprint;
 use crate::model::{CompactionRecord, Current, Message, Session, SessionMeta};
+
+/// The file a followed transcript was read from and its fingerprint once the read reached its
+/// end (a line still being written leaves none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Printed {
+    /// The transcript.
+    pub file: String,
+    /// Its fingerprint right after the read, whose size is what was read.
+    pub print: Fingerprint,
+}
 
 /// A change to one session, as a copy of it takes it.
 #[derive(Debug, Clone)]
@@ -27,6 +40,8 @@ pub enum Patch {
         session_id: String,
         /// The session as the tracker keeps it.
         current: Arc<Current>,
+        /// The file as read, when the read reached its end.
+        printed: Option<Printed>,
     },
 }
 
@@ -47,6 +62,8 @@ pub struct Tail {
     pub compactions: Vec<CompactionRecord>,
     /// The session as the tracker keeps it, this change made.
     pub current: Arc<Current>,
+    /// The file as read, when the read reached its end.
+    pub printed: Option<Printed>,
 }
 
 impl Patch {
@@ -69,6 +86,16 @@ impl Patch {
         }
     }
 
+    /// The file the session was read from and its fingerprint, when the read reached the
+    /// file's end: what the index needs to take the session kept in [`Patch::current`].
+    pub fn printed(&self) -> Option<&Printed> {
+        match self {
+            Patch::Whole(_) => None,
+            Patch::Tail(t) => t.printed.as_ref(),
+            Patch::Shared { printed, .. } => printed.as_ref(),
+        }
+    }
+
     /// Apply it to `copy`; false (and `copy` untouched) when it does not fit: another
     /// session, or a copy read at another moment than the one the patch starts from.
     pub fn apply(&self, copy: &mut Session) -> bool {
@@ -83,6 +110,7 @@ impl Patch {
             Patch::Shared {
                 session_id,
                 current,
+                printed: _,
             } => {
                 if *session_id != copy.meta.id {
                     return false;
@@ -99,6 +127,7 @@ impl Patch {
                     meta,
                     compactions,
                     current: _,
+                    printed: _,
                 } = &**t;
                 if *session_id != copy.meta.id
                     || copy.messages.len() != *base_len

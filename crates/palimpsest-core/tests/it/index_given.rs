@@ -1,14 +1,18 @@
 //! An index update takes a session its caller read already (the app's copy of a 2 GB
 //! transcript) instead of reading the file again, when the file is still as it was before that
 //! read; once the file changed, the file is read. Proven with a copy that differs from the file
-//! on purpose: only the copy can give its message count.
+//! on purpose: only the copy can give its message count. A transcript the live follower read on
+//! from its last offset is offered the same way, with the file's fingerprint after that read.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::index::fingerprint::Fingerprint;
 use palimpsest_core::index::{Given, Index};
+use palimpsest_core::model::Session;
+use palimpsest_core::watch::{Patch, Tracker};
 
 const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 
@@ -92,5 +96,71 @@ fn an_update_takes_the_callers_copy_while_the_file_is_as_read() {
         rows,
         count + 1,
         "the file changed since the read: the index reads it, the appended message included"
+    );
+}
+
+/// Append `text` to `file`, let `tracker` look, and return the one patch it makes.
+fn grow(tracker: &mut Tracker, file: &Path, text: &str) -> Patch {
+    let mut f = std::fs::OpenOptions::new().append(true).open(file).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    drop(f);
+    tracker.refresh();
+    let mut patches = tracker.take_patches();
+    assert_eq!(patches.len(), 1, "one session changed: one patch");
+    patches.remove(0)
+}
+
+#[test]
+fn a_transcript_followed_live_is_offered_to_the_index_as_read_on_from_its_last_offset() {
+    require_shared!();
+    let (dir, file) = transcript();
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // The follower starts on the first 1 100 lines (those after 1 255 reach back to earlier
+    // messages, and the file is read whole there).
+    std::fs::write(&file, lines[..1100].concat()).unwrap();
+    let mut tracker = Tracker::new(dir.path(), None).unwrap();
+    tracker.keep_patches();
+    grow(&mut tracker, &file, &lines[1100..1110].concat());
+    let patch = grow(&mut tracker, &file, &lines[1110..1130].concat());
+    assert!(
+        matches!(patch, Patch::Tail(_)),
+        "the second change is read on from the last offset, not read whole"
+    );
+    let printed = patch
+        .printed()
+        .expect("the read reached the file's end: the file as read is fingerprinted")
+        .clone();
+    assert_eq!(
+        Some(&printed.print),
+        Fingerprint::of(&file).ok().as_ref(),
+        "the fingerprint is the file's as it is now, the 30 appended lines included"
+    );
+    // A copy no read of the file gives (the follower's, cut to 40 messages): held by the index
+    // only if the follower's fingerprint lets the index take the copy instead of the file.
+    let mut copy = Session::clone(&patch.current().unwrap().now());
+    copy.messages.truncate(40);
+    let given = Given {
+        file: PathBuf::from(&printed.file),
+        id: ID.to_owned(),
+        print: printed.print,
+        session: Arc::new(copy),
+    };
+    let (rows, _) = indexed_rows(&dir.path().join("a/index.db"), &file, vec![given]);
+    assert_eq!(
+        rows, 40,
+        "the index takes the follower's copy: the file is not read again"
+    );
+
+    // A whole line and half of the next: the read stops at the last line end, short of the
+    // file's end, so what was read is not the file and nothing is offered.
+    let half = &lines[1131][..lines[1131].len() / 2];
+    let patch = grow(&mut tracker, &file, &format!("{}{half}", lines[1130]));
+    assert!(
+        patch.printed().is_none(),
+        "a line still being written leaves the read short of the file: no fingerprint"
     );
 }
