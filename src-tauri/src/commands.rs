@@ -138,22 +138,30 @@ pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosi
 }
 
 /// Every session under a source diagnosed: the fleet table, from the index (brought up to
-/// date first); without a usable index, every session diagnosed afresh.
+/// date first, from the window's copy of a session it follows live); without a usable index,
+/// every session diagnosed afresh.
 #[tauri::command(async)]
 pub fn diagnose_fleet(
-    _state: State<'_, AppState>,
+    state: State<'_, AppState>,
     req: DiagnoseFleetReq,
 ) -> Result<Fleet, IpcError> {
-    let (path, opts) = (Path::new(&req.path), DiagnoseOptions::default());
-    match api::open_index(None).and_then(|mut ix| api::fleet_indexed(&mut ix, path, &opts)) {
+    let (path, opts, given) = (
+        Path::new(&req.path),
+        DiagnoseOptions::default(),
+        state.given_kept(),
+    );
+    match api::open_index(None)
+        .and_then(|mut ix| api::fleet_indexed_given(&mut ix, path, &opts, &given))
+    {
         Ok(f) => Ok(f),
         Err(_) => Ok(api::diagnose_fleet(path, &opts)?),
     }
 }
 
-/// Search every session of the sources shown (Ctrl+K), through the index.
+/// Search every session of the sources shown (Ctrl+K), through the index (brought up to date
+/// from the window's copy of a session it follows live).
 #[tauri::command(async)]
-pub fn search(_state: State<'_, AppState>, req: SearchReq) -> Result<Vec<Hit>, IpcError> {
+pub fn search(state: State<'_, AppState>, req: SearchReq) -> Result<Vec<Hit>, IpcError> {
     let paths: Vec<PathBuf> = req.paths.iter().map(PathBuf::from).collect();
     let query = Query {
         text: req.query,
@@ -162,7 +170,8 @@ pub fn search(_state: State<'_, AppState>, req: SearchReq) -> Result<Vec<Hit>, I
         ..Default::default()
     };
     let mut ix = api::open_index(None)?;
-    Ok(api::search(&mut ix, &paths, &query, &DiagnoseOptions::default())?.0)
+    let given = state.given_kept();
+    Ok(api::search_given(&mut ix, &paths, &query, &DiagnoseOptions::default(), &given)?.0)
 }
 
 /// Options that trust the folders the user confirmed in the Spills tab.

@@ -5,10 +5,12 @@
 //! per batch (`Vec<LiveEvent>`). Diffing, fingerprints and debouncing are core's
 //! (`palimpsest_core::follow`, `watch`); applying the events is the UI's (`ui/src/live.ts`).
 //! A transcript being written that the window shows is read ahead on another thread and
-//! handed over ([`ToLive::Primed`]), so its first change costs what was appended.
+//! handed over ([`ToLive::Primed`]), so its first change costs what was appended; once it has
+//! stopped changing for [`SETTLED`], the index takes that copy, read on from its last offset,
+//! instead of reading the file again (`indexing::later`).
 
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use palimpsest_core::follow::{Follower, LiveEvent};
 use palimpsest_core::watch::{Patch, Primed, Tracker};
@@ -22,6 +24,11 @@ pub const EVENT: &str = palimpsest_core::rpc::event::live;
 /// How long the thread waits for a notification before looking anyway (a poll for what
 /// notifications miss, and how soon a newly opened source starts being followed).
 const POLL: Duration = Duration::from_millis(500);
+
+/// How long a transcript followed live must go unchanged (the agent waits on its user, or
+/// stopped) before the index takes the window's copy of it, read on from its last offset: once
+/// per pause, not once per line, as the update diagnoses the whole session.
+const SETTLED: Duration = Duration::from_secs(5);
 
 /// What the app sends the live thread.
 pub enum ToLive {
@@ -63,6 +70,8 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
     for p in paths {
         add(&mut follower, &p);
     }
+    // The followed session last read on to its file's end, and when: indexed once it settles.
+    let mut settling: Option<(String, String, Instant)> = None;
     loop {
         loop {
             match rx.try_recv() {
@@ -91,7 +100,15 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
         }
         let events = follower.poll(POLL);
         if !events.is_empty() {
-            publish(app, &events, follower.take_patches());
+            let patches = follower.take_patches();
+            if let Some((path, patch)) = patches.iter().rev().find(|(_, p)| p.printed().is_some()) {
+                settling = Some((path.clone(), patch.session_id().to_owned(), Instant::now()));
+            }
+            publish(app, &events, patches);
+        }
+        if let Some((path, id, _)) = settling.take_if(|(_, _, at)| at.elapsed() >= SETTLED) {
+            // The window's copy when it is the file as read; else the update reads the file.
+            crate::indexing::later(&path, app.state::<AppState>().given(&path, &id));
         }
     }
 }

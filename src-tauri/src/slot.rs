@@ -69,10 +69,16 @@ impl Kept {
     }
 
     /// Session `id` under `path` as `patch` gives it: where the follower keeps it, or the
-    /// whole session it read and keeps no more.
+    /// whole session it read and keeps no more. A follower's read that reached the file's end
+    /// is offered to the index with the file's fingerprint then ([`Kept::given`]), so indexing
+    /// a transcript followed live takes what was read on from the last offset instead of
+    /// reading the file again.
     pub fn of(path: &str, id: &str, patch: &Patch) -> Option<Self> {
         match (patch.current(), patch) {
-            (Some(current), _) => Some(Self::followed(path, id, Arc::clone(current))),
+            (Some(current), _) => Some(Kept {
+                print: patch.printed().map(|p| (p.file.clone(), p.print.clone())),
+                ..Self::followed(path, id, Arc::clone(current))
+            }),
             (None, Patch::Whole(session)) => Some(Self::new(path, id, Arc::clone(session))),
             // Every change to a session the follower keeps says where it keeps it.
             (None, _) => None,
@@ -92,8 +98,10 @@ impl Kept {
     /// for the index to take instead of reading the file again
     /// ([`palimpsest_core::index::Given`]); only a weak handle, so a copy the window lets go of
     /// is not kept alive by a queued update (that one reads the file itself). The follower's
-    /// copy is offered as it is now: once a change has come to it the file has changed too, and
-    /// the index, which takes a copy only while the file is as fingerprinted, reads the file.
+    /// copy is offered as it is now, with the fingerprint of the file as its last read left it
+    /// ([`Kept::of`]): should a later change have come to it without reaching this slot, the
+    /// file has grown past that fingerprint too, and the index, which takes a copy only while
+    /// the file is as fingerprinted, reads the file.
     pub fn given(&self) -> Option<(String, Fingerprint, std::sync::Weak<Session>)> {
         let (file, print) = self.print.clone()?;
         let session = match &self.copy {
@@ -101,6 +109,11 @@ impl Kept {
             Copy::Followed(current) => Arc::downgrade(&current.now()),
         };
         Some((file, print, session))
+    }
+
+    /// The session's id.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// True when it is session `id` under `path`.
@@ -160,14 +173,29 @@ mod tests {
         patches.remove(0)
     }
 
-    /// As the slot does at `change`: what the change gives replaces `kept`, and that copy is
-    /// not offered to the index.
-    fn offers_nothing_once(kept: Kept, path: &str, change: &Patch) {
+    /// As the slot does at `change`: what the change gives replaces `kept`. The follower read
+    /// the appended lines to the file's end, so its session is offered to the index in turn,
+    /// with the file's fingerprint after that read: indexing it reads nothing again.
+    fn offers_the_followers_read(kept: Kept, path: &str, change: &Patch, file: &Path) {
         drop(kept);
         let kept = Kept::of(path, ID, change).expect("a change the follower keeps");
+        let (offered_file, offered, weak) = kept
+            .given()
+            .expect("the follower read to the file's end: its session is the file's");
+        assert_eq!(
+            offered_file,
+            file.display().to_string(),
+            "the transcript the follower read, as the index matches it"
+        );
+        assert_eq!(
+            Some(offered),
+            Fingerprint::of(file).ok(),
+            "with the file's fingerprint after the appended lines were read"
+        );
         assert!(
-            kept.given().is_none(),
-            "a changed copy is no longer the file as read: the index reads the file"
+            weak.upgrade()
+                .is_some_and(|s| Arc::ptr_eq(&s, &change.current().unwrap().now())),
+            "the follower's session itself, not a copy"
         );
     }
 
@@ -205,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_read_ahead_for_the_follower_is_offered_to_the_index_until_a_change_comes() {
+    fn a_copy_read_ahead_for_the_follower_is_offered_to_the_index_and_so_is_each_read_on() {
         let (_t, dir, lines) = started(1100);
         let path = dir.display().to_string();
         let file = dir.join(format!("{ID}.jsonl"));
@@ -244,7 +272,7 @@ mod tests {
         );
         assert!(tracker.adopt(primed), "the follower goes on from the read");
         let change = grow(&mut tracker, &dir, &lines[1100..1110]);
-        offers_nothing_once(kept, &path, &change);
+        offers_the_followers_read(kept, &path, &change, &file);
     }
 
     #[test]
@@ -311,7 +339,7 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_as_read_is_offered_to_the_index_weakly_until_a_change_comes() {
+    fn a_copy_as_read_is_offered_to_the_index_weakly_then_the_followers_read() {
         let (_t, dir, lines) = started(1100);
         let mut tracker = Tracker::new(&dir, None).unwrap();
         tracker.keep_patches();
@@ -331,7 +359,7 @@ mod tests {
             "the window's copy itself, not a second one"
         );
         let change = grow(&mut tracker, &dir, &lines[1100..1110]);
-        offers_nothing_once(kept, &path, &change);
+        offers_the_followers_read(kept, &path, &change, &file);
         assert!(
             weak.upgrade().is_none(),
             "the window's own copy is let go once it reads the follower's"

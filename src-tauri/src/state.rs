@@ -21,6 +21,7 @@ use crate::ahead::{ReadAhead, prime, read_ahead};
 use crate::memo::Memo;
 use crate::slot::Kept;
 
+mod given;
 mod timeline;
 
 /// A source the app opens on start.
@@ -190,20 +191,6 @@ impl AppState {
     pub fn counts(&self, session: &Arc<Session>) -> Option<Arc<Counted>> {
         self.memo.get_some(session, "session_counts", || {
             api::session_counts(session, token_cache().as_ref()).map(Arc::new)
-        })
-    }
-
-    /// Session `id` under `path` as the slot holds it read from its file, for the index
-    /// ([`Kept::given`]); `None` while a read holds the slot.
-    pub fn given(&self, path: &str, id: &str) -> Option<crate::indexing::Read> {
-        let slot = self.loaded.try_lock().ok()?;
-        let kept = slot.as_ref().filter(|k| k.is(path, id))?;
-        let (file, print, session) = kept.given()?;
-        Some(crate::indexing::Read {
-            id: id.to_owned(),
-            file: file.into(),
-            print,
-            session,
         })
     }
 
