@@ -106,9 +106,12 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
             }
             publish(app, &events, patches);
         }
-        if let Some((path, id, _)) = settling.take_if(|(_, _, at)| at.elapsed() >= SETTLED) {
-            // The window's copy when it is the file as read; else the update reads the file.
-            crate::indexing::later(&path, app.state::<AppState>().given(&path, &id));
+        if let Some((path, id, _)) = settling.take_if(|(_, _, at)| at.elapsed() >= SETTLED)
+            // Only the session the window keeps, as read: another one changing in a followed
+            // folder is left for the next update that asks, as before.
+            && let Some(read) = app.state::<AppState>().given(&path, &id)
+        {
+            crate::indexing::later(&path, Some(read));
         }
     }
 }
