@@ -145,11 +145,8 @@ pub fn diagnose_fleet(
     state: State<'_, AppState>,
     req: DiagnoseFleetReq,
 ) -> Result<Fleet, IpcError> {
-    let (path, opts, given) = (
-        Path::new(&req.path),
-        DiagnoseOptions::default(),
-        state.given_kept(),
-    );
+    let (path, opts) = (Path::new(&req.path), DiagnoseOptions::default());
+    let given = state.given_kept();
     match api::open_index(None)
         .and_then(|mut ix| api::fleet_indexed_given(&mut ix, path, &opts, &given))
     {

@@ -162,6 +162,18 @@ pub struct Read {
     pub session: Weak<Session>,
 }
 
+impl Read {
+    /// What the index takes ([`Given`]), while the window still keeps the copy.
+    pub fn upgrade(self) -> Option<Given> {
+        Some(Given {
+            file: self.file,
+            id: self.id,
+            print: self.print,
+            session: self.session.upgrade()?,
+        })
+    }
+}
+
 /// Sources waiting to be indexed (each with the session the window read from it, if any), and
 /// whether the indexing thread is running.
 type Queue = (Vec<(PathBuf, Option<Read>)>, bool);
@@ -196,17 +208,7 @@ pub fn later(path: &str, read: Option<Read>) {
                 q.0.remove(0)
             };
             // Upgraded only now: a copy the window let go of meanwhile is read from the file.
-            let given: Vec<Given> = read
-                .and_then(|r| {
-                    Some(Given {
-                        file: r.file,
-                        id: r.id,
-                        print: r.print,
-                        session: r.session.upgrade()?,
-                    })
-                })
-                .into_iter()
-                .collect();
+            let given: Vec<Given> = read.and_then(Read::upgrade).into_iter().collect();
             let done = api::open_index(None).and_then(|mut ix| {
                 api::index_update_given(
                     &mut ix,

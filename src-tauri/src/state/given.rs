@@ -20,21 +20,14 @@ impl AppState {
     }
 
     /// The session the window keeps, as the index may take it instead of reading its file
-    /// ([`crate::slot::Kept::given`]): none while a read holds the slot (never waits).
+    /// ([`AppState::given`], upgraded): none while a read holds the slot (never waits).
     pub fn given_kept(&self) -> Vec<palimpsest_core::index::Given> {
-        let Ok(slot) = self.loaded.try_lock() else {
-            return Vec::new();
-        };
-        slot.as_ref()
-            .and_then(|k| {
-                let (file, print, session) = k.given()?;
-                Some(palimpsest_core::index::Given {
-                    file: file.into(),
-                    id: k.id().to_owned(),
-                    print,
-                    session: session.upgrade()?,
-                })
-            })
+        let kept = self.loaded.try_lock().ok().and_then(|slot| {
+            let k = slot.as_ref()?;
+            Some((k.path().to_owned(), k.id().to_owned()))
+        });
+        kept.and_then(|(path, id)| self.given(&path, &id))
+            .and_then(crate::indexing::Read::upgrade)
             .into_iter()
             .collect()
     }

@@ -23,7 +23,7 @@ export interface ReplayState {
 /** Sessions whose Replay state is kept. */
 export const KEPT_SESSIONS = 8;
 
-export function initialReplayState(): ReplayState {
+function initialReplayState(): ReplayState {
   return {
     a: DEFAULT_OPTIONS,
     b: { ...DEFAULT_OPTIONS, keep_tail: 3 },
@@ -53,10 +53,10 @@ export function replayState(key: string): ReplayState {
 }
 
 /** Change session `key`'s state; every panel showing it renders again. */
-export function updateReplay(key: string, patch: Partial<ReplayState> | ((s: ReplayState) => Partial<ReplayState>)) {
+export function updateReplay(key: string, patch: Partial<ReplayState>) {
   const cur = replayState(key);
   states.delete(key);
-  states.set(key, { ...cur, ...(typeof patch === "function" ? patch(cur) : patch) });
+  states.set(key, { ...cur, ...patch });
   for (const l of listeners) l();
 }
 
@@ -66,9 +66,9 @@ function subscribe(l: () => void) {
 }
 
 /** Session `key`'s Replay state and its setter. */
-export function useReplayState(key: string): [ReplayState, (patch: Partial<ReplayState> | ((s: ReplayState) => Partial<ReplayState>)) => void] {
+export function useReplayState(key: string): [ReplayState, (patch: Partial<ReplayState>) => void] {
   const state = useSyncExternalStore(subscribe, () => replayState(key));
-  const set = useCallback((patch: Partial<ReplayState> | ((s: ReplayState) => Partial<ReplayState>)) => updateReplay(key, patch), [key]);
+  const set = useCallback((patch: Partial<ReplayState>) => updateReplay(key, patch), [key]);
   return [state, set];
 }
 
