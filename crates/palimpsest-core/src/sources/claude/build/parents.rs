@@ -23,15 +23,6 @@ const UNSEEN: u32 = u32::MAX;
 /// In [`Parents::parent`]: a line with no parent (a root).
 const ROOT: u32 = u32::MAX - 1;
 
-/// How one uuid is kept.
-#[derive(Clone, Copy)]
-enum Name {
-    /// Its usual form, as 16 bytes.
-    Bytes([u8; 16]),
-    /// Any other text: its span in [`Parents::text`].
-    Text(u32, u32),
-}
-
 /// What a uuid is looked up by: its bytes, or its text when it is not in the usual form.
 #[derive(PartialEq, Eq)]
 enum Key<'a> {
@@ -74,11 +65,28 @@ fn bytes_of(u: &str) -> Option<[u8; 16]> {
     Some(out)
 }
 
+/// The uuid numbered `n` (see [`Parents::names`]).
+fn key_of<'a>(names: &[[u8; 16]], texts: &[u64], text: &'a str, n: Uid) -> Key<'a> {
+    let name = names[n as usize];
+    let is_text = texts
+        .get(n as usize / 64)
+        .is_some_and(|w| w & (1 << (n % 64)) != 0);
+    if !is_text {
+        return Key::Bytes(name);
+    }
+    let at = |i: usize| u32::from_le_bytes([name[i], name[i + 1], name[i + 2], name[i + 3]]);
+    Key::Text(&text[at(0) as usize..at(4) as usize])
+}
+
 /// Every line's parent, by uuid (see the module docs).
 #[derive(Clone)]
 pub struct Parents {
-    /// Each number's uuid.
-    names: Vec<Name>,
+    /// Each number's uuid: its 16 bytes in the usual form; for any other text (its bit set in
+    /// `texts`), its span in `text` as two little-endian `u32`s. 16 bytes a uuid, where an
+    /// enum of the two took 20.
+    names: Vec<[u8; 16]>,
+    /// One bit per number: set when its uuid is kept as text (rare: a file's own odd ids).
+    texts: Vec<u64>,
     /// The text of uuids not in the usual form, one after another.
     text: String,
     /// Per number: its line's parent, [`ROOT`], or [`UNSEEN`].
@@ -92,6 +100,7 @@ impl Default for Parents {
     fn default() -> Self {
         Self {
             names: Vec::new(),
+            texts: Vec::new(),
             text: String::new(),
             parent: Vec::new(),
             table: HashTable::new(),
@@ -118,10 +127,7 @@ impl Parents {
     }
 
     fn key(&self, n: Uid) -> Key<'_> {
-        match self.names[n as usize] {
-            Name::Bytes(b) => Key::Bytes(b),
-            Name::Text(s, e) => Key::Text(&self.text[s as usize..e as usize]),
-        }
+        key_of(&self.names, &self.texts, &self.text, n)
     }
 
     /// The number of uuid `u`, when it was seen (as a line's or as a parent).
@@ -140,22 +146,28 @@ impl Parents {
         let n = self.names.len() as Uid;
         let k = Key::of(u);
         let h = k.hash(self.seed);
-        self.names.push(match k {
-            Key::Bytes(b) => Name::Bytes(b),
+        let name = match k {
+            Key::Bytes(b) => b,
             Key::Text(t) => {
                 let start = self.text.len() as u32;
                 self.text.push_str(t);
-                Name::Text(start, self.text.len() as u32)
+                let word = n as usize / 64;
+                if self.texts.len() <= word {
+                    self.texts.resize(word + 1, 0);
+                }
+                self.texts[word] |= 1 << (n % 64);
+                let mut span = [0u8; 16];
+                span[..4].copy_from_slice(&start.to_le_bytes());
+                span[4..8].copy_from_slice(&(self.text.len() as u32).to_le_bytes());
+                span
             }
-        });
+        };
+        self.names.push(name);
         self.parent.push(UNSEEN);
         // Rehashing reads each entry's name, which lives beside the table, not in it.
-        let (names, text, seed) = (&self.names, &self.text, self.seed);
+        let (names, texts, text, seed) = (&self.names, &self.texts, &self.text, self.seed);
         self.table
-            .insert_unique(h, n, |&m| match names[m as usize] {
-                Name::Bytes(b) => Key::Bytes(b).hash(seed),
-                Name::Text(s, e) => Key::Text(&text[s as usize..e as usize]).hash(seed),
-            });
+            .insert_unique(h, n, |&m| key_of(names, texts, text, m).hash(seed));
         n
     }
 
@@ -290,15 +302,30 @@ mod tests {
     #[test]
     fn many_uuids_survive_the_table_growing() {
         let mut p = Parents::default();
-        let id = |i: usize| format!("{i:08x}-0000-4000-8000-{i:012x}");
+        // Every 97th in upper case: kept as text, its bit in another word of `texts` each time.
+        let id = |i: usize| {
+            let u = format!("{i:08x}-abcd-4000-8000-{i:012x}");
+            if i % 97 == 0 { u.to_uppercase() } else { u }
+        };
         for i in 0..20_000 {
             p.insert(&id(i), (i > 0).then(|| id(i - 1)).as_deref());
         }
-        for i in [0, 1, 9_999, 19_999] {
+        for i in [0, 1, 97, 98, 9_999, 19_885, 19_886, 19_999] {
             let want = (i > 0).then(|| p.find(&id(i - 1)).expect("seen"));
             assert_eq!(parent_of(&p, &id(i)), Some(want), "line {i}'s parent");
+            let n = p.find(&id(i)).expect("seen");
+            assert_eq!(p.name(n), id(i), "line {i}'s uuid reads back as written");
         }
         assert_eq!(p.names.len(), 20_000, "each uuid is kept once");
-        assert!(p.text.is_empty(), "all in the usual form: no text kept");
+        assert_eq!(
+            p.text.len(),
+            20_000usize.div_ceil(97) * 36,
+            "only the upper-case ones are kept as text"
+        );
+        assert_eq!(
+            p.find(&id(194).to_lowercase()),
+            None,
+            "the lower-case form of a text-kept uuid is another uuid"
+        );
     }
 }
