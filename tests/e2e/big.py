@@ -181,6 +181,7 @@ def test_a_200_mb_session_never_blocks_the_window(c):
                 with own_driver(c, env, "tauri-driver-big-grown.log") as d:
                     c.d = d
                     grown(c, big, count)
+                    searched(c, big)
                 with own_driver(c, env, "tauri-driver-big-finished.log") as d:
                     c.d = d
                     finished(c, big, env)
@@ -425,6 +426,38 @@ def grown(c, big, count):
     rows_then_whole(c, big, count, "written since", "grown since indexed", "as the window that followed it counted",
                     "the first rows of a transcript that grew since it was indexed come from the index, not from a "
                     "whole read")
+
+
+def searched(c, big):
+    """Ctrl+K in the window of the transcript grown since it was indexed: the hits are the CLI's
+    on the file as it is now (a cache of its own), the message appended since included, and the
+    search does not read the 200 MB again (the window's copy of the session is the index's, once
+    it is read; `AppState::given_kept`)."""
+    query = "did you push"
+    want = json.loads(subprocess.run([cli_binary(c), "search", query, big, "--json", "--limit", "200"],
+                                     check=True, capture_output=True,
+                                     env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout)
+    want = [h["index"] for h in want]
+    check(len(want) >= 2, f"the CLI finds {query!r} in more than one copy of the transcript; got {want}")
+    d = c.d
+    read_before = app_read(big)
+    d.run("document.activeElement && document.activeElement.blur();")
+    d.chord("\ue009", "k")
+    d.wait("return !!document.querySelector('[data-testid=search-input]');", what="the search dialog on Ctrl+K")
+    d.click("[data-testid=search-input]")
+    asked = time.time()
+    d.keys(query)
+    hits = d.wait("const h = Array.from(document.querySelectorAll('[data-testid=search-hit]'));"
+                  "return h.length ? h.map(e => Number(e.dataset.index)) : null;", timeout=120, what="search results")
+    took = time.time() - asked
+    read = app_read(big) - read_before
+    d.keys("\ue00c")
+    print(f"  Ctrl+K {query!r} in the transcript grown since it was indexed: {len(hits)} hits {took:.2f} s after "
+          f"the query was typed (200 ms of it the dialog's settling); the app read {read >> 20} MB meanwhile")
+    check(hits == want, f"the window's hits are the CLI's on the file as it is now, the message appended since "
+          f"included (its last: {want[-1]});\n app: {hits}\n cli: {want}")
+    check(read < os.path.getsize(big), f"the search does not read the transcript again: the app read "
+          f"{read >> 20} MB meanwhile")
 
 
 def showing(big):
