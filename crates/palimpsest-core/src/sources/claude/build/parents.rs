@@ -305,7 +305,11 @@ mod tests {
         // Every 97th in upper case: kept as text, its bit in another word of `texts` each time.
         let id = |i: usize| {
             let u = format!("{i:08x}-abcd-4000-8000-{i:012x}");
-            if i % 97 == 0 { u.to_uppercase() } else { u }
+            if i.is_multiple_of(97) {
+                u.to_uppercase()
+            } else {
+                u
+            }
         };
         for i in 0..20_000 {
             p.insert(&id(i), (i > 0).then(|| id(i - 1)).as_deref());
