@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta};
 use crate::sources;
-use crate::tokens::TokenCache;
 use crate::tokens::counter::Counted;
 
 pub use crate::error::Problem;
@@ -213,61 +212,7 @@ pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction
     crate::compaction::lint_session(session, &eras, crate::compaction::shape_for(session, api))
 }
 
-// ---- Token accounting (`crate::tokens`) and its charts (`crate::charts`). ----
-
-/// Options of [`token_report`].
-#[derive(Debug, Clone, Default)]
-pub struct TokenOptions {
-    /// The vocabulary; `None` picks it from the session's model.
-    pub encoding: Option<crate::tokens::Encoding>,
-    /// Where the count cache lives; `None` counts without caching.
-    pub cache_dir: Option<std::path::PathBuf>,
-    /// Views: how many top tools/parts, which trigger line.
-    pub report: crate::tokens::report::ReportOptions,
-    /// The price table; `None` is the shipped snapshot.
-    pub prices: Option<crate::cost::PriceTable>,
-}
-
-/// Count a loaded session's tokens (reusing and filling the cache) and build the Tokens view.
-/// `progress` is called as counting advances; setting `cancel` stops it with `Error::Cancelled`.
-pub fn token_report(
-    session: &Session,
-    opts: &TokenOptions,
-    progress: &mut dyn FnMut(crate::tokens::Progress),
-    cancel: &std::sync::atomic::AtomicBool,
-) -> Result<crate::tokens::report::TokenReport> {
-    use crate::tokens::{self, Encoding, TokenCache};
-    let encoding = opts
-        .encoding
-        .unwrap_or_else(|| Encoding::for_model(session.meta.model.as_deref()));
-    let cache = opts
-        .cache_dir
-        .as_deref()
-        .map(TokenCache::open)
-        .transpose()?;
-    let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
-    let mut report = tokens::report::build(session, &counts, opts.report);
-    let table = opts
-        .prices
-        .as_ref()
-        .unwrap_or_else(|| crate::cost::PriceTable::bundled());
-    report.cost = crate::cost::session_cost(session, table);
-    Ok(report)
-}
-
-/// [`token_report`] of session `id` under `path` from the index, as the window asks for it
-/// first (the session model's vocabulary or the same one named, the shipped price table), when
-/// the index holds the file as it is now: nothing is read or counted. `None` otherwise.
-pub fn token_report_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    encoding: Option<crate::tokens::Encoding>,
-) -> Result<Option<crate::tokens::report::TokenReport>> {
-    Ok(index
-        .token_report(path, id)?
-        .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
-}
+// ---- Token accounting: in `api/tokens.rs`; replays: in `api/replay.rs`. ----
 
 /// Session `id` under `path` message by message from the index, when it holds the file as it
 /// is and can give back every message (a Claude Code transcript): `show` of a 200 MB
@@ -280,46 +225,13 @@ pub fn messages_indexed(
     index.stored_messages(path, id)
 }
 
-/// [`token_report_indexed`] as `tokens` asks for it: its top lists cut to `opts.top` (the
-/// index keeps the default report, whose lists are the longest `tokens` asks for by default and
-/// sorted in a total order, so a shorter list is its head) and priced at `table`. `None` when
-/// `opts` ask for more than the index keeps (a longer list, a trigger of their own).
-pub fn token_report_indexed_as(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    encoding: Option<crate::tokens::Encoding>,
-    opts: &crate::tokens::report::ReportOptions,
-    table: &crate::cost::PriceTable,
-) -> Result<Option<crate::tokens::report::TokenReport>> {
-    let kept = crate::tokens::report::ReportOptions::default();
-    if opts.top > kept.top || opts.trigger_tokens != kept.trigger_tokens {
-        return Ok(None);
-    }
-    Ok(
-        token_report_indexed(index, path, id, encoding)?.map(|mut r| {
-            r.top_tools.truncate(opts.top);
-            r.top_parts.truncate(opts.top);
-            r.cost = r.cost.as_ref().and_then(|c| crate::cost::reprice(c, table));
-            r
-        }),
-    )
-}
-
-/// The Tokens view as one SVG (final-context share, processed share, context per request with
-/// compaction cuts, top tools), in the light or dark theme.
-pub fn token_charts_svg(
-    report: &crate::tokens::report::TokenReport,
-    theme: crate::charts::ThemeName,
-) -> Result<String> {
-    crate::charts::tokens_svg(report, theme)
-}
-
 // ---- Post-mortem and spill files (`crate::analysis`): in `api/postmortem.rs`. ----
 
 mod cuts;
 mod fleet;
 mod postmortem;
+mod replay;
+mod tokens;
 pub use cuts::{
     compactions_of, cut_view_indexed, lint_of, request_context_indexed, request_view_indexed,
     session_cuts_indexed,
@@ -332,127 +244,24 @@ pub use fleet::{
 pub use postmortem::{
     DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills, spills_indexed,
 };
-
-/// The counter replays use: real BPE in the session model's encoding.
-/// `cache` is the token cache the caller opened (the CLI and the app: the user's), or `None`.
-pub(crate) fn replay_counter(
-    session: &Session,
-    cache: Option<&TokenCache>,
-) -> crate::tokens::known::Known {
-    let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
-    // Texts the Tokens view or the index counted before come from the token cache.
-    crate::tokens::known::Known::of(session, enc, cache)
-}
-
-/// How the cut view, the compactions and the request contexts count a session's messages: the
-/// Tokens tab's BPE counts once the session is counted (`counts`), so one message shows one
-/// number everywhere; characters / 4 before that, labelled an estimate, so no view waits for a
-/// whole count.
-pub fn view_counter(counts: Option<&Counted>) -> &dyn crate::tokens::Counter {
-    match counts {
-        Some(counted) => counted,
-        None => &crate::tokens::counter::CharEstimate,
-    }
-}
-
-/// The session's BPE counts in its model's vocabulary, as the Tokens tab has them, when
-/// `cache` (the token cache the caller opened) holds them; `None` before it is counted. Making
-/// them reads every text of the session, so a caller that keeps the session (the app) keeps
-/// them too, and passes them to each view.
-pub fn session_counts(session: &Session, cache: Option<&TokenCache>) -> Option<Counted> {
-    let enc = crate::tokens::bpe::Encoding::for_model(session.meta.model.as_deref());
-    crate::tokens::counter::counted(session, enc, cache?)
-}
-
-/// Compact a loaded session's history once under a replay policy, as it stands. No raw lines
-/// are passed: coworker sizes use the rebuilt chat shape (why: `replay::coworker`'s doc).
-pub fn replay(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    cache: Option<&TokenCache>,
-) -> crate::replay::options::ReplayView {
-    crate::replay::options::replay_once(session, opts, None, &replay_counter(session, cache))
-}
-
-/// Run a loaded session forward under a replay policy.
-pub fn replay_simulate(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    cache: Option<&TokenCache>,
-) -> crate::replay::simulate::Simulation {
-    let counter = replay_counter(session, cache);
-    let mut sim = crate::replay::options::simulation(session, opts, None, &counter);
-    sim.cost = crate::cost::setting::estimate(
-        session,
-        &counter,
-        sim.totals.tokens_processed,
-        sim.totals.requests,
-        crate::cost::PriceTable::bundled(),
-    );
-    sim
-}
-
-/// Sweep a loaded session over `rows × cols` settings; `svg` also draws the heatmap.
-pub fn replay_sweep(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    rows: crate::replay::sweep::Axis,
-    cols: crate::replay::sweep::Axis,
-    metric: crate::replay::sweep::Metric,
-    cache: Option<&TokenCache>,
-) -> crate::replay::sweep::SweepGrid {
-    let counter = replay_counter(session, cache);
-    crate::replay::options::sweep_session(session, opts, rows, cols, metric, None, &counter)
-}
+pub(crate) use replay::replay_counter;
+pub use replay::{
+    replay, replay_panel, replay_simulate, replay_summary, replay_sweep, replay_sweep_svg,
+    replay_verify,
+};
+pub use tokens::{
+    TokenOptions, session_counts, token_charts, token_charts_svg, token_report,
+    token_report_indexed, token_report_indexed_as, view_counter,
+};
 
 mod sweep;
 pub use sweep::{SweptFile, replay_sweep_file, replay_sweep_view_indexed};
-
-/// The sweep heatmap as SVG.
-pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> Result<String> {
-    crate::charts::heatmap::heatmap_svg(grid, title, crate::charts::ThemeName::Light)
-}
 
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.
 pub fn discover_sources(added: &[std::path::PathBuf]) -> Vec<crate::sources::discovery::Location> {
     let m = crate::env::machine();
     crate::sources::discovery::discover(m.home(), &|k| m.var_str(k), added)
-}
-
-// ---- The app's Tokens and Replay panels (`crate::views::panels`). ----
-
-/// The Tokens panel's four charts, one SVG each, in the light or dark theme.
-pub fn token_charts(
-    report: &crate::tokens::report::TokenReport,
-    theme: crate::charts::ThemeName,
-) -> Result<crate::views::panels::TokenCharts> {
-    crate::views::panels::token_charts(report, theme)
-}
-
-/// A loaded session's history compacted once, as timeline rows with tokens and orphans marked.
-pub fn replay_panel(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    cache: Option<&TokenCache>,
-) -> crate::views::panels::ReplayPanel {
-    let counter = replay_counter(session, cache);
-    let view = crate::replay::options::replay_once(session, opts, None, &counter);
-    crate::views::panels::replay_panel(session, opts, view, &counter)
-}
-
-/// The totals and compactions of a loaded session run forward under a replay policy.
-pub fn replay_summary(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-    cache: Option<&TokenCache>,
-) -> crate::views::panels::SimulationSummary {
-    let sim = replay_simulate(session, opts, cache);
-    crate::views::panels::SimulationSummary {
-        totals: sim.totals,
-        compactions: sim.compactions,
-        cost: sim.cost,
-    }
 }
 
 // ---- The app's cut view, request stepper and finding badges (`crate::views::cuts`). ----
@@ -514,13 +323,4 @@ pub fn spill_text_in(
     confirmation: crate::analysis::spill_text::Confirmation,
 ) -> Result<crate::analysis::SpillEntry> {
     crate::analysis::spill_text::spill_text(review, file, confirmation, SPILL_TEXT_MAX)
-}
-
-/// Re-derive each recorded coworker compaction of a loaded session with coworker's own rules
-/// (working state, preserved user messages, omitted count, block) and compare with the record.
-pub fn replay_verify(
-    session: &Session,
-    opts: &crate::replay::options::ReplayOptions,
-) -> crate::replay::verify::VerifyReport {
-    crate::replay::verify::verify(session, opts)
 }
