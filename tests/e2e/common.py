@@ -106,8 +106,8 @@ def root_shot(path):
 
 
 STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
-
-
+# The session id given to ../shared/data's short Claude Code transcript where a test copies it into a home.
+CLAUDE_SHORT = "55604662-cf2a-4331-851a-ec234028f8ca"
 SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
 
 
@@ -244,3 +244,12 @@ def stop_driver(d, td, log):
     except subprocess.TimeoutExpired:
         td.kill()
     log.close()
+
+
+def bin_beside_app(c, name, package):
+    """A workspace binary built beside the app (same target dir), else in the default target/."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for p in (os.path.join(os.path.dirname(c.app), name), os.path.join(root, "target", "debug", name)):
+        if os.path.exists(p):
+            return p
+    raise AssertionError(f"{name} is not built (cargo build -p {package})")
