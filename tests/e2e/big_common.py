@@ -54,6 +54,14 @@ def window_processes(big):
     return app[0], (web[0] if web else None)
 
 
+def private_of(pid):
+    """The private resident memory (`RssAnon`) of process `pid`, in bytes; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("RssAnon:"))
+    except (OSError, StopIteration):
+        return 0
+
 
 def showing(big):
     """Pids of app processes showing `big` (other tests may leave their own app running)."""

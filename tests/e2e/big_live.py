@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import time
 
-from big_common import MB, app_read, app_rss, listing, messages
+from big_common import MB, app_read, app_rss, listing, messages, private_of, window_processes
 from common import check, cli_binary
 
 # The most a message appended to the shown 200 MB transcript may take to reach the timeline, in
@@ -122,11 +122,15 @@ def grows(c, big, held):
     done = d.run("return window.__held.done;")
     held_for = round(done - held_at) if done else None
     rss, private = app_rss(big), app_rss(big, "RssAnon")
+    # The page's own process, which the app process's figures leave out.
+    web = window_processes(big)[1]
+    page = private_of(web) if web else 0
     print(f"  the replay read the session until {held_for} ms after the first line was written"
           f" ({d.run('return window.__held.error;') or 'answered'})")
     print(f"  appended messages reach the timeline in {lat} ms (the first: {lat[0] if lat else '-'} ms); "
           f"the app process holds {rss >> 20} MB ({rss / os.path.getsize(big):.2f} x the file; "
-          f"{private >> 20} MB of it private, {private / os.path.getsize(big):.2f} x) while it follows the transcript")
+          f"{private >> 20} MB of it private, {private / os.path.getsize(big):.2f} x) while it follows the transcript; "
+          f"the page's process {page >> 20} MB private")
     check(len(lat) >= 2, f"the held lines hold at least two messages to append; got {len(lat)}")
     count = messages(d)
     if MB != "200":
