@@ -111,11 +111,6 @@ impl Kept {
         Some((file, print, session))
     }
 
-    /// The source's path.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
     /// The session's id.
     pub fn id(&self) -> &str {
         &self.id

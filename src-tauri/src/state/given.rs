@@ -3,32 +3,35 @@
 //! [`AppState`]; when the index is updated is `indexing`'s and the commands'.
 
 use super::AppState;
+use crate::slot::Kept;
 
 impl AppState {
     /// Session `id` under `path` as the slot holds it read from its file, for the index
-    /// ([`crate::slot::Kept::given`]); `None` while a read holds the slot.
+    /// ([`Kept::given`]); `None` while a read holds the slot.
     pub fn given(&self, path: &str, id: &str) -> Option<crate::indexing::Read> {
         let slot = self.loaded.try_lock().ok()?;
-        let kept = slot.as_ref().filter(|k| k.is(path, id))?;
-        let (file, print, session) = kept.given()?;
-        Some(crate::indexing::Read {
-            id: id.to_owned(),
-            file: file.into(),
-            print,
-            session,
-        })
+        read_of(slot.as_ref().filter(|k| k.is(path, id))?)
     }
 
     /// The session the window keeps, as the index may take it instead of reading its file
-    /// ([`AppState::given`], upgraded): none while a read holds the slot (never waits).
+    /// ([`Kept::given`], upgraded): none while a read holds the slot (never waits).
     pub fn given_kept(&self) -> Vec<palimpsest_core::index::Given> {
-        let kept = self.loaded.try_lock().ok().and_then(|slot| {
-            let k = slot.as_ref()?;
-            Some((k.path().to_owned(), k.id().to_owned()))
-        });
-        kept.and_then(|(path, id)| self.given(&path, &id))
+        let slot = self.loaded.try_lock().ok();
+        slot.as_ref()
+            .and_then(|s| read_of(s.as_ref()?))
             .and_then(crate::indexing::Read::upgrade)
             .into_iter()
             .collect()
     }
+}
+
+/// What the index may take of `kept` ([`Kept::given`]), with a weak handle on the session.
+fn read_of(kept: &Kept) -> Option<crate::indexing::Read> {
+    let (file, print, session) = kept.given()?;
+    Some(crate::indexing::Read {
+        id: kept.id().to_owned(),
+        file: file.into(),
+        print,
+        session,
+    })
 }
