@@ -13,11 +13,18 @@ from common import check, cli_binary
 # The transcript's size in MB: 200 in the suite; `PALIMPSEST_E2E_BIG_MB=2000` measures the window
 # on 2 GB by hand (the bounds above are for 200, and only printed for another size).
 MB = os.environ.get("PALIMPSEST_E2E_BIG_MB", "200")
+def cli_fresh(c, *args):
+    """The CLI's JSON answer to `args` with a cache of its own, so no index the app made answers
+    it; the cache (an index of the 200 MB file when the command indexes: about 115 MB) goes after."""
+    with tempfile.TemporaryDirectory(prefix="palimpsest-e2e-") as cache:
+        out = subprocess.run([cli_binary(c), *args, "--json"], check=True, capture_output=True,
+                             env=dict(os.environ, XDG_CACHE_HOME=cache)).stdout
+    return json.loads(out)
+
+
 def listing(c, big):
-    """The transcript's session as the CLI lists it (with a cache of its own, so no index answers)."""
-    listed = subprocess.run([cli_binary(c), "sessions", big, "--json"], check=True, capture_output=True,
-                            env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout
-    return json.loads(listed)[0]
+    """The transcript's session as the CLI lists it (`cli_fresh`)."""
+    return cli_fresh(c, "sessions", big)[0]
 
 
 def messages(d):
@@ -54,11 +61,12 @@ def window_processes(big):
     return app[0], (web[0] if web else None)
 
 
-def private_of(pid):
-    """The private resident memory (`RssAnon`) of process `pid`, in bytes; 0 once it is gone."""
+def memory_of(pid, field="RssAnon"):
+    """A memory figure of process `pid` from /proc, in bytes: by default its private resident
+    memory (`RssAnon`: not the shared libraries' pages); 0 once the process is gone."""
     try:
         with open(f"/proc/{pid}/status") as f:
-            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("RssAnon:"))
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
     except (OSError, StopIteration):
         return 0
 
@@ -83,8 +91,7 @@ def app_rss(big, field="VmRSS"):
     about 130 MB of the 170 MB an empty window holds)."""
     pids = showing(big)
     check(len(pids) == 1, f"one app process shows {big}; got {pids}")
-    with open(f"/proc/{pids[0]}/status") as f:
-        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
+    return memory_of(pids[0], field)
 
 
 def app_read(big):

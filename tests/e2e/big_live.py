@@ -3,15 +3,12 @@ docstring): each appended message reaches the timeline in time while the app hol
 once, the window's copy is indexed once the writer pauses, and Ctrl+K on the grown transcript
 gives the file's hits as it is now."""
 
-import json
 import os
 import sqlite3
-import subprocess
-import tempfile
 import time
 
-from big_common import MB, app_read, app_rss, listing, messages, private_of, window_processes
-from common import check, cli_binary
+from big_common import MB, app_read, app_rss, cli_fresh, listing, messages, memory_of, window_processes
+from common import check
 
 # The most a message appended to the shown 200 MB transcript may take to reach the timeline, in
 # ms (debug app), and what half of them must beat. The goal is 0.2 s. Here, 56 messages over
@@ -124,7 +121,7 @@ def grows(c, big, held):
     rss, private = app_rss(big), app_rss(big, "RssAnon")
     # The page's own process, which the app process's figures leave out.
     web = window_processes(big)[1]
-    page = private_of(web) if web else 0
+    page = memory_of(web) if web else 0
     print(f"  the replay read the session until {held_for} ms after the first line was written"
           f" ({d.run('return window.__held.error;') or 'answered'})")
     print(f"  appended messages reach the timeline in {lat} ms (the first: {lat[0] if lat else '-'} ms); "
@@ -204,10 +201,7 @@ def searched(c, big, env, count):
     Asked before, it brings the index up to date itself from the window's copy, as the fleet
     table does, and waits for that (the time is printed)."""
     query = "did you push"
-    want = json.loads(subprocess.run([cli_binary(c), "search", query, big, "--json", "--limit", "200"],
-                                     check=True, capture_output=True,
-                                     env=dict(os.environ, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="palimpsest-e2e-"))).stdout)
-    want = [h["index"] for h in want]
+    want = [h["index"] for h in cli_fresh(c, "search", query, big, "--limit", "200")]
     check(len(want) >= 2, f"the CLI finds {query!r} in more than one copy of the transcript; got {want}")
     waited = time.time()
     held = index_holds(env, big, count)
