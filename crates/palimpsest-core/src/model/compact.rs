@@ -9,29 +9,73 @@
 //! So they are kept as compact text and read back on demand: one key with
 //! [`CompactJson::get`] (the others are skipped without being built), the whole with
 //! [`CompactJson::value`]. Serialized, they are the same JSON value as before, so `show
-//! --json` and the app's types do not change. Which keys a format writes is its reader's
-//! business.
+//! --json` and the app's types do not change. A text of [`PACK_FROM`] bytes or more is held
+//! zstd-packed against a dictionary of the shapes readers write ([`pack`]): the details of a
+//! 210 MB transcript took 11 MB as text. Which keys a format writes is its reader's business.
 
+mod pack;
+
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// A JSON value kept as compact text (see the module docs).
+/// Texts shorter than this stay plain: a frame's header and a call each cost more than the
+/// few bytes packing would save (`{"lines":[12],"offsets":[3456]}` is 31).
+pub const PACK_FROM: usize = 48;
+
+/// A JSON value kept as compact text (see the module docs): the text's UTF-8 bytes, or a zstd
+/// frame of them (told apart by the frame's magic, which no JSON text starts with).
 #[derive(Clone)]
-pub struct CompactJson(Box<str>);
+pub struct CompactJson(Box<[u8]>);
 
 impl CompactJson {
-    /// CompactJson holding `v`.
+    /// CompactJson holding `v`, packed when it is long.
     pub fn new(v: &Value) -> Self {
-        Self(v.to_string().into_boxed_str())
+        let mut c = Self::plain(v);
+        c.pack();
+        c
+    }
+
+    /// CompactJson holding `v` as plain text, for a value that is about to be edited again
+    /// (a reader growing the details of the message it is building); [`pack`](Self::pack) it
+    /// when it is settled.
+    pub fn plain(v: &Value) -> Self {
+        Self(v.to_string().into_bytes().into_boxed_slice())
+    }
+
+    /// Hold the text packed, when it is plain, long enough and shrinks.
+    pub fn pack(&mut self) {
+        if self.is_packed() || self.0.len() < PACK_FROM {
+            return;
+        }
+        if let Some(packed) = std::str::from_utf8(&self.0).ok().and_then(pack::pack) {
+            self.0 = packed;
+        }
+    }
+
+    /// Whether the text is held packed.
+    pub fn is_packed(&self) -> bool {
+        self.0.starts_with(&pack::MAGIC)
+    }
+
+    /// The compact JSON text (unpacked when it is held packed).
+    pub fn text(&self) -> Cow<'_, str> {
+        if self.is_packed() {
+            // The frame was made here from a `str`; "null" only keeps a broken invariant from
+            // panicking in a viewer.
+            return Cow::Owned(pack::unpack(&self.0).unwrap_or_else(|| "null".into()));
+        }
+        // Written from a `String` by `new`.
+        String::from_utf8_lossy(&self.0)
     }
 
     /// The whole value, built afresh.
     pub fn value(&self) -> Value {
         // The text was written from a `Value`, so it reads back.
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(&self.text()).unwrap_or(Value::Null)
     }
 
     /// The value under `key` when the value is an object holding it; the other keys are
@@ -47,33 +91,50 @@ impl CompactJson {
 
     /// The value under `key`, read as `T`; the other keys are skipped.
     fn pick<T: for<'de> Deserialize<'de>>(&self, key: &str) -> Option<T> {
-        let mut de = serde_json::Deserializer::from_str(&self.0);
-        de.deserialize_any(Pick(key, std::marker::PhantomData))
-            .ok()
-            .flatten()
+        pick_in(&self.text(), key)
     }
 
     /// Change the value in place (read, changed by `f`, written back).
+    /// It stays packed or plain as it was.
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut Value) -> R) -> R {
         let mut v = self.value();
         let r = f(&mut v);
-        *self = Self::new(&v);
+        *self = if self.is_packed() {
+            Self::new(&v)
+        } else {
+            Self::plain(&v)
+        };
         r
     }
 
     /// Set `key`, making the value an object when it was not one.
     pub fn set(&mut self, key: &str, value: Value) {
+        // A key an object does not hold yet goes at its end, as `Map::insert` puts it: spliced
+        // into the text, without building the value (passes mark thousands of messages).
+        let text = self.text();
+        if text.starts_with('{') && pick_in::<IgnoredAny>(&text, key).is_none() {
+            let mut t = text.into_owned();
+            t.pop();
+            if t.len() > 1 {
+                t.push(',');
+            }
+            t.push_str(&Value::from(key).to_string());
+            t.push(':');
+            t.push_str(&value.to_string());
+            t.push('}');
+            let packed = self.is_packed();
+            self.0 = t.into_bytes().into_boxed_slice();
+            if packed {
+                self.pack();
+            }
+            return;
+        }
         self.edit(|v| match v {
             Value::Object(o) => {
                 o.insert(key.into(), value);
             }
             _ => *v = serde_json::json!({ key: value }),
         });
-    }
-
-    /// The compact JSON text.
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 }
 
@@ -92,7 +153,7 @@ impl PartialEq for CompactJson {
 
 impl fmt::Debug for CompactJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text())
     }
 }
 
@@ -107,6 +168,14 @@ impl<'de> Deserialize<'de> for CompactJson {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Value::deserialize(d).map(|v| Self::new(&v))
     }
+}
+
+/// The value under `key` in the JSON `text`, read as `T`; the other keys are skipped.
+fn pick_in<T: for<'de> Deserialize<'de>>(text: &str, key: &str) -> Option<T> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_any(Pick(key, std::marker::PhantomData))
+        .ok()
+        .flatten()
 }
 
 /// Reads an object's value under one key as `T`, skipping the rest.
@@ -234,6 +303,42 @@ mod tests {
             n.value(),
             json!({"k": true}),
             "a non-object becomes an object"
+        );
+    }
+
+    #[test]
+    fn a_long_value_is_held_packed_and_reads_back_whole() {
+        let v = json!({"lines": [6, 7], "message_id": "msg_01EEiRWuVvwAmenNJXZcerPY",
+            "usage": {"input_tokens": 3, "cache_read_input_tokens": 17842,
+                      "service_tier": "standard"}, "offsets": [2508, 3350]});
+        let d = CompactJson::new(&v);
+        assert!(
+            d.0.starts_with(&pack::MAGIC) && d.0.len() < v.to_string().len(),
+            "over PACK_FROM bytes and shrinking, it is held as a frame"
+        );
+        assert_eq!(d.text(), v.to_string(), "its text is the compact JSON");
+        assert_eq!(
+            d.get("usage"),
+            Some(v["usage"].clone()),
+            "one key reads back"
+        );
+        assert!(
+            d.has("offsets") && !d.has("model"),
+            "held keys are had, others not"
+        );
+        assert_eq!(
+            serde_json::to_value(&d).unwrap(),
+            v,
+            "it serializes as the value"
+        );
+        let mut e = d;
+        e.set("branch", json!("inactive"));
+        assert_eq!(e.get("branch"), Some(json!("inactive")), "an edit is kept");
+        assert_eq!(e.get("lines"), Some(json!([6, 7])), "beside the rest");
+        let short = CompactJson::new(&json!({"lines": [12]}));
+        assert_eq!(
+            &*short.0, b"{\"lines\":[12]}",
+            "a short one stays plain text"
         );
     }
 

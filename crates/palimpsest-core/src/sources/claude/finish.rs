@@ -38,6 +38,7 @@ pub(super) fn finish_in_place(
     b: &mut Builder,
     head: Option<&listing::Head>,
 ) -> Result<(SessionMeta, Vec<CompactionRecord>, UsageSums)> {
+    b.settle();
     // What each answer was billed, in Anthropic's shape (compaction after-sizes read it).
     fill_usage(&mut b.messages);
     let mut compactions = visibility::apply(b, parent.is_none());

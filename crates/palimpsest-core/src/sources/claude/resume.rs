@@ -301,6 +301,7 @@ fn read_into(path: &Path, b: &mut Builder, at: &mut Resume, first: &mut Vec<u8>)
         b.push(line);
         true
     })?;
+    b.settle();
     if first.len() < HEAD {
         let want = HEAD.min(usize::try_from(at.offset).unwrap_or(HEAD));
         *first = head(path, want)?;
