@@ -15,7 +15,7 @@ fn cat_loop(n: usize) -> Session {
                 Part::ToolCall {
                     id,
                     name: "developer__shell".into(),
-                    arguments: json!({"command": format!("cat src/f{}.py", i % 50)}),
+                    arguments: json!({"command": format!("cat src/f{}.py", i % 50)}).into(),
                 }
             } else {
                 Part::ToolResult {

@@ -19,7 +19,7 @@ fn tool_loop(n: usize) -> Vec<Message> {
                     vec![Part::ToolCall {
                         id,
                         name: "shell".into(),
-                        arguments: json!({"cmd": "ls"}),
+                        arguments: json!({"cmd": "ls"}).into(),
                     }],
                 )
             } else {

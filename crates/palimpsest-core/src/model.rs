@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod args;
 mod body;
 mod compact;
 mod current;
@@ -17,6 +18,7 @@ mod cut;
 mod meta;
 mod recorded;
 mod usage;
+pub use args::Arguments;
 pub use body::Body;
 pub use compact::CompactJson;
 pub use current::Current;
@@ -84,8 +86,10 @@ pub enum Part {
         id: String,
         /// Tool name as the model used it (goose's `ext__tool` prefix kept).
         name: String,
-        /// Arguments as JSON (strings that hold JSON are parsed by the reader).
-        arguments: Value,
+        /// Arguments as JSON (strings that hold JSON are parsed by the reader), packed in
+        /// memory when long ([`Arguments`]).
+        #[cfg_attr(feature = "ts", ts(as = "Value"))]
+        arguments: Arguments,
     },
     /// The result of a tool call.
     ToolResult {
@@ -406,7 +410,7 @@ mod tests {
         let call = Part::ToolCall {
             id: "c1".into(),
             name: "shell".into(),
-            arguments: serde_json::json!({"cmd": "ls"}),
+            arguments: serde_json::json!({"cmd": "ls"}).into(),
         };
         let v = serde_json::to_value(&call).unwrap();
         assert_eq!(

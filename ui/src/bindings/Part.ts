@@ -26,7 +26,8 @@ id: string,
  */
 name: string, 
 /**
- * Arguments as JSON (strings that hold JSON are parsed by the reader).
+ * Arguments as JSON (strings that hold JSON are parsed by the reader), packed in
+ * memory when long ([`Arguments`]).
  */
 arguments: JsonValue, } | { "type": "tool_result", 
 /**

@@ -26,8 +26,8 @@ pub struct Call<'a> {
     pub name: &'a str,
     /// Tool name normalised: extension prefix (`ext__`) removed, lower-cased.
     pub tool: String,
-    /// Arguments as stored.
-    pub arguments: &'a Value,
+    /// Arguments as stored (`Arguments::value` makes a packed one a value).
+    pub arguments: &'a crate::model::Arguments,
     /// The result text the model received (`Body::text` unpacks it).
     pub result: Option<&'a crate::model::Body>,
     /// The result was a failure.

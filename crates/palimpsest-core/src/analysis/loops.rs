@@ -91,7 +91,10 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
         if super::polls::is_poll(c) {
             continue;
         }
-        let key = (c.name.to_owned(), canonical(c.arguments).to_string());
+        let key = (
+            c.name.to_owned(),
+            canonical(&c.arguments.value()).to_string(),
+        );
         groups.entry(key).or_default().push(i);
     }
     // Calls (by position) after which a write was made.
@@ -129,13 +132,13 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
             description: format!(
                 "{} {} called {} times with the same result",
                 c.name,
-                short_args(c.arguments),
+                short_args(&c.arguments.value()),
                 v.len()
             ),
             count: v.len(),
             messages: v.iter().map(|&i| calls[i].call_index).collect(),
             tool: Some(c.name.to_owned()),
-            arguments: Some(c.arguments.clone()),
+            arguments: Some(c.arguments.value().into_owned()),
         });
     }
 
@@ -147,7 +150,8 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
         if streak.len() >= ERROR_STREAK_MIN {
             let first = streak[0];
             let same = streak.iter().all(|c| {
-                c.name == first.name && canonical(c.arguments) == canonical(first.arguments)
+                c.name == first.name
+                    && canonical(&c.arguments.value()) == canonical(&first.arguments.value())
             });
             out.push(Loop {
                 kind: LoopKind::ErrorStreak,
@@ -156,7 +160,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
                         "{} failing calls in a row, all {} {}",
                         streak.len(),
                         first.name,
-                        short_args(first.arguments)
+                        short_args(&first.arguments.value())
                     )
                 } else {
                     format!("{} failing calls in a row", streak.len())
@@ -164,7 +168,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
                 count: streak.len(),
                 messages: streak.iter().map(|c| c.call_index).collect(),
                 tool: same.then(|| first.name.to_owned()),
-                arguments: same.then(|| first.arguments.clone()),
+                arguments: same.then(|| first.arguments.value().into_owned()),
             });
         }
         streak.clear();
@@ -196,7 +200,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
         {
             out.push(Loop {
                 kind: LoopKind::Timeout,
-                description: format!("{} {} timed out", c.name, short_args(c.arguments)),
+                description: format!("{} {} timed out", c.name, short_args(&c.arguments.value())),
                 count: 1,
                 messages: vec![c.call_index],
                 tool: Some(c.name.to_owned()),

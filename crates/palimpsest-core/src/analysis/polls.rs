@@ -48,7 +48,7 @@ pub fn is_poll(call: &Call) -> bool {
 }
 
 fn command_line(call: &Call) -> Option<String> {
-    let a = call.arguments;
+    let a = call.arguments.value();
     let v = a
         .get("command")
         .or_else(|| a.get("cmd"))

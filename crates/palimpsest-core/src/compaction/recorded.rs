@@ -145,7 +145,7 @@ pub fn items_of(m: &Message) -> Vec<Item> {
                 id,
                 name,
                 arguments,
-            } => Some(Item::call(id, name, arguments)),
+            } => Some(Item::call(id, name, &arguments.value())),
             Part::ToolResult { call_id, text, .. } => Some(Item::result(call_id, &text.text())),
             Part::Image { .. } => Some(Item {
                 role: role.clone(),

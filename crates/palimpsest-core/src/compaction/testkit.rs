@@ -20,7 +20,7 @@ pub fn call(i: usize, id: &str, cmd: &str) -> Message {
         vec![Part::ToolCall {
             id: id.into(),
             name: "shell".into(),
-            arguments: json!({ "cmd": cmd }),
+            arguments: json!({ "cmd": cmd }).into(),
         }],
     )
 }

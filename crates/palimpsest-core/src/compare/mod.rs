@@ -138,7 +138,7 @@ fn sides(s: &Session, table: &PriceTable) -> (Vec<TurnSide>, RunTotals) {
             .filter_map(|p| match p {
                 Part::ToolCall {
                     name, arguments, ..
-                } => Some(call_text(name, arguments)),
+                } => Some(call_text(name, &arguments.value())),
                 _ => None,
             })
             .collect();

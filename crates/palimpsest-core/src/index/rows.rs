@@ -168,7 +168,7 @@ pub fn part_texts(session: &Session) -> impl Iterator<Item = PartText<'_>> {
                         "tool_call",
                         role_name(m.role),
                         Some(name.as_str()),
-                        Cow::Owned(argument_text(arguments)),
+                        Cow::Owned(argument_text(&arguments.value())),
                     )
                 }
                 Part::ToolResult { call_id, text, .. } => (
@@ -224,7 +224,7 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
                     Part::ToolCall {
                         name, arguments, ..
                     } => {
-                        chars += arguments.to_string().len();
+                        chars += arguments.text_len();
                         if !tools.contains(&name.as_str()) {
                             tools.push(name);
                         }

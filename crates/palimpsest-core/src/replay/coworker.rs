@@ -93,7 +93,7 @@ pub fn stored_value(m: &Message, raw: Option<&Value>) -> Value {
                 name,
                 arguments,
             } => Some(json!({"id": id, "type": "function", "function": {
-                "name": name, "arguments": super::pyjson::dumps(arguments)}})),
+                "name": name, "arguments": super::pyjson::dumps(&arguments.value())}})),
             _ => None,
         })
         .collect();

@@ -202,7 +202,7 @@ fn non_string_arguments_are_written_as_python_str() {
             vec![Part::ToolCall {
                 id: "c1".into(),
                 name: "run_shell".into(),
-                arguments: args,
+                arguments: args.into(),
             }],
         )
     };
@@ -213,7 +213,7 @@ fn non_string_arguments_are_written_as_python_str() {
         vec![Part::ToolCall {
             id: "c2".into(),
             name: "write_file".into(),
-            arguments: json!({"path": 7}),
+            arguments: json!({"path": 7}).into(),
         }],
     );
     let empty = call(json!({"command": []}));

@@ -182,7 +182,7 @@ mod tests {
         let call = Part::ToolCall {
             id: "c1".into(),
             name: "read_file".into(),
-            arguments: serde_json::json!({"path": "src/a.rs"}),
+            arguments: serde_json::json!({"path": "src/a.rs"}).into(),
         };
         let result = Part::ToolResult {
             call_id: "c1".into(),

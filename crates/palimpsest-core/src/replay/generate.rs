@@ -46,7 +46,7 @@ pub fn agent_loop(messages: usize) -> Session {
                 vec![Part::ToolCall {
                     id: id.clone(),
                     name: "developer__shell".into(),
-                    arguments: json!({ "command": cmd }),
+                    arguments: json!({ "command": cmd }).into(),
                 }],
             ));
             let size = 200 + next(24_000) as usize;

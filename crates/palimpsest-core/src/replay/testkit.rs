@@ -17,7 +17,7 @@ pub fn calls(index: usize, cmds: &[(&str, &str)]) -> Message {
         .map(|(id, cmd)| Part::ToolCall {
             id: (*id).into(),
             name: "developer__shell".into(),
-            arguments: json!({ "command": cmd }),
+            arguments: json!({ "command": cmd }).into(),
         })
         .collect();
     Message::new(index, Role::Assistant, parts)

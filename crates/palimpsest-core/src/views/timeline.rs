@@ -169,7 +169,7 @@ pub fn row(m: &Message) -> TimelineRow {
 fn part_size(p: &Part) -> usize {
     match p {
         Part::Text { text } | Part::Thinking { text, .. } => text.len(),
-        Part::ToolCall { arguments, .. } => arguments.to_string().len(),
+        Part::ToolCall { arguments, .. } => arguments.text_len(),
         Part::ToolResult { text, .. } => text.len(),
         Part::Image { size, .. } => *size,
         Part::Other { raw, .. } => raw.to_string().len(),
@@ -273,7 +273,7 @@ mod tests {
                 Part::ToolCall {
                     id: "c1".into(),
                     name: "developer__shell".into(),
-                    arguments: json!({"command": "ls -la"}),
+                    arguments: json!({"command": "ls -la"}).into(),
                 },
                 Part::ToolResult {
                     call_id: "c1".into(),

@@ -226,7 +226,7 @@ fn session(calls: &[(&str, Value, &str)]) -> Session {
             vec![Part::ToolCall {
                 id: id.clone(),
                 name: (*name).into(),
-                arguments: args.clone(),
+                arguments: args.clone().into(),
             }],
         ));
         messages.push(Message::new(

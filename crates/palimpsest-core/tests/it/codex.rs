@@ -112,7 +112,7 @@ fn local_compaction_keeps_recent_prompts_and_the_summary() {
     }
     assert!(
         matches!(&s.messages[5].parts[0], Part::ToolCall { name, arguments, .. }
-            if name == "apply_patch" && arguments.as_str().is_some_and(|a| a.starts_with("*** Begin Patch"))),
+            if name == "apply_patch" && arguments.value().as_str().is_some_and(|a| a.starts_with("*** Begin Patch"))),
         "a custom tool call keeps its free-text input"
     );
 }
@@ -125,7 +125,9 @@ fn unanswered_call_is_kept_as_it_is() {
         .iter()
         .flat_map(|m| &m.parts)
         .filter_map(|p| match p {
-            Part::ToolCall { id, arguments, .. } => Some((id.as_str(), arguments.clone())),
+            Part::ToolCall { id, arguments, .. } => {
+                Some((id.as_str(), arguments.value().into_owned()))
+            }
             _ => None,
         })
         .collect();

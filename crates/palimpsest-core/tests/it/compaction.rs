@@ -26,7 +26,7 @@ fn call(i: usize, id: &str, cmd: &str) -> Message {
         vec![Part::ToolCall {
             id: id.into(),
             name: "shell".into(),
-            arguments: json!({ "cmd": cmd }),
+            arguments: json!({ "cmd": cmd }).into(),
         }],
     )
 }

@@ -47,13 +47,13 @@ fn shape_of(s: &Session) -> Vec<String> {
         .collect()
 }
 
-fn call(m: &Message) -> (&str, &str, &serde_json::Value) {
+fn call(m: &Message) -> (&str, &str, serde_json::Value) {
     match &m.parts[0] {
         Part::ToolCall {
             id,
             name,
             arguments,
-        } => (id, name, arguments),
+        } => (id, name, arguments.value().into_owned()),
         other => panic!(
             "message {} should open with a tool call, got {other:?}",
             m.index
@@ -102,7 +102,7 @@ fn seed_five_reads_identically_in_every_shape() {
         );
         assert_eq!(
             call(&m[1]),
-            ("call_1", "shell", &json!({"cmd": "cat store.py"})),
+            ("call_1", "shell", json!({"cmd": "cat store.py"})),
             "{shape}: tool name is exactly `shell`"
         );
         assert_eq!(
@@ -112,7 +112,7 @@ fn seed_five_reads_identically_in_every_shape() {
         );
         assert_eq!(
             call(&m[3]),
-            ("call_2", "shell", &json!({"cmd": "pytest -q"})),
+            ("call_2", "shell", json!({"cmd": "pytest -q"})),
             "{shape}: pytest call"
         );
         assert_eq!(

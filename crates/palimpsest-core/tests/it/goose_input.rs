@@ -318,7 +318,7 @@ fn every_content_item_type_maps_and_partial_metadata_defaults() {
         "reasoning → thinking"
     );
     assert!(
-        matches!(&m.parts[4], Part::ToolCall { id, arguments, .. } if id == "c7" && arguments["error"] == "-32602: Could not parse tool arguments"),
+        matches!(&m.parts[4], Part::ToolCall { id, arguments, .. } if id == "c7" && arguments.value()["error"] == "-32602: Could not parse tool arguments"),
         "error-wrapped request keeps the error: {:?}",
         m.parts[4]
     );

@@ -76,7 +76,7 @@ fn openai_chat_array() {
         Part::ToolCall {
             id: "call_abc".into(),
             name: "get_weather".into(),
-            arguments: json!({"city": "Paris"})
+            arguments: json!({"city": "Paris"}).into()
         },
         "string arguments are parsed"
     );

@@ -65,7 +65,7 @@ fn session(turns: &[Turn]) -> Session {
                     .map(|id| Part::ToolCall {
                         id: id.clone(),
                         name: "developer__shell".into(),
-                        arguments: json!({ "command": format!("cat f{id}.py") }),
+                        arguments: json!({ "command": format!("cat f{id}.py") }).into(),
                     })
                     .collect(),
             );

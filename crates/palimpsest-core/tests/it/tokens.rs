@@ -35,7 +35,7 @@ fn call(i: usize, id: &str, name: &str, args: Value) -> Message {
         vec![Part::ToolCall {
             id: id.into(),
             name: name.into(),
-            arguments: args,
+            arguments: args.into(),
         }],
     )
 }

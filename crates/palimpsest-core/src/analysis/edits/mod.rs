@@ -96,7 +96,7 @@ pub fn of_message(m: &Message) -> Vec<EditDiff> {
             name, arguments, ..
         } = p
         {
-            out.extend(of_call(name, arguments).into_iter().map(|mut d| {
+            out.extend(of_call(name, &arguments.value()).into_iter().map(|mut d| {
                 d.part = i;
                 d
             }));

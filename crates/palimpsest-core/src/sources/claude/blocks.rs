@@ -100,7 +100,7 @@ pub fn assistant_block(b: &Value) -> Part {
         Some("tool_use") => Part::ToolCall {
             id: str_of(b, "id").unwrap_or("").to_owned(),
             name: str_of(b, "name").unwrap_or("").to_owned(),
-            arguments: b.get("input").cloned().unwrap_or(Value::Null),
+            arguments: b.get("input").cloned().unwrap_or(Value::Null).into(),
         },
         // Third-party models behind Claude Code write their tool results into assistant
         // lines: a result all the same.

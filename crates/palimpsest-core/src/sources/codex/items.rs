@@ -119,7 +119,7 @@ pub fn item(p: &Value) -> Option<Message> {
             let part = Part::ToolCall {
                 id: call_id(),
                 name: s(p, "name").unwrap_or("").to_owned(),
-                arguments,
+                arguments: arguments.into(),
             };
             (Role::Assistant, vec![part], MessageKind::Ordinary)
         }
@@ -127,7 +127,7 @@ pub fn item(p: &Value) -> Option<Message> {
             let part = Part::ToolCall {
                 id: call_id(),
                 name: s(p, "name").unwrap_or("").to_owned(),
-                arguments: p.get("input").cloned().unwrap_or(Value::Null),
+                arguments: p.get("input").cloned().unwrap_or(Value::Null).into(),
             };
             (Role::Assistant, vec![part], MessageKind::Ordinary)
         }
@@ -135,7 +135,7 @@ pub fn item(p: &Value) -> Option<Message> {
             let part = Part::ToolCall {
                 id: call_id(),
                 name: "local_shell".into(),
-                arguments: p.get("action").cloned().unwrap_or(Value::Null),
+                arguments: p.get("action").cloned().unwrap_or(Value::Null).into(),
             };
             (Role::Assistant, vec![part], MessageKind::Ordinary)
         }

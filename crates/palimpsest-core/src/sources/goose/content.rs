@@ -126,14 +126,18 @@ fn tool_request(item: &Value) -> Part {
         return Part::ToolCall {
             id,
             name: String::new(),
-            arguments: serde_json::json!({ "error": str_field(call, "error") }),
+            arguments: serde_json::json!({ "error": str_field(call, "error") }).into(),
         };
     }
     let value = call.get("value").unwrap_or(&Value::Null);
     Part::ToolCall {
         id,
         name: str_field(value, "name").to_owned(),
-        arguments: value.get("arguments").cloned().unwrap_or(Value::Null),
+        arguments: value
+            .get("arguments")
+            .cloned()
+            .unwrap_or(Value::Null)
+            .into(),
     }
 }
 
@@ -240,7 +244,7 @@ mod tests {
             Part::ToolCall {
                 id: "c7".into(),
                 name: String::new(),
-                arguments: json!({"error": "-32602: Could not parse tool arguments"})
+                arguments: json!({"error": "-32602: Could not parse tool arguments"}).into()
             },
             "an error-wrapped tool request keeps its id and the error"
         );

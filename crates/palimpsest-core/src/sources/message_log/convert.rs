@@ -99,7 +99,7 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
             parts.push(Part::ToolCall {
                 id: str_of(c, "id"),
                 name: str_of(f, "name"),
-                arguments: arguments(f.get("arguments")),
+                arguments: arguments(f.get("arguments")).into(),
             });
         }
     }
@@ -107,7 +107,7 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
         parts.push(Part::ToolCall {
             id: String::new(),
             name: str_of(f, "name"),
-            arguments: arguments(f.get("arguments")),
+            arguments: arguments(f.get("arguments")).into(),
         });
     }
     let mut m = Message::new(index, role, parts);
@@ -261,7 +261,7 @@ fn block(b: &Value) -> Part {
         "tool_use" | "server_tool_use" => Part::ToolCall {
             id: str_of(b, "id"),
             name: str_of(b, "name"),
-            arguments: b.get("input").cloned().unwrap_or(Value::Null),
+            arguments: b.get("input").cloned().unwrap_or(Value::Null).into(),
         },
         "tool_result" => Part::ToolResult {
             call_id: str_of(b, "tool_use_id"),
@@ -344,7 +344,7 @@ mod tests {
             vec![Part::ToolCall {
                 id: "c1".into(),
                 name: "read_file".into(),
-                arguments: json!({"path": "a.py"})
+                arguments: json!({"path": "a.py"}).into()
             }],
             "the empty content adds no text part and the string arguments are parsed"
         );

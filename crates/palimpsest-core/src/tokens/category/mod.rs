@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{MessageKind, Part, Role, Session};
+use crate::model::{Arguments, MessageKind, Part, Role, Session};
 
 mod text;
 pub use text::PieceText;
@@ -130,7 +130,7 @@ pub enum ToolKind {
 
 /// Classify a tool by name; goose's `ext__` prefix is ignored and `text_editor` is decided by
 /// its `command` argument.
-pub fn tool_kind(name: &str, arguments: &Value) -> ToolKind {
+pub fn tool_kind(name: &str, arguments: &Arguments) -> ToolKind {
     let base = name
         .rsplit("__")
         .next()
@@ -138,7 +138,7 @@ pub fn tool_kind(name: &str, arguments: &Value) -> ToolKind {
         .to_ascii_lowercase();
     match base.as_str() {
         "text_editor" | "str_replace_editor" | "str_replace_based_edit_tool" => {
-            match arguments.get("command").and_then(Value::as_str) {
+            match arguments.str_of("command").as_deref() {
                 Some("write" | "create") => ToolKind::FileWrite,
                 Some("view") => ToolKind::FileRead,
                 Some(_) => ToolKind::Edit,
@@ -279,7 +279,7 @@ fn part_pieces<'a>(
             name, arguments, ..
         } => {
             let tk = tool_kind(name, arguments);
-            split_call(name, tk, arguments)
+            split_arguments(name, tk, arguments)
                 .into_iter()
                 .enumerate()
                 .map(|(which, (c, t))| {
@@ -320,6 +320,22 @@ fn part_pieces<'a>(
                 made => PieceText::Text(Cow::Owned(made)),
             },
         )],
+    }
+}
+
+/// [`split_call`] of arguments as held: pieces borrowed from them when they are a value,
+/// owned when they were packed (made into a value only for this).
+pub fn split_arguments<'a>(
+    name: &'a str,
+    kind: ToolKind,
+    arguments: &'a Arguments,
+) -> Vec<(Category, Cow<'a, str>)> {
+    match arguments.value() {
+        Cow::Borrowed(v) => split_call(name, kind, v),
+        Cow::Owned(v) => split_call(name, kind, &v)
+            .into_iter()
+            .map(|(c, t)| (c, Cow::Owned(t.into_owned())))
+            .collect(),
     }
 }
 
@@ -456,7 +472,7 @@ mod tests {
             ("mcp__linear__frobnicate", json!({}), ToolKind::Other),
         ];
         for (name, args, want) in cases {
-            assert_eq!(tool_kind(name, &args), want, "{name} {args}");
+            assert_eq!(tool_kind(name, &args.clone().into()), want, "{name} {args}");
         }
     }
 

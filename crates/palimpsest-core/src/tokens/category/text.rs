@@ -7,8 +7,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::{ToolKind, split_call};
-use crate::model::Body;
+use super::{ToolKind, split_arguments};
+use crate::model::{Arguments, Body};
 use crate::tokens::cache::Key;
 
 /// The text of a [`Piece`]: borrowed from its part, or made again each time it is read (a tool
@@ -27,7 +27,7 @@ pub enum PieceText<'a> {
         /// What it does.
         kind: ToolKind,
         /// Its arguments.
-        arguments: &'a Value,
+        arguments: &'a Arguments,
         /// Which of the call's pieces.
         which: usize,
         /// The piece's cache key, taken when it was first made: the counts cache is asked by
@@ -78,7 +78,7 @@ impl PieceText<'_> {
                 arguments,
                 which,
                 ..
-            } => split_call(name, *kind, arguments)
+            } => split_arguments(name, *kind, arguments)
                 .into_iter()
                 .nth(*which)
                 .map_or(Cow::Borrowed(""), |(_, t)| t),
@@ -106,11 +106,11 @@ mod tests {
         let call = Part::ToolCall {
             id: "c1".into(),
             name: "Edit".into(),
-            arguments: args.clone(),
+            arguments: args.clone().into(),
         };
         let session = testkit::session(vec![Message::new(0, Role::Assistant, vec![call])], vec![]);
         let got = pieces(&session);
-        let want = split_call("Edit", ToolKind::Edit, &args);
+        let want = super::super::split_call("Edit", ToolKind::Edit, &args);
         assert_eq!(
             got.len(),
             want.len(),
