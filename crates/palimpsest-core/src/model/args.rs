@@ -1,12 +1,14 @@
-//! A tool call's arguments, held packed in memory when long.
+//! A tool call's arguments, held as compact text in memory.
 //!
 //! Most calls' arguments are a command or a path, but a Write carries a whole file and an Edit
 //! two passages of one. On a 210 MB Claude Code transcript the arguments took 13 MB held as
-//! JSON values, 5.6 MB of their text in the tenth of calls whose arguments are 1 KiB or more.
-//! Those are kept as their compact JSON text in a [`Body`] (zstd-packed, as a long tool
-//! result is) and made into a value again when read; the others stay values, read in place.
-//! Serialized, both are the same JSON value, so `show --json`, the index and the app's types
-//! do not change. What a call's arguments mean is the reader's and the analyses' business.
+//! JSON values: 5.6 MB of their text in the tenth of calls whose strings hold 1 KiB or more,
+//! and about 5.5 MB the maps of the others (an object of two short strings is a few hundred
+//! bytes of map as a value). So they are kept as their compact JSON text: the long ones in a
+//! [`Body`] (zstd-packed, as a long tool result is), the others as [`CompactJson`] (packed
+//! against its dictionary of shapes), and made into a value again when read. Serialized, they
+//! are the same JSON value, so `show --json`, the index and the app's types do not change.
+//! What a call's arguments mean is the reader's and the analyses' business.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -14,10 +16,11 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::Body;
+use super::{Body, CompactJson};
 
-/// Arguments whose strings (keys included) hold fewer bytes than this stay a value: packing
-/// saves little, and every read of a packed one parses it again.
+/// Arguments whose strings (keys included) hold this many bytes or more are kept in a
+/// [`Body`]: packed alone, with zstd's usual level, rather than against the details'
+/// dictionary, which fits short JSON.
 pub const PACK_FROM: usize = 1024;
 
 /// A tool call's arguments (see the module docs).
@@ -26,73 +29,73 @@ pub struct Arguments(Held);
 
 #[derive(Clone)]
 enum Held {
-    Value(Value),
-    /// Boxed so that a call's part is no bigger than it was with a bare value.
-    Packed(Box<Body>),
+    Json(CompactJson),
+    /// Boxed: a handful of calls carry one, and a call's part stays small.
+    Long(Box<Body>),
 }
 
 impl Arguments {
-    /// Arguments holding `v`, packed when its text is long and shrinks.
+    /// Arguments holding `v`.
     pub fn new(v: Value) -> Self {
         // Measured by their strings first: most calls are far below, and writing each as text
         // to find out took a tenth of a transcript's read.
         if strings_reach(&v, PACK_FROM) {
             let body = Body::new(v.to_string());
             if body.held_bytes() < body.len() {
-                return Self(Held::Packed(Box::new(body)));
+                return Self(Held::Long(Box::new(body)));
             }
         }
-        Self(Held::Value(v))
+        Self(Held::Json(CompactJson::new(&v)))
     }
 
-    /// The value: borrowed when held as one, else made from the packed text.
+    /// The value, made from the text held (a `Cow` so that callers need not care how it is
+    /// held).
     pub fn value(&self) -> Cow<'_, Value> {
-        match &self.0 {
-            Held::Value(v) => Cow::Borrowed(v),
+        Cow::Owned(match &self.0 {
+            Held::Json(j) => j.value(),
             // The text was written from a `Value` by `new`, so it reads back; null only keeps a
             // broken invariant from panicking in a viewer.
-            Held::Packed(b) => Cow::Owned(serde_json::from_str(&b.text()).unwrap_or(Value::Null)),
-        }
+            Held::Long(b) => serde_json::from_str(&b.text()).unwrap_or(Value::Null),
+        })
     }
 
     /// The value, owned.
     pub fn into_value(self) -> Value {
-        match self.0 {
-            Held::Value(v) => v,
-            Held::Packed(_) => self.value().into_owned(),
-        }
+        self.value().into_owned()
     }
 
-    /// The compact JSON text (`Value::to_string`'s), without building the value when packed.
+    /// The compact JSON text (`Value::to_string`'s), without building the value.
     pub fn text(&self) -> Cow<'_, str> {
         match &self.0 {
-            Held::Value(v) => Cow::Owned(v.to_string()),
-            Held::Packed(b) => b.text(),
+            Held::Json(j) => j.text(),
+            Held::Long(b) => b.text(),
         }
     }
 
-    /// Length of the compact JSON text in bytes, without unpacking it when packed.
+    /// Length of the compact JSON text in bytes, without unpacking a long one.
     pub fn text_len(&self) -> usize {
         match &self.0 {
-            Held::Value(v) => v.to_string().len(),
-            Held::Packed(b) => b.len(),
+            Held::Json(j) => j.text().len(),
+            Held::Long(b) => b.len(),
         }
     }
 
-    /// The string under `key` when the arguments are an object holding one there.
+    /// The string under `key` when the arguments are an object holding one there (read
+    /// without building the other keys when short).
     pub fn str_of(&self, key: &str) -> Option<Cow<'_, str>> {
-        match self.value() {
-            Cow::Borrowed(v) => v.get(key)?.as_str().map(Cow::Borrowed),
-            Cow::Owned(mut v) => match v.get_mut(key)?.take() {
-                Value::String(s) => Some(Cow::Owned(s)),
-                _ => None,
-            },
+        let v = match &self.0 {
+            Held::Json(j) => j.get(key)?,
+            Held::Long(_) => self.value().into_owned().get_mut(key)?.take(),
+        };
+        match v {
+            Value::String(s) => Some(Cow::Owned(s)),
+            _ => None,
         }
     }
 
-    /// Whether the arguments are held packed.
-    pub fn is_packed(&self) -> bool {
-        matches!(self.0, Held::Packed(_))
+    /// Whether the arguments are long ones, held in a [`Body`].
+    pub fn is_long(&self) -> bool {
+        matches!(self.0, Held::Long(_))
     }
 }
 
@@ -118,7 +121,7 @@ fn strings_reach(v: &Value, n: usize) -> bool {
 
 impl Default for Arguments {
     fn default() -> Self {
-        Self(Held::Value(Value::Null))
+        Self::new(Value::Null)
     }
 }
 
@@ -131,9 +134,9 @@ impl From<Value> for Arguments {
 impl PartialEq for Arguments {
     fn eq(&self, other: &Self) -> bool {
         match (&self.0, &other.0) {
-            (Held::Value(a), Held::Value(b)) => a == b,
-            // One text packs to one frame, so two packed ones compare by their frames.
-            (Held::Packed(a), Held::Packed(b)) => a == b,
+            (Held::Json(a), Held::Json(b)) => a == b,
+            // One text packs to one frame, so two long ones compare by their frames.
+            (Held::Long(a), Held::Long(b)) => a == b,
             _ => self.value() == other.value(),
         }
     }
@@ -154,10 +157,7 @@ impl fmt::Debug for Arguments {
 impl fmt::Display for Arguments {
     /// The compact JSON text, as a value displays.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Held::Value(v) => fmt::Display::fmt(v, f),
-            Held::Packed(b) => f.write_str(&b.text()),
-        }
+        f.write_str(&self.text())
     }
 }
 
@@ -186,12 +186,12 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_file_write_is_held_packed_and_reads_back_as_it_was() {
+    fn a_whole_file_write_is_held_long_and_reads_back_as_it_was() {
         let v = write_call();
         let a = Arguments::new(v.clone());
         assert!(
-            a.is_packed(),
-            "4 KiB of repeated lines shrink, so they are packed"
+            a.is_long(),
+            "4 KiB of repeated lines shrink, so they are held in a packed body"
         );
         assert_eq!(*a.value(), v, "the value reads back");
         assert_eq!(
@@ -230,19 +230,29 @@ mod tests {
     }
 
     #[test]
-    fn short_arguments_stay_a_value_borrowed_in_place() {
-        let a = Arguments::new(json!({"command": "cargo test", "description": "Run the tests"}));
-        assert!(!a.is_packed(), "under PACK_FROM bytes");
-        assert!(matches!(a.value(), Cow::Borrowed(_)), "read without a copy");
+    fn short_arguments_are_compact_text_and_read_back() {
+        let v = json!({"command": "cargo test", "description": "Run the tests", "n": [1, 2.5]});
+        let a = Arguments::new(v.clone());
+        assert!(!a.is_long(), "under PACK_FROM bytes of strings");
+        assert_eq!(*a.value(), v, "the value reads back");
+        assert_eq!(a.text(), v.to_string(), "the text is the compact JSON");
+        assert_eq!(a.text_len(), v.to_string().len(), "and its length");
         assert_eq!(
             a.str_of("command").as_deref(),
             Some("cargo test"),
-            "its strings read in place"
+            "one key reads back"
+        );
+        assert_eq!(a.str_of("n"), None, "a key holding no string");
+        assert_eq!(a, v, "equal to the value");
+        assert_eq!(
+            Arguments::new(Value::Null).to_string(),
+            "null",
+            "no arguments read back as null"
         );
         let s = Arguments::new(Value::String("x".repeat(4000)));
         assert!(
-            s.is_packed(),
-            "unparsed text a reader kept as a string is packed too"
+            s.is_long(),
+            "unparsed text a reader kept as a string is a long one too"
         );
         assert_eq!(s.str_of("command"), None, "and holds no key");
         assert_eq!(*s.value(), Value::String("x".repeat(4000)), "it reads back");
@@ -250,10 +260,9 @@ mod tests {
 
     #[test]
     fn a_call_part_is_no_bigger_than_with_a_bare_value() {
-        assert_eq!(
-            std::mem::size_of::<Arguments>(),
-            std::mem::size_of::<Value>(),
-            "the packed variant fits in the value's niche, so every part keeps its size"
+        assert!(
+            std::mem::size_of::<Arguments>() <= std::mem::size_of::<Value>(),
+            "arguments take no more room in a part than a value did"
         );
     }
 }

@@ -5,7 +5,8 @@
 //! the usage object, ids), too short for zstd to find much to reuse within one of them: alone
 //! they shrink by a quarter. Most of their bytes are keys and values every message repeats
 //! (`"cache_creation_input_tokens"`, `"service_tier":"standard"`, the note that stands in
-//! for an oversized `toolUseResult`), so each is packed against [`DICTIONARY`], raw text
+//! for an oversized `toolUseResult`); a tool call's short arguments are the same few keys
+//! (`{"command":…,"description":…}`). So each is packed against [`DICTIONARY`], raw text
 //! zstd matches against as if it came just before: they then shrink to about two fifths. What
 //! is not in it (ids, numbers) is packed as before, so a format that writes other keys still
 //! reads back exactly, only less packed. Which texts are packed is the type's business.
@@ -23,6 +24,13 @@ const DICTIONARY: &str = concat!(
     r#"{"role":"assistant","model":"gpt-5-codex","last_token_usage":{"input_tokens":0,"cached_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0,"total_tokens":0},"more_token_usage":[]}"#,
     // Claude Code: flags the reader and its passes set.
     r#"{"isMeta":true,"permissionMode":"bypassPermissions","sidechain":true,"microcompacted":[],"replaced":[],"collapsed":true,"logical_parent":{"uuid":"","found":true}}"#,
+    // Tool calls' arguments: Codex's and goose's shell and editor, then Claude Code's tools.
+    r#"{"command":["bash","-lc",""],"workdir":"","timeout_ms":10000}{"command":"view","path":""}"#,
+    r#"{"task_id":"","block":true,"timeout":30000}{"description":"","prompt":"","subagent_type":"general-purpose"}"#,
+    r#"{"todos":[{"content":"","status":"completed","activeForm":""},{"content":"","status":"in_progress","activeForm":""}]}"#,
+    r#"{"pattern":"","path":"","output_mode":"content","-n":true,"glob":""}"#,
+    r#"{"file_path":"","old_string":"","new_string":"","replace_all":false}"#,
+    r#"{"file_path":"","offset":1,"limit":100}{"command":"","description":""}"#,
     // Claude Code: short `toolUseResult`s of the common tools, kept whole.
     r#"{"stdout":"","stderr":"","interrupted":false,"isImage":false,"returnCodeInterpretation":"","noOutputExpected":false}"#,
     r#"{"type":"text","file":{"filePath":"","content":"","numLines":0,"startLine":1,"totalLines":0}}"#,
