@@ -26,7 +26,7 @@ pub struct Call<'a> {
     pub name: &'a str,
     /// Tool name normalised: extension prefix (`ext__`) removed, lower-cased.
     pub tool: String,
-    /// Arguments as stored (`Arguments::value` makes a packed one a value).
+    /// Arguments as stored (`Arguments::value` makes them a value where one is needed).
     pub arguments: &'a crate::model::Arguments,
     /// The result text the model received (`Body::text` unpacks it).
     pub result: Option<&'a crate::model::Body>,

@@ -138,7 +138,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
             count: v.len(),
             messages: v.iter().map(|&i| calls[i].call_index).collect(),
             tool: Some(c.name.to_owned()),
-            arguments: Some(c.arguments.value().into_owned()),
+            arguments: Some(c.arguments.value()),
         });
     }
 
@@ -168,7 +168,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
                 count: streak.len(),
                 messages: streak.iter().map(|c| c.call_index).collect(),
                 tool: same.then(|| first.name.to_owned()),
-                arguments: same.then(|| first.arguments.value().into_owned()),
+                arguments: same.then(|| first.arguments.value()),
             });
         }
         streak.clear();

@@ -134,7 +134,7 @@ const PATH_KEYS: &[&str] = &[
 /// Classify one call. `working_dir` is the session's.
 pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
     let tool = call.tool.as_str();
-    let args = &*call.arguments.value();
+    let args = &call.arguments.value();
     let key = |p: &str, cwd: &str| normalise(p, cwd, working_dir);
     let mut class = CallClass::default();
     if SHELL_TOOLS.contains(&tool) {

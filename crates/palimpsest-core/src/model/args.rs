@@ -48,20 +48,14 @@ impl Arguments {
         Self(Held::Json(CompactJson::new(&v)))
     }
 
-    /// The value, made from the text held (a `Cow` so that callers need not care how it is
-    /// held).
-    pub fn value(&self) -> Cow<'_, Value> {
-        Cow::Owned(match &self.0 {
+    /// The value, made afresh from the text held.
+    pub fn value(&self) -> Value {
+        match &self.0 {
             Held::Json(j) => j.value(),
             // The text was written from a `Value` by `new`, so it reads back; null only keeps a
             // broken invariant from panicking in a viewer.
             Held::Long(b) => serde_json::from_str(&b.text()).unwrap_or(Value::Null),
-        })
-    }
-
-    /// The value, owned.
-    pub fn into_value(self) -> Value {
-        self.value().into_owned()
+        }
     }
 
     /// The compact JSON text (`Value::to_string`'s), without building the value.
@@ -72,23 +66,23 @@ impl Arguments {
         }
     }
 
-    /// Length of the compact JSON text in bytes, without unpacking a long one.
+    /// Length of the compact JSON text in bytes, without unpacking it.
     pub fn text_len(&self) -> usize {
         match &self.0 {
-            Held::Json(j) => j.text().len(),
+            Held::Json(j) => j.text_len(),
             Held::Long(b) => b.len(),
         }
     }
 
     /// The string under `key` when the arguments are an object holding one there (read
     /// without building the other keys when short).
-    pub fn str_of(&self, key: &str) -> Option<Cow<'_, str>> {
+    pub fn str_of(&self, key: &str) -> Option<String> {
         let v = match &self.0 {
             Held::Json(j) => j.get(key)?,
-            Held::Long(_) => self.value().into_owned().get_mut(key)?.take(),
+            Held::Long(_) => self.value().get_mut(key)?.take(),
         };
         match v {
-            Value::String(s) => Some(Cow::Owned(s)),
+            Value::String(s) => Some(s),
             _ => None,
         }
     }
@@ -144,13 +138,13 @@ impl PartialEq for Arguments {
 
 impl PartialEq<Value> for Arguments {
     fn eq(&self, other: &Value) -> bool {
-        *self.value() == *other
+        self.value() == *other
     }
 }
 
 impl fmt::Debug for Arguments {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.value(), f)
+        fmt::Debug::fmt(&self.value(), f)
     }
 }
 
@@ -193,7 +187,7 @@ mod tests {
             a.is_long(),
             "4 KiB of repeated lines shrink, so they are held in a packed body"
         );
-        assert_eq!(*a.value(), v, "the value reads back");
+        assert_eq!(a.value(), v, "the value reads back");
         assert_eq!(
             a.text(),
             v.to_string(),
@@ -225,8 +219,9 @@ mod tests {
             Arguments::new(v.clone()),
             "equal to the same arguments packed again"
         );
+        let back: Arguments = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(back, a, "read back from its JSON, the same arguments");
         assert_eq!(a, v, "and to the value");
-        assert_eq!(a.into_value(), v, "owned, the same value");
     }
 
     #[test]
@@ -234,7 +229,7 @@ mod tests {
         let v = json!({"command": "cargo test", "description": "Run the tests", "n": [1, 2.5]});
         let a = Arguments::new(v.clone());
         assert!(!a.is_long(), "under PACK_FROM bytes of strings");
-        assert_eq!(*a.value(), v, "the value reads back");
+        assert_eq!(a.value(), v, "the value reads back");
         assert_eq!(a.text(), v.to_string(), "the text is the compact JSON");
         assert_eq!(a.text_len(), v.to_string().len(), "and its length");
         assert_eq!(
@@ -255,7 +250,7 @@ mod tests {
             "unparsed text a reader kept as a string is a long one too"
         );
         assert_eq!(s.str_of("command"), None, "and holds no key");
-        assert_eq!(*s.value(), Value::String("x".repeat(4000)), "it reads back");
+        assert_eq!(s.value(), Value::String("x".repeat(4000)), "it reads back");
     }
 
     #[test]

@@ -51,7 +51,7 @@ impl CompactJson {
         if self.is_packed() || self.0.len() < PACK_FROM {
             return;
         }
-        if let Some(packed) = std::str::from_utf8(&self.0).ok().and_then(pack::pack) {
+        if let Some(packed) = pack::pack(&self.0) {
             self.0 = packed;
         }
     }
@@ -70,6 +70,15 @@ impl CompactJson {
         }
         // Written from a `String` by `new`.
         String::from_utf8_lossy(&self.0)
+    }
+
+    /// Length of the compact JSON text in bytes, without unpacking it (a frame's header
+    /// holds it).
+    pub fn text_len(&self) -> usize {
+        if self.is_packed() {
+            return pack::unpacked_len(&self.0).unwrap_or(4);
+        }
+        self.0.len()
     }
 
     /// The whole value, built afresh.
@@ -317,6 +326,11 @@ mod tests {
             "over PACK_FROM bytes and shrinking, it is held as a frame"
         );
         assert_eq!(d.text(), v.to_string(), "its text is the compact JSON");
+        assert_eq!(
+            d.text_len(),
+            v.to_string().len(),
+            "and its length, from the header"
+        );
         assert_eq!(
             d.get("usage"),
             Some(v["usage"].clone()),

@@ -29,7 +29,7 @@ pub fn working_state<'a>(span: impl IntoIterator<Item = &'a Message> + Clone) ->
         else {
             continue;
         };
-        let arguments = &*arguments.value();
+        let arguments = &arguments.value();
         // Python's `str(args.get(k) or …)`: a falsy value (an empty string, 0, [], None)
         // counts as absent, and a value that is not a string is written as `str()` writes it
         // (`{"path": 7}` is `7`, `["ls", "-la"]` is `['ls', '-la']`).

@@ -18,7 +18,7 @@ pub fn read_path(part: &Part) -> Option<String> {
         return None;
     };
     let short = name.rsplit("__").next().unwrap_or(name);
-    let arguments = &*arguments.value();
+    let arguments = &arguments.value();
     let arg = |k: &str| arguments.get(k).and_then(Value::as_str).map(str::to_owned);
     match short {
         "Read" | "read_file" | "view_file" => arg("file_path").or_else(|| arg("path")),

@@ -125,9 +125,7 @@ fn unanswered_call_is_kept_as_it_is() {
         .iter()
         .flat_map(|m| &m.parts)
         .filter_map(|p| match p {
-            Part::ToolCall { id, arguments, .. } => {
-                Some((id.as_str(), arguments.value().into_owned()))
-            }
+            Part::ToolCall { id, arguments, .. } => Some((id.as_str(), arguments.value())),
             _ => None,
         })
         .collect();

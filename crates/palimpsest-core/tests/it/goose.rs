@@ -53,7 +53,7 @@ fn call(m: &Message) -> (&str, &str, serde_json::Value) {
             id,
             name,
             arguments,
-        } => (id, name, arguments.value().into_owned()),
+        } => (id, name, arguments.value()),
         other => panic!(
             "message {} should open with a tool call, got {other:?}",
             m.index

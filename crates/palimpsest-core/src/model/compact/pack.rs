@@ -52,31 +52,35 @@ thread_local! {
     static UNPACKER: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
 }
 
-/// `text` packed, when that makes it shorter.
-pub fn pack(text: &str) -> Option<Box<[u8]>> {
+/// `text` (UTF-8) packed, when that makes it shorter.
+pub fn pack(text: &[u8]) -> Option<Box<[u8]>> {
     PACKER.with(|p| {
         let mut p = p.borrow_mut();
         if p.is_none() {
             // Level 1: these are packed as a session is read, once per message.
             *p = zstd::bulk::Compressor::with_dictionary(-1, DICTIONARY.as_bytes()).ok();
         }
-        let packed = p.as_mut()?.compress(text.as_bytes()).ok()?;
+        let packed = p.as_mut()?.compress(text).ok()?;
         (packed.len() < text.len()).then(|| packed.into_boxed_slice())
     })
 }
 
+/// The length in bytes of the text `packed` was made from, read from the frame's header
+/// (`pack` writes it there), without unpacking it.
+pub fn unpacked_len(packed: &[u8]) -> Option<usize> {
+    let len = zstd::zstd_safe::get_frame_content_size(packed).ok()??;
+    usize::try_from(len).ok()
+}
+
 /// The text `packed` was made from; `None` when it is not a frame made by [`pack`].
 pub fn unpack(packed: &[u8]) -> Option<String> {
-    // `pack` writes the text's size in the frame's header.
-    let len = zstd::zstd_safe::get_frame_content_size(packed).ok()??;
+    let len = unpacked_len(packed)?;
     let bytes = UNPACKER.with(|u| {
         let mut u = u.borrow_mut();
         if u.is_none() {
             *u = zstd::bulk::Decompressor::with_dictionary(DICTIONARY.as_bytes()).ok();
         }
-        u.as_mut()?
-            .decompress(packed, usize::try_from(len).ok()?)
-            .ok()
+        u.as_mut()?.decompress(packed, len).ok()
     })?;
     String::from_utf8(bytes).ok()
 }
@@ -88,7 +92,7 @@ mod tests {
     #[test]
     fn details_shaped_like_the_dictionary_shrink_and_read_back() {
         let text = r#"{"lines":[6,7,8],"message_id":"msg_01EEiRWuVvwAmenNJXZcerPY","model":"claude-opus-4-6","usage":{"input_tokens":3,"cache_creation_input_tokens":8037,"cache_read_input_tokens":17842,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":8037},"output_tokens":10,"service_tier":"standard","inference_geo":"not_available"},"requestId":"req_011CY2vXjEarsCbh9bG1N7Yz","offsets":[2508,3350,4564]}"#;
-        let packed = pack(text).expect("a Claude Code response's details shrink");
+        let packed = pack(text.as_bytes()).expect("a Claude Code response's details shrink");
         assert!(
             packed.len() * 3 < text.len(),
             "the dictionary holds its keys and constants, so it packs to under a third: {} of {}",
@@ -110,7 +114,7 @@ mod tests {
     #[test]
     fn text_the_dictionary_does_not_know_still_reads_back() {
         let text = r#"{"z":"Ünïcode ✓","n":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]}"#;
-        let back = pack(text).map_or_else(|| text.to_owned(), |p| unpack(&p).unwrap());
+        let back = pack(text.as_bytes()).map_or_else(|| text.to_owned(), |p| unpack(&p).unwrap());
         assert_eq!(back, text, "packed or not, the same text");
         assert_eq!(
             unpack(b"{\"a\":1}"),

@@ -323,20 +323,16 @@ fn part_pieces<'a>(
     }
 }
 
-/// [`split_call`] of arguments as held: pieces borrowed from them when they are a value,
-/// owned when they were packed (made into a value only for this).
+/// [`split_call`] of arguments as held: they are made a value for it, so every piece is owned.
 pub fn split_arguments<'a>(
     name: &'a str,
     kind: ToolKind,
-    arguments: &'a Arguments,
+    arguments: &Arguments,
 ) -> Vec<(Category, Cow<'a, str>)> {
-    match arguments.value() {
-        Cow::Borrowed(v) => split_call(name, kind, v),
-        Cow::Owned(v) => split_call(name, kind, &v)
-            .into_iter()
-            .map(|(c, t)| (c, Cow::Owned(t.into_owned())))
-            .collect(),
-    }
+    split_call(name, kind, &arguments.value())
+        .into_iter()
+        .map(|(c, t)| (c, Cow::Owned(t.into_owned())))
+        .collect()
 }
 
 /// The pieces of one tool call: the name plus the remaining arguments as JSON, then the write

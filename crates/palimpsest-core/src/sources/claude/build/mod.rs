@@ -261,7 +261,7 @@ impl Builder {
             // Where its record starts, so one message can be read again without the whole file.
             d.insert("offsets".into(), json!([self.at]));
             // Plain while the next lines may add to it (another block of a response), packed
-            // once another message comes: packing at each block cost a tenth of the read.
+            // once another message comes: packing again at each block made the read 5 % slower.
             m.details = Some(CompactJson::plain(&Value::Object(d)));
         }
         self.settle();
