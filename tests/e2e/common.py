@@ -105,6 +105,15 @@ def root_shot(path):
         subprocess.run(["import", "-window", "root", path], check=False)
 
 
+def shots(c, name, readme=None, d=None):
+    """The window of driver `d` (the main one by default) as the test left it, in the run's
+    output as `name`; and the whole screen as the README's `readme` when the run refreshes the
+    README's screenshots."""
+    (d or c.d).screenshot(os.path.join(c.out, name))
+    if readme and c.screenshot_dir:
+        root_shot(os.path.join(c.screenshot_dir, readme))
+
+
 STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
 # The session id given to ../shared/data's short Claude Code transcript where a test copies it into a home.
 CLAUDE_SHORT = "55604662-cf2a-4331-851a-ec234028f8ca"

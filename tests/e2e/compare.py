@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import time
 
-from common import check, cli_binary, main_app_closed, own_driver, root_shot
+from common import check, cli_binary, main_app_closed, own_driver, shots
 
 RUN_A = "aaaa0000-0000-4000-8000-00000000000a"
 RUN_B = "bbbb0000-0000-4000-8000-00000000000b"
@@ -81,6 +81,4 @@ def side_by_side(c, want):
                   "return s && s.getBoundingClientRect().width;")
     check(width and width >= 400, f"each side is at least 400 px wide at 1280 × 800; got {width}")
     time.sleep(0.5)
-    d.screenshot(os.path.join(c.out, "compare.png"))
-    if c.screenshot_dir:
-        root_shot(os.path.join(c.screenshot_dir, "screenshot-compare.png"))
+    shots(c, "compare.png", "screenshot-compare.png")

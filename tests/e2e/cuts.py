@@ -5,7 +5,7 @@ import os
 import time
 
 from common import (  # noqa: E402
-    SIX_CUTS, check, click_row, open_tab, root_shot,
+    SIX_CUTS, check, click_row, open_tab, root_shot, shots,
 )
 
 
@@ -50,9 +50,7 @@ def test_goose_compacted_cut_view_shows_dropped_summary_kept(c):
     fates = c.d.text("[data-testid=cut-files]")
     check("store.py: dropped verbatim, only in the summary; read again at #9" in fates,
           f"the file's fate is said in words; got {fates!r}")
-    c.d.screenshot(os.path.join(c.out, "cut-view.png"))
-    if c.screenshot_dir:
-        root_shot(os.path.join(c.screenshot_dir, "screenshot-cut-view.png"))
+    shots(c, "cut-view.png", "screenshot-cut-view.png")
     # j moves on: the inspector shows the message again; ] from the top opens the cut again.
     c.d.run("document.activeElement && document.activeElement.blur();")
     c.d.keys("g")
@@ -99,9 +97,7 @@ def test_unanswered_call_finding_badge_and_request_context(c):
         ], f"OpenAI's then Anthropic's exact error texts; got {texts}")
         idx = [r["index"] for r in c.rows()]
         check(idx == list(range(9)), f"request 4 sends every message 0-8 (no compaction); got {idx}")
-        c.d.screenshot(os.path.join(c.out, "request-finding.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-requests.png"))
+        shots(c, "request-finding.png", "screenshot-requests.png")
         c.d.run("document.activeElement && document.activeElement.blur();")
         c.d.keys(",,,")
         c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '1' && "
@@ -155,9 +151,7 @@ def test_six_cuts_agent_view_names_the_cut_that_produced_it(c):
         check("24000 recorded" in sub.replace(",", "").replace("\u202f", "").replace("\xa0", ""),
               f"the recorded tokens saved are shown; got {sub!r}")
         time.sleep(0.5)  # four cuts stepped through at once: let the webview paint the last
-        c.d.screenshot(os.path.join(c.out, "six-cuts-micro.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-microcompact.png"))
+        shots(c, "six-cuts-micro.png", "screenshot-microcompact.png")
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
         c.set_view("all")

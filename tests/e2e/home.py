@@ -7,7 +7,7 @@ import tempfile
 import time
 
 from common import (  # noqa: E402
-    HERE, SESSIONS, Ctx, check, main_app_closed, own_driver, root_shot, CLAUDE_SHORT,
+    HERE, SESSIONS, Ctx, check, main_app_closed, own_driver, shots, CLAUDE_SHORT,
 )
 
 
@@ -89,9 +89,7 @@ def sources_in_home(c, d, home):
     check(narrowed == [["0/7", []], ["0/1", []], ["1/1", ["019c8f0a-0000-7000-8000-00000000a001"]]],
           f"'streaming' matches only the Codex session, counted per group; got {narrowed}")
     d.run(SET_FILTER, "")
-    d.screenshot(os.path.join(c.out, "sources.png"))
-    if c.screenshot_dir:
-        root_shot(os.path.join(c.screenshot_dir, "screenshot-sources.png"))
+    shots(c, "sources.png", "screenshot-sources.png", d)
 
 
 def test_an_empty_home_offers_the_bundled_examples(c):

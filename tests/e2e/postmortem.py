@@ -9,7 +9,7 @@ import tempfile
 
 from common import (  # noqa: E402
     HERE, SESSIONS, SPILL_ROWS, STUCK_ID, Ctx, check, cli_binary, main_app_closed, open_tab, own_driver,
-    root_shot, CLAUDE_SHORT,
+    root_shot, shots, CLAUDE_SHORT,
 )
 
 
@@ -131,9 +131,7 @@ def test_spills_trust_the_recorded_working_directory_only_on_a_click(c):
             check(button == f"Trust {proj} for this session", f"the recorded cwd is offered by its full path; got {button!r}")
             check("IN THE WORKING DIRECTORY" not in d.text("[data-testid=spills]"),
                   "no byte of the file is shown before the click")
-            d.screenshot(os.path.join(c.out, "spills-trust.png"))
-            if c.screenshot_dir:
-                root_shot(os.path.join(c.screenshot_dir, "screenshot-spills-trust.png"))
+            shots(c, "spills-trust.png", "screenshot-spills-trust.png", d)
             d.click("[data-testid=trust-root]")
             d.wait("const r = Array.from(document.querySelectorAll('[data-testid=spill]')).map(tr => tr.dataset.status);"
                    "return r.length === 1 && r[0] === 'present';", timeout=30, what="the spill to be present once trusted")

@@ -7,7 +7,7 @@ import subprocess
 import time
 
 from common import (  # noqa: E402
-    SIX_CUTS, check, cli_binary, js_click, open_tab, root_shot,
+    SIX_CUTS, check, cli_binary, js_click, open_tab, shots,
 )
 
 
@@ -77,9 +77,7 @@ def test_replay_seed_five_k3_and_naive_orphan(c):
         check(side >= 400, f"each side of A | B is at least 400 px wide at 1280 × 800; B is {side}")
         c.d.run("document.querySelector('[data-testid=replay]').scrollTop = 0;")
         time.sleep(0.3)
-        c.d.screenshot(os.path.join(c.out, "replay-compare.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-replay.png"))
+        shots(c, "replay-compare.png", "screenshot-replay.png")
 
         # The sweep: a cell click sets A's K and cap.
         js_click(c, "[data-testid=sweep-run]")

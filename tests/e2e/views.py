@@ -7,7 +7,7 @@ import os
 import subprocess
 import time
 
-from common import check, cli_binary, click_row, main_app_closed, open_tab, root_shot, wait_app_gone
+from common import check, cli_binary, click_row, main_app_closed, open_tab, shots, wait_app_gone
 
 VIEWS = "c0117a95-0000-4000-8000-00000000c011"
 
@@ -68,9 +68,7 @@ def test_replacements_and_collapses_are_cuts_with_their_own_views(c):
         widths = c.d.run("return [document.documentElement.scrollWidth, window.innerWidth];")
         check(widths[0] <= widths[1], f"the collapse's cut view fits the window; got {widths}")
         time.sleep(0.3)
-        c.d.screenshot(os.path.join(c.out, "views-collapse.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-collapse.png"))
+        shots(c, "views-collapse.png", "screenshot-collapse.png")
         export_the_open_session(c)
     finally:
         c.d.run("document.querySelector('[data-testid=cut-close]')?.click();")
@@ -153,8 +151,6 @@ def recorded_request_beside_the_rebuilt_one(c):
         check(ops.count("recorded_only") == 2 and ops[-1] == "recorded_only",
               f"the system prompt and the turn hint are sent only; got {ops}")
         time.sleep(0.3)
-        c.d.screenshot(os.path.join(c.out, "recorded-request.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-recorded-request.png"))
+        shots(c, "recorded-request.png", "screenshot-recorded-request.png")
     finally:
         open_tab(c, "timeline")
