@@ -17,6 +17,7 @@ mod current;
 mod cut;
 mod meta;
 mod recorded;
+pub mod snap;
 mod usage;
 pub use args::Arguments;
 pub use body::Body;

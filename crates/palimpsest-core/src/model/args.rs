@@ -87,6 +87,22 @@ impl Arguments {
         }
     }
 
+    /// How they are held, for a snapshot (`super::snap`).
+    pub(crate) fn held(&self) -> Result<&CompactJson, &Body> {
+        match &self.0 {
+            Held::Json(j) => Ok(j),
+            Held::Long(b) => Err(b),
+        }
+    }
+
+    /// Arguments held as [`Arguments::held`] gave them.
+    pub(crate) fn from_held(held: Result<CompactJson, Body>) -> Self {
+        Self(match held {
+            Ok(j) => Held::Json(j),
+            Err(b) => Held::Long(Box::new(b)),
+        })
+    }
+
     /// Whether the arguments are long ones, held in a [`Body`].
     pub fn is_long(&self) -> bool {
         matches!(self.0, Held::Long(_))

@@ -122,6 +122,25 @@ impl Body {
     }
 }
 
+impl Body {
+    /// Whether the text is held packed ([`Body::held`] is then a zstd frame).
+    pub fn is_packed(&self) -> bool {
+        matches!(self.held, Held::Packed(_))
+    }
+
+    /// A body from what [`Body::held`] and [`Body::is_packed`] gave, as a snapshot keeps it
+    /// (`super::snap`): `None` when plain bytes are not UTF-8. A frame is trusted to unpack to
+    /// `len` bytes, as one made here does.
+    pub(crate) fn from_held(len: usize, packed: bool, bytes: Vec<u8>) -> Option<Self> {
+        let held = if packed {
+            Held::Packed(bytes.into_boxed_slice())
+        } else {
+            Held::Plain(String::from_utf8(bytes).ok()?.into_boxed_str())
+        };
+        Some(Self { len, held })
+    }
+}
+
 impl Default for Body {
     fn default() -> Self {
         Self::new(String::new())

@@ -56,6 +56,18 @@ impl CompactJson {
         }
     }
 
+    /// The text as held: its UTF-8 bytes, or their zstd frame.
+    pub(crate) fn held(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// A value from what [`CompactJson::held`] gave (a snapshot, `super::snap`): `None` when
+    /// plain bytes are not UTF-8.
+    pub(crate) fn from_held(bytes: Vec<u8>) -> Option<Self> {
+        let ok = bytes.starts_with(&pack::MAGIC) || std::str::from_utf8(&bytes).is_ok();
+        ok.then(|| Self(bytes.into_boxed_slice()))
+    }
+
     /// Whether the text is held packed.
     pub fn is_packed(&self) -> bool {
         self.0.starts_with(&pack::MAGIC)
