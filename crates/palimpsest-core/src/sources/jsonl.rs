@@ -40,7 +40,7 @@ pub fn for_each_line(path: &Path, f: impl FnMut(Line) -> bool) -> Result<()> {
 
 /// Where a read stopped: the byte offset after the last line it read whole, and that line's
 /// number. A later [`read_from`] there reads only what was appended since.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Resume {
     /// Bytes read, up to and including the last line end.
     pub offset: u64,

@@ -52,6 +52,12 @@ pub trait SessionSource: Send + Sync {
     /// One whole session. Readers fill `Session::compactions` with every compaction the
     /// stored data shows (explicit records, or the summary/continuation rows goose leaves).
     fn load(&self, id: &str) -> Result<Session>;
+    /// Session `id` read by a reader a later read can go on from where this one stopped
+    /// ([`claude::resume::Resumable`]: the index keeps it for a transcript that is still
+    /// growing), for the formats that have one; `None` for the others, which [`Self::load`].
+    fn open_resumable(&self, _id: &str) -> Option<Result<claude::resume::Resumable>> {
+        None
+    }
     /// The stored text of one message (the row's or line's JSON as written), for the raw view.
     /// `index` is [`crate::model::Message::index`]. `None` when the source cannot say.
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {

@@ -15,6 +15,7 @@ mod claude_newer;
 mod claude_resume;
 mod claude_resume_chain;
 mod claude_resume_primed;
+mod claude_resume_saved;
 mod claude_resume_steps;
 mod claude_spills;
 mod claude_views;

@@ -20,7 +20,7 @@ use super::build::{Builder, Node, Uid, is_conversation};
 use crate::model::{Held, Message, Part};
 
 /// Why a message is off the active chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) enum Off {
     /// An inline subagent line.
     Sidechain,
@@ -45,7 +45,8 @@ pub(super) fn branches(b: &Builder) -> Vec<Option<Off>> {
 
 /// A walk of the whole chain, kept to go on from: what [`branches`] works out, with the sets it
 /// worked it out from. Uuids are kept by number ([`Uid`]) and call ids as 64-bit hashes: a few
-/// bytes each on a session of a million lines.
+/// bytes each on a session of a million lines. Serialized in a reader's snapshot (`saved`).
+#[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct Chain {
     /// Every uuid on the walked chain.
     on: HashSet<Uid>,

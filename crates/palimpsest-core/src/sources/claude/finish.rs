@@ -77,10 +77,15 @@ pub(super) fn fill_usage(messages: &mut [Arc<Message>]) {
 /// Running totals of recorded usage, kept by a transcript followed live so a change sums only
 /// the messages it added: entry `i` is the total over messages `..=i` and the last of them
 /// that recorded usage.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct UsageSums(Vec<(u64, Option<usize>)>);
 
 impl UsageSums {
+    /// How many messages the totals run over.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Work the totals out again from message `from` on.
     pub fn update(&mut self, messages: &[Arc<Message>], from: usize) {
         self.0.truncate(from);

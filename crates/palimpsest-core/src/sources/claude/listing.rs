@@ -13,7 +13,7 @@ use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
 use crate::sources::scan::{self, json_lines};
 
 /// What the first lines of a file say.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Head {
     /// `sessionId` of the first line that has one.
     pub session_id: Option<String>,

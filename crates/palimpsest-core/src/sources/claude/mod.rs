@@ -273,6 +273,19 @@ impl SessionSource for ClaudeSource {
         Ok(self.load_full(id)?.session)
     }
 
+    fn open_resumable(&self, id: &str) -> Option<Result<resume::Resumable>> {
+        if self.orphan(id).is_some() {
+            return None;
+        }
+        let e = match self.entry(id) {
+            Ok(e) => e,
+            Err(e) => return Some(Err(e)),
+        };
+        // Offsets in a compressed file count unpacked bytes: resuming would unpack it all.
+        (!crate::sources::compressed::is_zst(&e.path))
+            .then(|| resume::Resumable::open(&e.path, &e.id, e.parent.clone()))
+    }
+
     fn declined(&self) -> Vec<PathBuf> {
         self.declined.clone()
     }

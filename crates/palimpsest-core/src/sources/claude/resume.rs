@@ -15,6 +15,8 @@
 //! The session lives in a [`Current`] that a caller keeping it in memory shares
 //! ([`Resumable::shared`]) instead of holding a copy of its own beside this one.
 
+mod saved;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -7,6 +7,7 @@
 //! unknown types) is counted, not turned into messages. Visibility (branches, compaction) is
 //! decided afterwards by `visibility`, from the per-message [`Node`]s kept here.
 
+mod kept;
 mod parents;
 pub mod replace;
 
@@ -43,7 +44,7 @@ pub struct LineCounts {
 }
 
 /// Per-message facts the visibility pass needs, parallel to the message list.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Node {
     /// The `uuid`s of the lines the message was built from, by number ([`Parents::number`]).
     pub uuids: Vec<Uid>,
@@ -60,6 +61,7 @@ pub struct Node {
     /// The line's `compactMetadata` / `microcompactMetadata`: boxed, as a handful of lines
     /// have one and an inline `Value` made every node 72 bytes longer (19 MB on a 2 GB
     /// transcript followed live).
+    #[serde(with = "kept::meta_text")]
     pub compact_meta: Option<Box<Value>>,
     /// `isCompactSummary`.
     pub compact_summary: bool,
@@ -80,11 +82,13 @@ pub struct Marks {
     pub structural: bool,
 }
 
-/// The state of a file being read.
-#[derive(Debug, Clone, Default)]
+/// The state of a file being read. Serialized (a snapshot, `super::saved`) between reads,
+/// when its messages are the session's and no marks are pending: neither is written.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Builder {
     /// Messages in stored order, shared as the session shares them (`model::Session`): a
     /// transcript followed live changes only the messages its new lines reach.
+    #[serde(skip)]
     pub messages: Vec<std::sync::Arc<Message>>,
     /// Facts per message.
     pub nodes: Vec<Node>,
@@ -95,6 +99,7 @@ pub struct Builder {
     /// Tool call id → subagent id, from `toolUseResult.agentId` and `agent_progress` lines.
     pub agent_of_call: HashMap<String, String>,
     /// Titles seen (`custom-title`, `ai-title`, `summary`), by kind.
+    #[serde(with = "kept::title_kinds")]
     pub titles: HashMap<&'static str, String>,
     /// First `sessionId`, `cwd`, `slug`, model.
     pub session_id: Option<String>,
@@ -107,6 +112,7 @@ pub struct Builder {
     by_api_id: HashMap<String, usize>,
     /// Byte offset of the line being read, recorded beside its number (`details.offsets`).
     at: u64,
+    #[serde(skip)]
     marks: Marks,
 }
 

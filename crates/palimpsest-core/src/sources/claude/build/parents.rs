@@ -13,6 +13,8 @@
 use std::hash::{BuildHasher, RandomState};
 
 use hashbrown::HashTable;
+
+mod kept;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 /// A uuid's number ([`Parents::number`]).
