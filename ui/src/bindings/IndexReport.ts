@@ -22,6 +22,11 @@ updated: number,
  */
 appended: number, 
 /**
+ * Of those, read from the offset where the last update's read stopped (its reader kept,
+ * `snapshots`), not from the file's first line.
+ */
+resumed: number, 
+/**
  * Sessions whose file is unchanged: not read.
  */
 unchanged: number, 

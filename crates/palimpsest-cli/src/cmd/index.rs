@@ -18,8 +18,8 @@ pub struct Args {
     /// The index file (default `$XDG_CACHE_HOME/palimpsest/index.db`).
     #[arg(long, value_name = "FILE")]
     index: Option<PathBuf>,
-    /// Print JSON: {"index", "added", "updated", "appended", "unchanged", "removed",
-    /// "sessions", "problems"}.
+    /// Print JSON: {"index", "added", "updated", "appended", "resumed", "unchanged",
+    /// "removed", "sessions", "problems"}.
     #[arg(long)]
     json: bool,
 }
@@ -47,11 +47,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "{} sessions: {} added, {} updated ({} appended), {} unchanged, {} removed  ({})",
+        "{} sessions: {} added, {} updated ({} appended, {} read from their last offset), {} \
+         unchanged, {} removed  ({})",
         report.sessions,
         report.added,
         report.updated,
         report.appended,
+        report.resumed,
         report.unchanged,
         report.removed,
         report.index

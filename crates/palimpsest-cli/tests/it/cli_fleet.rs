@@ -74,7 +74,7 @@ fn index_says_what_changed_and_writes_only_its_cache() {
             .next()
             .unwrap_or(""),
         format!(
-            "9 sessions: 0 added, 0 updated (0 appended), 9 unchanged, 0 removed  ({})",
+            "9 sessions: 0 added, 0 updated (0 appended, 0 read from their last offset), 9 unchanged, 0 removed  ({})",
             cache.path().join("palimpsest/index.db").display()
         ),
         "the text form says the same in one line"

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::model::Session;
 
 use super::fingerprint::Fingerprint;
+use super::snapshots::Snapshots;
 
 /// A session its caller read already (the app, for the window), with its file's fingerprint
 /// taken before the read: an update indexes it from this copy when the file is still as it
@@ -55,6 +56,8 @@ pub(super) struct Job {
     pub stamp: String,
     pub size: u64,
     pub from: usize,
+    /// The stamp the index stored for an appended file (its reader's snapshot is tagged so).
+    pub was: Option<String>,
     pub existed: bool,
 }
 
@@ -69,6 +72,8 @@ pub(super) fn run(
 ) -> Result<()> {
     let token_dir = super::token_dir(&index.path);
     let token_dir = token_dir.as_deref();
+    let snapshots = super::snapshots::Snapshots::beside(&index.path);
+    let snapshots = snapshots.as_ref();
     let (conn, path) = (&mut index.conn, index.path.as_path());
     let total = jobs.len();
     progress(0, total);
@@ -79,7 +84,7 @@ pub(super) fn run(
         .map_or(2, |n| n.get())
         .min(total);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Result<Prepared>)>(workers * 2);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Result<(Prepared, Option<usize>)>)>(workers * 2);
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -88,7 +93,7 @@ pub(super) fn run(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let prepared = prepare(catalog, job, opts, token_dir);
+                    let prepared = prepare(catalog, job, opts, token_dir, snapshots);
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }
@@ -101,14 +106,17 @@ pub(super) fn run(
         for (done, (i, prepared)) in rx.into_iter().enumerate() {
             let job = &jobs[i];
             match prepared {
-                Ok(p) => {
-                    store::write(&db, &job.file, &job.stamp, job.size, &p, job.from)
-                        .map_err(sql)?;
+                Ok((p, resumed_from)) => {
+                    // A kept reader says which messages its read changed: a later block of an
+                    // earlier response may reach back past the last one.
+                    let from = resumed_from.map_or(job.from, |r| r.min(job.from));
+                    store::write(&db, &job.file, &job.stamp, job.size, &p, from).map_err(sql)?;
                     if !job.existed {
                         report.added += 1;
                     } else {
                         report.updated += 1;
                         report.appended += usize::from(job.from > 0);
+                        report.resumed += usize::from(resumed_from.is_some());
                     }
                 }
                 Err(e) => {
@@ -120,23 +128,56 @@ pub(super) fn run(
             }
             progress(done + 1, total);
         }
-        db.commit().map_err(sql)
+        db.commit().map_err(sql)?;
+        if jobs.iter().any(|j| j.was.is_some())
+            && let Some(s) = snapshots
+        {
+            s.prune(super::snapshots::KEEP_BYTES);
+        }
+        Ok(())
     })
 }
 
-/// Load one session and make its rows. Its messages are counted with the BPE vocabulary of its
-/// model through the token cache in `token_dir` (so the Tokens view reuses the counts); a
-/// cache that cannot be opened only costs speed.
+/// Load one session and make its rows, with the first message that changed when it was read
+/// from a kept reader's offset (`snapshots`). Its messages are counted with the BPE vocabulary
+/// of its model through the token cache in `token_dir` (so the Tokens view reuses the counts);
+/// a cache that cannot be opened only costs speed. An appended file's reader is kept in
+/// `snapshots` for the next update.
 fn prepare(
     catalog: &crate::sources::Catalog,
     job: &Job,
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
-) -> Result<Prepared> {
-    let read = match &job.given {
-        Some(s) => Arc::clone(s),
-        None => Arc::new(catalog.sources[job.source].load(&job.id)?),
+    snapshots: Option<&Snapshots>,
+) -> Result<(Prepared, Option<usize>)> {
+    let source = &*catalog.sources[job.source];
+    let kept = match (&job.given, &job.was, snapshots) {
+        (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
+        _ => None,
     };
+    let read = match (&job.given, &kept) {
+        (Some(s), _) => Arc::clone(s),
+        (None, Some(k)) => k.reader.session(),
+        (None, None) => Arc::new(source.load(&job.id)?),
+    };
+    // Rows of messages the kept reader did not change are as the index has them.
+    let rows_from = kept.as_ref().and_then(|k| k.changed_from).unwrap_or(0);
+    let prepared = make(job, read, rows_from, opts, token_dir)?;
+    if let (Some(k), Some(s)) = (&kept, snapshots) {
+        // Not kept only costs the next update a whole read.
+        let _ = s.save(&k.reader, &job.file, &job.id, &job.stamp);
+    }
+    Ok((prepared, kept.and_then(|k| k.changed_from)))
+}
+
+/// The rows of session `read`, its message rows from `rows_from` on.
+fn make(
+    job: &Job,
+    read: Arc<Session>,
+    rows_from: usize,
+    opts: &DiagnoseOptions,
+    token_dir: Option<&Path>,
+) -> Result<Prepared> {
     let session: &Session = &read;
     // The diagnosis on a core of its own beside the count and the views: for one session (a
     // transcript appended to, the app's background update) both halves take about as long.
@@ -165,7 +206,8 @@ fn prepare(
         buckets: cost
             .map(|c| crate::cost::buckets(&c.per_request))
             .unwrap_or_default(),
-        messages: rows::message_rows(session, &tokens),
+        messages: rows::message_rows(session, &tokens, rows_from),
+        rows_from,
         compactions: session.compactions.clone(),
         meta: crate::model::SessionMeta {
             // As the index's own read names it, whatever path the caller's read came by.

@@ -17,9 +17,23 @@ const INSERT: &str = "INSERT OR REPLACE INTO messages(session, idx, role, kind, 
 /// deleted them); otherwise the stored rows are compared with `rows` and only those that
 /// differ, or are new, are written, and rows past the session's end are deleted. Rewriting
 /// every row of a 200 MB transcript for one appended line was a third of re-indexing it, most
-/// of it in the commit that wrote the rewritten pages.
-pub fn write(conn: &Connection, id: i64, rows: &[MessageRow], from: usize) -> rusqlite::Result<()> {
-    let changed: Vec<&MessageRow> = if from == 0 {
+/// of it in the commit that wrote the rewritten pages. With `rows_from` > 0, `rows` are those
+/// of messages from `rows_from` on and the stored rows before it stand (a reader that read
+/// only what was appended says they did not change): the others are replaced.
+pub fn write(
+    conn: &Connection,
+    id: i64,
+    rows: &[MessageRow],
+    from: usize,
+    rows_from: usize,
+) -> rusqlite::Result<()> {
+    let changed: Vec<&MessageRow> = if rows_from > 0 {
+        conn.execute(
+            "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
+            params![id, rows_from as i64],
+        )?;
+        rows.iter().collect()
+    } else if from == 0 {
         rows.iter().collect()
     } else {
         let mut same = vec![false; rows.len()];
@@ -138,13 +152,13 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let conn = super::super::store::open(&t.path().join("index.db")).unwrap();
         let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
-        write(&conn, 1, &first, 0).unwrap();
+        write(&conn, 1, &first, 0, 0).unwrap();
         let before = conn.total_changes();
 
         // A cut appended after message 4 hides messages 0 and 1 from the model.
         let mut now: Vec<MessageRow> = (0..7).map(|i| row(i, i > 1)).collect();
         now[4].records = "[5,6]".into();
-        write(&conn, 1, &now, 4).unwrap();
+        write(&conn, 1, &now, 4, 0).unwrap();
         assert_eq!(
             conn.total_changes() - before,
             5,
@@ -162,11 +176,43 @@ mod tests {
         );
 
         // Read again shorter (a rewind): rows past the end go.
-        write(&conn, 1, &now[..3], 2).unwrap();
+        write(&conn, 1, &now[..3], 2, 0).unwrap();
         assert_eq!(
             stored(&conn),
             want[..3].to_vec(),
             "rows past the session's end are deleted"
+        );
+    }
+
+    #[test]
+    fn rows_a_reader_left_unchanged_are_not_compared_and_stand() {
+        let t = tempfile::tempdir().unwrap();
+        let conn = super::super::store::open(&t.path().join("index.db")).unwrap();
+        let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
+        write(&conn, 1, &first, 0, 0).unwrap();
+        let before = conn.total_changes();
+        // Message 4 grew (another block of its response) and two came after it.
+        let mut tail: Vec<MessageRow> = (4..7).map(|i| row(i, true)).collect();
+        tail[0].records = "[5,6]".into();
+        write(&conn, 1, &tail, 4, 4).unwrap();
+        assert_eq!(
+            conn.total_changes() - before,
+            4,
+            "the grown row is deleted and written again with the two new ones; rows 0-3 are \
+             neither read nor written"
+        );
+        let mut want: Vec<(i64, bool, String)> = first[..4]
+            .iter()
+            .map(|m| (m.index as i64, m.agent_visible, m.row_json.clone()))
+            .collect();
+        want.extend(
+            tail.iter()
+                .map(|m| (m.index as i64, m.agent_visible, m.row_json.clone())),
+        );
+        assert_eq!(
+            stored(&conn),
+            want,
+            "the rows before 4 stand, the rest are the new ones"
         );
     }
 }

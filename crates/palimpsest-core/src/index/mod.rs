@@ -28,6 +28,7 @@ mod request;
 pub mod roots;
 pub mod rows;
 pub mod search;
+mod snapshots;
 pub mod store;
 mod stream;
 mod timeline;
@@ -58,6 +59,9 @@ pub struct IndexReport {
     pub updated: usize,
     /// Of those, appended files read from their last message on.
     pub appended: usize,
+    /// Of those, read from the offset where the last update's read stopped (its reader kept,
+    /// `snapshots`), not from the file's first line.
+    pub resumed: usize,
     /// Sessions whose file is unchanged: not read.
     pub unchanged: usize,
     /// Sessions gone from disk, removed from the index.
@@ -333,12 +337,15 @@ impl Index {
                     });
                     continue;
                 }
-                let from = match (known.get(&key), &print, sf.stamp.is_none()) {
+                // An appended file: its rows from its last message on, read from where the last
+                // read stopped when its reader was kept at the stamp stored.
+                let appended = match (known.get(&key), &print, sf.stamp.is_none()) {
                     (Some((_, old, _, count)), Some(now), true) => Fingerprint::parse(old)
                         .filter(|o| Fingerprint::appended(o, &sf.file, now))
-                        .map_or(0, |_| count.saturating_sub(1)),
-                    _ => 0,
+                        .map(|_| (count.saturating_sub(1), old.clone())),
+                    _ => None,
                 };
+                let (from, was) = appended.map_or((0, None), |(f, w)| (f, Some(w)));
                 jobs.push(jobs::Job {
                     given: jobs::given_for(given, &sf.file, &sf.id, print.as_ref(), &sf.stamp),
                     source: si,
@@ -348,6 +355,7 @@ impl Index {
                     stamp,
                     size,
                     from,
+                    was,
                 });
             }
         }
@@ -358,6 +366,12 @@ impl Index {
             .filter(|(k, _)| !seen.contains(*k) && !under(&k.0, &unlisted))
             .map(|(k, v)| (v.0, k.0.as_str()))
             .collect();
+        if let Some(s) = snapshots::Snapshots::beside(&self.path) {
+            known
+                .keys()
+                .filter(|k| !seen.contains(*k) && !under(&k.0, &unlisted))
+                .for_each(|(file, id)| s.forget(file, id));
+        }
         if !gone.is_empty() {
             let path = self.path.clone();
             let sql = |e: rusqlite::Error| Error::format(&path, format!("index database: {e}"));

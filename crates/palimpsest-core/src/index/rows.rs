@@ -80,8 +80,11 @@ pub struct Prepared {
     pub meta: SessionMeta,
     /// The fleet row.
     pub row: FleetRow,
-    /// Per message.
+    /// Per message from [`Prepared::rows_from`] on.
     pub messages: Vec<MessageRow>,
+    /// The first message with a row in `messages`: those before it are as the index has them
+    /// (an appended transcript read from its last offset, whose reader says so).
+    pub rows_from: usize,
     /// The session read, whose searchable parts ([`part_texts`]) are written from it as they
     /// are, not from a copy.
     pub session: std::sync::Arc<Session>,
@@ -136,13 +139,22 @@ pub fn argument_text(v: &Value) -> String {
     out.join("\n")
 }
 
-/// The searchable parts of a session, in order, made one message at a time as they are asked
-/// for: made all at once (every result unpacked, every call's arguments as text), they were
-/// the largest thing indexing a 210 MB transcript held, 38 MB.
-pub fn part_texts(session: &Session) -> impl Iterator<Item = PartText<'_>> {
+/// The searchable parts of a session's messages from `from` on, in order, made one message at
+/// a time as they are asked for: made all at once (every result unpacked, every call's
+/// arguments as text), they were the largest thing indexing a 210 MB transcript held, 38 MB.
+/// Earlier messages give only their calls' tool names (a later result names its call's tool).
+pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartText<'_>> {
     let mut tool_of: HashMap<&str, &str> = HashMap::new();
     session.messages.iter().flat_map(move |m| {
         let mut out = Vec::new();
+        if m.index < from {
+            for p in &m.parts {
+                if let Part::ToolCall { id, name, .. } = p {
+                    tool_of.insert(id.as_str(), name.as_str());
+                }
+            }
+            return out;
+        }
         let summary = m.kind == MessageKind::Summary;
         for p in &m.parts {
             let (part, role, tool, text) = match p {
@@ -194,14 +206,14 @@ pub fn part_texts(session: &Session) -> impl Iterator<Item = PartText<'_>> {
     })
 }
 
-/// The message rows of a session, with each message's BPE tokens (`tokens`: one entry per
-/// message, in stored order).
-pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
+/// The rows of a session's messages from `from` on, with each message's BPE tokens (`tokens`:
+/// one entry per message of the session, in stored order).
+pub fn message_rows(session: &Session, tokens: &[u64], from: usize) -> Vec<MessageRow> {
     let wd = session.meta.working_dir.as_deref();
     let eras = crate::compaction::context::Eras::new(session);
     let calls = crate::analysis::calls::calls(session);
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
-    for c in &calls {
+    for c in calls.iter().filter(|c| c.call_index >= from) {
         let class = crate::analysis::reads::classify(c, wd);
         let e = paths_of.entry(c.call_index).or_default();
         for a in class.accesses {
@@ -214,6 +226,7 @@ pub fn message_rows(session: &Session, tokens: &[u64]) -> Vec<MessageRow> {
         .messages
         .iter()
         .enumerate()
+        .skip(from)
         .map(|(pos, m)| {
             let mut chars = 0;
             let mut tools: Vec<&str> = Vec::new();

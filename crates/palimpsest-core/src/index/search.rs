@@ -177,7 +177,7 @@ pub fn scan(sessions: &[Session], q: &Query) -> Result<Vec<Hit>> {
     });
     let mut out = Vec::new();
     for s in order {
-        for p in super::rows::part_texts(s) {
+        for p in super::rows::part_texts(s, 0) {
             if !passes(q, &p) {
                 continue;
             }

@@ -222,7 +222,7 @@ pub fn write(
             p.row.format,
             p.row.title,
             p.row.updated,
-            p.messages.len() as i64,
+            p.session.messages.len() as i64,
             p.row.compactions as i64,
             p.row.severity.as_str(),
             p.row.cost_usd,
@@ -243,7 +243,7 @@ pub fn write(
         "DELETE FROM failures WHERE file = ?1 AND session_id = ?2",
         params![file, p.meta.id],
     )?;
-    super::messages::write(conn, id, &p.messages, from)?;
+    super::messages::write(conn, id, &p.messages, from, p.rows_from)?;
     let mut part = conn.prepare_cached(
         "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
@@ -269,15 +269,24 @@ pub fn write(
     )?;
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
-    for (n, t) in super::rows::part_texts(&p.session)
+    // Parts are numbered in order from the session's base: those of messages before `from` are
+    // kept, so the next number follows the last kept.
+    let kept: i64 = if from == 0 {
+        0
+    } else {
+        conn.query_row(
+            "SELECT max(rowid) FROM parts WHERE rowid BETWEEN ?1 AND ?2",
+            params![base, base + limit - 1],
+            |r| r.get::<_, Option<i64>>(0),
+        )?
+        .map_or(0, |m| m - base + 1)
+    };
+    for (n, t) in super::rows::part_texts(&p.session, from)
         .enumerate()
-        .take(limit as usize)
+        .take((limit - kept).max(0) as usize)
     {
-        if t.index < from {
-            continue;
-        }
         part.execute(params![
-            base + n as i64,
+            base + kept + n as i64,
             t.text,
             t.index as i64,
             t.part,

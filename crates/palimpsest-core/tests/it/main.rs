@@ -44,6 +44,7 @@ mod index_given;
 mod index_listing;
 mod index_open;
 mod index_requests;
+mod index_resume;
 mod index_spills;
 mod index_timeline;
 mod indexed_home;

@@ -1,0 +1,178 @@
+//! Readers kept between updates, so an appended transcript is read from its last offset by the
+//! next process too, not only by the window that follows it live.
+//!
+//! A session whose file the index found appended to is read by a reader that can go on
+//! ([`SessionSource::open_resumable`]: Claude Code transcripts), and that reader is written to
+//! `<cache>/palimpsest/readers/<hash of file and id>.snap` (`resume::saved`), tagged with the
+//! file's fingerprint as the index stored it. At the next update, a file appended to again
+//! whose stored fingerprint is that tag is read from the snapshot's offset on. Anything else
+//! (no snapshot, another tag, a snapshot refused, a file rewritten) reads the session whole,
+//! as before. Only growing sessions get one, so a home of finished sessions costs nothing
+//! here; the oldest snapshots go once they hold more than [`KEEP_BYTES`]. Deleting the folder
+//! loses nothing but speed.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::{Error, Result};
+use crate::sources::SessionSource;
+use crate::sources::claude::resume::{Extended, Resumable};
+
+/// What the snapshots may hold together before the least recently written go.
+pub const KEEP_BYTES: u64 = 2 << 30;
+
+/// A session read by a reader that is kept.
+pub(super) struct Read {
+    pub reader: Resumable,
+    /// The first message that changed since the snapshot, when it was read from there; `None`
+    /// when the file was read whole.
+    pub changed_from: Option<usize>,
+}
+
+/// The folder of snapshots beside an index.
+pub(super) struct Snapshots {
+    dir: PathBuf,
+}
+
+impl Snapshots {
+    /// The snapshots beside the index file `index`.
+    pub fn beside(index: &Path) -> Option<Snapshots> {
+        index.parent().map(|d| Snapshots {
+            dir: d.join("readers"),
+        })
+    }
+
+    fn path_of(&self, file: &str, id: &str) -> PathBuf {
+        let key = xxh3_64(format!("{file}\0{id}").as_bytes());
+        self.dir.join(format!("{key:016x}.snap"))
+    }
+
+    /// Session `id` of `file` (source `source`), whose file the index stored as `stamp` and
+    /// found appended to since: from its snapshot when there is one of that stamp, else whole.
+    /// `None` when the source has no reader that goes on.
+    pub fn read(
+        &self,
+        source: &dyn SessionSource,
+        file: &str,
+        id: &str,
+        stamp: &str,
+    ) -> Option<Result<Read>> {
+        if let Some(mut reader) = self.restore(file, id, stamp)
+            && let Ok(Some(ext)) = reader.extend()
+        {
+            let changed_from = match ext {
+                Extended::From(i) => Some(i),
+                Extended::Whole => None,
+            };
+            return Some(Ok(Read {
+                reader,
+                changed_from,
+            }));
+        }
+        let reader = source.open_resumable(id)?;
+        Some(reader.map(|reader| Read {
+            reader,
+            changed_from: None,
+        }))
+    }
+
+    /// The reader in the snapshot of `id` of `file`, when it is tagged `stamp` and reads back.
+    fn restore(&self, file: &str, id: &str, stamp: &str) -> Option<Resumable> {
+        let at = self.path_of(file, id);
+        let mut f = std::fs::File::open(&at).ok()?;
+        let tag: String = rmp_serde::decode::from_read(&mut f).ok()?;
+        if tag != stamp {
+            return None;
+        }
+        Resumable::restore(&mut f, &at, Path::new(file), id).ok()
+    }
+
+    /// Keep `reader` (session `id` of `file`) tagged `stamp`, the fingerprint the index stores
+    /// for it. Written to a temporary file and renamed, so a reader of the folder never sees
+    /// half a snapshot.
+    pub fn save(&self, reader: &Resumable, file: &str, id: &str, stamp: &str) -> Result<()> {
+        let at = self.path_of(file, id);
+        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        // Named by process: two updates at once each write their own, and the last rename wins.
+        let tmp = at.with_extension(format!("tmp{}", std::process::id()));
+        let written = (|| -> Result<()> {
+            let f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+            let mut w = BufWriter::new(f);
+            rmp_serde::encode::write(&mut w, stamp)
+                .map_err(|e| Error::format(&tmp, format!("writing a snapshot: {e}")))?;
+            reader.save(&mut w)?;
+            w.flush().map_err(|e| Error::io(&tmp, e))?;
+            std::fs::rename(&tmp, &at).map_err(|e| Error::io(&at, e))
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
+    }
+
+    /// Drop the snapshot of `id` of `file` (a session gone, or read whole as a new file).
+    pub fn forget(&self, file: &str, id: &str) {
+        let _ = std::fs::remove_file(self.path_of(file, id));
+    }
+
+    /// Drop the least recently written snapshots beyond `keep` bytes together ([`KEEP_BYTES`]).
+    pub fn prune(&self, keep: u64) {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut all: Vec<(std::time::SystemTime, u64, PathBuf)> = rd
+            .flatten()
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((m.modified().ok()?, m.len(), e.path()))
+            })
+            .collect();
+        all.sort_by_key(|a| std::cmp::Reverse(a.0));
+        let mut total = 0u64;
+        for (_, len, path) in all {
+            total += len;
+            if total > keep {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_recently_written_go_beyond_the_bound() {
+        let t = tempfile::tempdir().unwrap();
+        let s = Snapshots::beside(&t.path().join("index.db")).unwrap();
+        std::fs::create_dir_all(&s.dir).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for (i, name) in ["a.snap", "b.snap", "c.snap"].iter().enumerate() {
+            let p = s.dir.join(name);
+            std::fs::write(&p, vec![0u8; 1000]).unwrap();
+            // a written an hour ago, b half an hour ago, c now.
+            let at = old + std::time::Duration::from_secs(1800 * i as u64);
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(at)
+                .unwrap();
+        }
+        s.prune(2500);
+        let mut left: Vec<String> = std::fs::read_dir(&s.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["b.snap", "c.snap"],
+            "3 000 bytes against a bound of 2 500: the oldest goes, the two newest stay"
+        );
+    }
+}

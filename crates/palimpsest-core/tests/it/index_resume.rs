@@ -1,0 +1,185 @@
+//! An appended transcript indexed from its last offset by a later update (`index::snapshots`):
+//! the real 258c7280 transcript grown in steps in a project folder, indexed after each step by
+//! one index that keeps its readers, gives after every step what a fresh index of the file as
+//! it is then gives (timeline, diagnosis, cut view, token report, fleet row, search), and says
+//! which updates were read from the offset; a damaged snapshot costs a whole read, not a
+//! wrong answer, and a session gone takes its snapshot with it.
+
+use std::path::{Path, PathBuf};
+
+use palimpsest_core::api::DiagnoseOptions;
+use palimpsest_core::cost::PriceTable;
+use palimpsest_core::index::search::Query;
+use palimpsest_core::index::{Index, IndexReport};
+
+use super::claude_resume::{ID, append, started};
+
+fn update(ix: &mut Index, root: &Path) -> IndexReport {
+    ix.update(
+        &[root.to_owned()],
+        &DiagnoseOptions::default(),
+        &mut |_, _| {},
+    )
+    .unwrap()
+}
+
+fn snapshots(cache: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache.join("readers"))
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+/// Everything the index answers about the session, as JSON to compare.
+fn answers(ix: &Index, root: &Path, file: &Path) -> serde_json::Value {
+    let fleet = ix
+        .fleet(&[root.to_owned()], Vec::new(), PriceTable::bundled())
+        .unwrap();
+    // A word in most parts, and the compaction's.
+    let hits: Vec<_> = ["the", "compact"]
+        .iter()
+        .map(|w| {
+            let q = Query {
+                text: (*w).into(),
+                limit: 100_000,
+                ..Default::default()
+            };
+            ix.search(&[root.to_owned()], &q).unwrap()
+        })
+        .collect();
+    let mut tokens = ix.token_report(file, Some(ID)).unwrap().expect("kept");
+    // How many counts the token cache gave: a grown index counted the older messages before.
+    tokens.stats = Default::default();
+    serde_json::json!({
+        "timeline": ix.timeline(file, Some(ID)).unwrap().expect("answered from the index"),
+        "diagnosis": ix.diagnosis(file, Some(ID)).unwrap(),
+        "cut_view": ix.cut_view(file, Some(ID)).unwrap(),
+        "token_report": tokens,
+        "fleet": fleet,
+        "hits": hits,
+    })
+}
+
+/// Where `a` and `b` first differ, as a JSON pointer with both values (short enough to read).
+fn diff(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value::{Array, Object};
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let none = serde_json::Value::Null;
+                diff(
+                    x.get(k).unwrap_or(&none),
+                    y.get(k).unwrap_or(&none),
+                    &format!("{at}/{k}"),
+                )
+            })
+        }
+        (Array(x), Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| diff(p, q, &format!("{at}/{i}"))),
+        _ if a == b => None,
+        _ => Some(format!(
+            "{at}: {:.300} against {:.300}",
+            a.to_string(),
+            b.to_string()
+        )),
+    }
+}
+
+/// What a fresh index of the folder as it is now answers.
+fn fresh(root: &Path, file: &Path) -> serde_json::Value {
+    let t = tempfile::tempdir().unwrap();
+    let mut ix = Index::open(&t.path().join("index.db")).unwrap();
+    update(&mut ix, root);
+    answers(&ix, root, file)
+}
+
+#[test]
+fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_it() {
+    require_shared!();
+    let (t, dir, path, lines) = started();
+    let (root, file) = (dir.canonicalize().unwrap(), path.canonicalize().unwrap());
+    let cache = t.path().join("cache");
+    let mut ix = Index::open(&cache.join("index.db")).unwrap();
+    let first = update(&mut ix, &root);
+    assert_eq!(first.added, 1, "the first 200 lines are a new session");
+    assert!(
+        snapshots(&cache).is_empty(),
+        "a session not yet seen growing keeps no reader: a home of finished ones costs nothing"
+    );
+
+    let mut expect = Vec::new();
+    for (step, resumed) in [(200..201, 0), (201..211, 1), (211..212, 1)] {
+        append(&path, &lines[step.clone()].concat());
+        let r = update(&mut ix, &root);
+        expect.push((r.updated, r.appended, r.resumed));
+        assert_eq!(
+            (r.updated, r.appended, r.resumed),
+            (1, 1, resumed),
+            "lines {step:?}: an append; read from the last offset once a reader was kept"
+        );
+        assert_eq!(
+            snapshots(&cache).len(),
+            1,
+            "one reader kept, for the one growing session"
+        );
+        let now = answers(&ix, &root, &file);
+        let hits = now["hits"][0].as_array().map_or(0, Vec::len);
+        assert!(
+            hits >= 20,
+            "the search compared reaches parts old and new: {hits} hits of \"the\""
+        );
+        assert_eq!(
+            diff(&now, &fresh(&root, &file), ""),
+            None,
+            "after lines {step:?} the index answers as a fresh index of the file"
+        );
+    }
+
+    // The rest holds the compaction: the kept reader reads the file whole, and the answers
+    // (the cut, what the model still sees) are still a fresh index's.
+    append(&path, &lines[212..].concat());
+    let r = update(&mut ix, &root);
+    assert_eq!(
+        (r.appended, r.resumed),
+        (1, 0),
+        "a compaction changes earlier messages: read whole, not from the offset"
+    );
+    let now = answers(&ix, &root, &file);
+    assert_eq!(
+        diff(&now, &fresh(&root, &file), ""),
+        None,
+        "with the compaction: as a fresh index"
+    );
+    assert_eq!(
+        now["cut_view"]["cuts"].as_array().map(Vec::len),
+        Some(1),
+        "the transcript's one compaction is in the cut view"
+    );
+
+    // A damaged snapshot: the next append is read whole, and answered right.
+    let snap = &snapshots(&cache)[0];
+    let mut bytes = std::fs::read(snap).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(snap, bytes).unwrap();
+    append(&path, &lines[lines.len() - 1]);
+    let r = update(&mut ix, &root);
+    assert_eq!(
+        (r.appended, r.resumed, r.problems.len()),
+        (1, 0, 0),
+        "a damaged reader is not used, and is no problem of the session's"
+    );
+    assert_eq!(
+        diff(&answers(&ix, &root, &file), &fresh(&root, &file), ""),
+        None,
+        "read whole: as a fresh index"
+    );
+
+    std::fs::remove_file(&path).unwrap();
+    let r = update(&mut ix, &root);
+    assert_eq!(r.removed, 1, "the session is gone from disk");
+    assert!(snapshots(&cache).is_empty(), "and its reader with it");
+}
