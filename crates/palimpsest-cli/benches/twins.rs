@@ -6,7 +6,9 @@
 //! the Claude transcript grown from the real one in `../shared/data`; `PALIMPSEST_TWIN_GOOSE_MB`,
 //! default 100, for the goose database). Inputs are made here by the fixtures crate, never
 //! committed. Each figure is the median of 3 runs after one warm-up (token caches and the index
-//! filled once, as a user's second run finds them). The live-append twin is `watch_latency`.
+//! filled once, as a user's second run finds them). The live-append twin is `watch_latency`;
+//! `big append` is the index of a big transcript being written, from its last offset beside
+//! read whole.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -223,6 +225,69 @@ fn main() -> anyhow::Result<()> {
             append();
             whole();
         }),
+    );
+
+    // big append: a line appended to the big transcript while an agent writes it, then that
+    // file re-indexed. Its reader was kept by the update before (`index::snapshots`), so the
+    // file is read from where that read stopped; the reference removes the kept reader first,
+    // so the file is read whole, as every append was before.
+    let growing = dir.path().join("growing/-home-u-proj");
+    let (grown, lines) = palimpsest_fixtures::big::followed(&real, &growing, mb << 20, 40)?;
+    let grown_s = grown.to_str().unwrap_or_default().to_owned();
+    let readers = cache.join("palimpsest/readers");
+    let next = std::cell::Cell::new(0);
+    let append_line = || {
+        use std::io::Write;
+        let i = next.get();
+        next.set(i + 1);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&grown)
+            .expect("the transcript is writable");
+        f.write_all(lines[i].as_bytes())
+            .expect("the line is written");
+    };
+    let grown_one = std::slice::from_ref(&grown);
+    let mut update = |forget: bool| {
+        if forget {
+            let _ = std::fs::remove_dir_all(&readers);
+        }
+        append_line();
+        ix.update(grown_one, &dopts, &mut |_, _| {})
+            .expect("updated")
+    };
+    // Indexed, then seen growing once: from now on its reader is kept.
+    update(false);
+    update(false);
+    let grown_args = ["index", grown_s.as_str()];
+    let mut index_grown = command(&cache, &grown_args);
+    let resumed_inner = time(|| {
+        let r = update(false);
+        assert_eq!(r.resumed, 1, "read from the kept reader's offset");
+    });
+    let resumed_cmd = time(|| {
+        append_line();
+        index_grown();
+    });
+    row(
+        "big append: update | index FILE",
+        resumed_inner,
+        resumed_cmd,
+    );
+    let whole_inner = time(|| {
+        let r = update(true);
+        assert_eq!((r.appended, r.resumed), (1, 0), "read whole");
+    });
+    let whole_cmd = time(|| {
+        let _ = std::fs::remove_dir_all(&readers);
+        append_line();
+        index_grown();
+    });
+    row("  the same read whole (reference)", whole_inner, whole_cmd);
+    println!(
+        "  from the last offset / read whole: {:.2}× in process, {:.2}× as a command",
+        resumed_inner.as_secs_f64() / whole_inner.as_secs_f64(),
+        resumed_cmd.as_secs_f64() / whole_cmd.as_secs_f64()
     );
 
     // goose_list: listing the database beside `sessions DB --json`, and one session.
