@@ -1,8 +1,8 @@
 //! A Claude Code reader written to a snapshot and read back (`resume::saved`), as a later
 //! process does: the real 258c7280 transcript grown in steps, each step read by a reader
 //! restored from the last step's snapshot, reads as the whole file does, and resumes from
-//! where the snapshot stopped; a snapshot cut short, damaged, of another file or of another
-//! layout is refused with an error naming it.
+//! where the snapshot stopped; a snapshot cut short, damaged, of another file or written by
+//! another build of the reader is refused with an error naming it.
 
 use std::path::Path;
 
@@ -139,6 +139,19 @@ fn a_snapshot_that_is_not_whole_or_not_this_files_is_refused() {
     assert!(
         other.contains(&format!("it is of session {ID} of {}", path.display())),
         "another file's snapshot is refused, saying whose it is: {other}"
+    );
+    // Another build of the reader (its version, then a hash of its sources, in the header).
+    let tag = format!("{}+", env!("CARGO_PKG_VERSION"));
+    let at = snap
+        .windows(tag.len())
+        .position(|w| w == tag.as_bytes())
+        .expect("the header names the build");
+    let mut other_build = snap.clone();
+    other_build[at + tag.len()] ^= 1;
+    let e = refused(&other_build, &path, ID);
+    assert!(
+        e.contains("written by build"),
+        "another build's snapshot is refused, whatever it holds: {e}"
     );
     let id = refused(&snap, &path, "another-id");
     assert!(

@@ -6,9 +6,11 @@
 //! counts, titles), the walk of the active chain, the usage sums, where the read stopped and
 //! the file's first bytes, and the session itself, its packed texts as their bytes
 //! (`model::snap`). MessagePack, positional. The file ends with an xxh3 of everything before
-//! it: a snapshot cut short or damaged is refused, as is one written by another version of
-//! this format. Refused, the caller reads the transcript whole, as it would with none. Where
-//! snapshots live and which are kept is the index's business (`index::snapshots`).
+//! it: a snapshot cut short or damaged is refused, as is one written by another build of the
+//! reader and the model (`build.rs` names each by a hash of their sources, so neither a changed
+//! layout nor a changed reading is ever mixed with an older one). Refused, the caller reads the
+//! transcript whole, as it would with none. Where snapshots live and which are kept is the
+//! index's business (`index::snapshots`).
 
 use std::hash::Hasher;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -28,15 +30,18 @@ use crate::sources::claude::finish::UsageSums;
 use crate::sources::claude::listing::Head;
 use crate::sources::jsonl::Resume;
 
-/// The layout written here. Raise it whenever a type written here changes shape: an older
-/// snapshot is then refused rather than misread.
-const FORMAT: u32 = 1;
+/// The build of the reader and the model that writes and reads snapshots: the crate's version
+/// and a hash of their sources (`build.rs`).
+const BUILD: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("PALIMPSEST_READER_BUILD")
+);
 
-/// Written first: which layout, by which build, of which file.
+/// Written first: by which build, of which file.
 #[derive(Serialize, Deserialize)]
 struct Header {
-    format: u32,
-    version: String,
+    build: String,
     file: PathBuf,
     id: String,
 }
@@ -107,8 +112,7 @@ impl Resumable {
             hash: Xxh3::new(),
         };
         let header = Header {
-            format: FORMAT,
-            version: env!("CARGO_PKG_VERSION").into(),
+            build: BUILD.into(),
             file: self.path.clone(),
             id: self.id.clone(),
         };
@@ -146,12 +150,10 @@ impl Resumable {
         };
         let header: Header =
             rmp_serde::decode::from_read(&mut r).map_err(|e| bad(&e.to_string()))?;
-        if header.format != FORMAT || header.version != env!("CARGO_PKG_VERSION") {
+        if header.build != BUILD {
             return Err(bad(&format!(
-                "written as layout {} by {}, this is layout {FORMAT} of {}",
-                header.format,
-                header.version,
-                env!("CARGO_PKG_VERSION")
+                "written by build {} of the reader, this is {BUILD}",
+                header.build
             )));
         }
         if header.file != file || header.id != id {
