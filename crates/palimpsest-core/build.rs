@@ -1,9 +1,9 @@
 //! Writes the rank tables token counting reads in place (`src/tokens/table.rs` says why and
 //! how they are laid out), from the vocabularies `bpe-openai` embeds: the same rank files as
-//! OpenAI's tiktoken. And names the build of the Claude Code reader and the session model
-//! (`PALIMPSEST_READER_BUILD`, a hash of their sources), which a reader's snapshot is tagged
-//! with (`sources/claude/resume/saved.rs`): a snapshot another build of them wrote is never
-//! taken, whatever changed, its layout or what a line becomes.
+//! OpenAI's tiktoken. And names the build of the Claude Code and Codex readers and the session
+//! model (`PALIMPSEST_READER_BUILD`, a hash of their sources), which a reader's snapshot is
+//! tagged with (`sources/kept.rs`): a snapshot another build of them wrote is never taken,
+//! whatever changed, its layout or what a line becomes.
 
 #[path = "src/tokens/table.rs"]
 mod table;
@@ -28,7 +28,9 @@ fn main() {
         "src/model.rs",
         "src/model",
         "src/sources/claude",
+        "src/sources/codex",
         "src/sources/jsonl.rs",
+        "src/sources/kept.rs",
     ];
     let mut files = Vec::new();
     for r in reader {

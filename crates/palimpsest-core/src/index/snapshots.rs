@@ -2,8 +2,9 @@
 //! next process too, not only by the window that follows it live.
 //!
 //! A session whose file the index found appended to is read by a reader that can go on
-//! ([`SessionSource::open_resumable`]: Claude Code transcripts), and that reader is written to
-//! `<cache>/palimpsest/readers/<hash of file and id>.snap` (`resume::saved`), tagged with the
+//! ([`SessionSource::open_resumable`]: Claude Code transcripts, Codex rollouts), and that
+//! reader is written to `<cache>/palimpsest/readers/<hash of file and id>.snap`
+//! (`sources::kept`), tagged with the
 //! file's fingerprint as the index stored it. At the next update, a file appended to again
 //! whose stored fingerprint is that tag is read from the snapshot's offset on. Anything else
 //! (no snapshot, another tag, a snapshot refused, a file rewritten) reads the session whole,
@@ -18,7 +19,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::{Error, Result};
 use crate::sources::SessionSource;
-use crate::sources::claude::resume::{Extended, Resumable};
+use crate::sources::{Extended, Resumable};
 
 /// What the snapshots may hold together before the least recently written go.
 pub const KEEP_BYTES: u64 = 2 << 30;

@@ -6,6 +6,7 @@
 //! MessagePack (fields in order, no names), never shown to anyone. Where the snapshot lives
 //! and when it is trusted is the index's business.
 
+use std::borrow::Borrow;
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
@@ -15,12 +16,30 @@ use super::{
     Arguments, Body, CompactJson, Link, LinkKind, Message, MessageKind, Part, Role, UsageSplit,
 };
 
-/// Messages to write into a snapshot.
-pub struct MessagesOut<'a>(pub &'a [Arc<Message>]);
+/// Messages to write into a snapshot (a session's, shared, or a reader's own).
+pub struct MessagesOut<'a, M: Borrow<Message>>(pub &'a [M]);
 
-impl Serialize for MessagesOut<'_> {
+impl<M: Borrow<Message>> Serialize for MessagesOut<'_, M> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|m| MessageOut::of(m)))
+        s.collect_seq(self.0.iter().map(|m| MessageOut::of(m.borrow())))
+    }
+}
+
+/// A reader's own messages in a snapshot (`#[serde(with = "model::snap::owned")]`).
+pub mod owned {
+    use super::*;
+
+    /// Write `v` as [`MessagesOut`] does.
+    pub fn serialize<S: Serializer>(v: &[Message], s: S) -> Result<S::Ok, S::Error> {
+        MessagesOut(v).serialize(s)
+    }
+
+    /// Read back what [`serialize`] wrote.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Message>, D::Error> {
+        let v = Vec::<MessageIn>::deserialize(d)?;
+        Ok(v.into_iter()
+            .map(|m| Arc::try_unwrap(m.0).unwrap_or_else(|a| (*a).clone()))
+            .collect())
     }
 }
 

@@ -3,7 +3,9 @@
 //! Each submodule reads one family of files into [`crate::model`] types and nothing else: no
 //! analysis, no token counting. A reader *claims* a file or a whole folder by sniffing it
 //! ([`Probe`]); [`open`] walks what it is given, lets the readers claim what they recognise and
-//! collects the ones that failed as problems, so one bad file never hides the others.
+//! collects the ones that failed as problems, so one bad file never hides the others. A
+//! reader that can go on from where its read stopped ([`Resumable`]: Claude Code transcripts,
+//! Codex rollouts) is kept between processes in the frame of `kept`.
 
 use std::path::{Path, PathBuf};
 
@@ -18,11 +20,80 @@ pub mod coworker;
 pub mod discovery;
 pub mod goose;
 pub mod jsonl;
+pub mod kept;
 pub mod message_log;
 pub mod scan;
 pub use catalog::Catalog;
 pub mod sqlite;
 pub mod usage;
+
+/// A reader that goes on from where its last read stopped (boxed: a handful are held at once,
+/// and the two differ in size).
+pub enum Resumable {
+    /// A Claude Code transcript's.
+    Claude(Box<claude::resume::Resumable>),
+    /// A Codex rollout's.
+    Codex(Box<codex::resume::Resumable>),
+}
+
+/// What a read from where the last one stopped did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extended {
+    /// Only the appended lines were read; messages from this one on are new or changed, those
+    /// before it are as they were (visibility included).
+    From(usize),
+    /// The file was read whole again (a line reached back into earlier messages).
+    Whole,
+}
+
+impl Resumable {
+    /// The session as read so far.
+    pub fn session(&self) -> std::sync::Arc<Session> {
+        match self {
+            Resumable::Claude(r) => r.session(),
+            Resumable::Codex(r) => r.session(),
+        }
+    }
+
+    /// Read what was appended since the last read; `None` when the file is not the one read
+    /// with lines appended (read it whole then).
+    pub fn extend(&mut self) -> Result<Option<Extended>> {
+        use claude::resume::Extended as Claude;
+        match self {
+            Resumable::Claude(r) => Ok(r.extend()?.map(|e| match e {
+                Claude::From(i) => Extended::From(i),
+                Claude::Whole => Extended::Whole,
+            })),
+            Resumable::Codex(r) => Ok(r.extend()?.map(Extended::From)),
+        }
+    }
+
+    /// Write the reader to `to`, framed (see the module docs).
+    pub fn save(&self, to: &mut dyn std::io::Write) -> Result<()> {
+        match self {
+            Resumable::Claude(r) => r.save(to),
+            Resumable::Codex(r) => r.save(to),
+        }
+    }
+
+    /// Read back a reader [`Resumable::save`] wrote for session `id` of `file`, from `from`
+    /// (named `snapshot` in errors).
+    pub fn restore(
+        from: &mut dyn std::io::Read,
+        snapshot: &Path,
+        file: &Path,
+        id: &str,
+    ) -> Result<Self> {
+        let (reader, r) = kept::Framed::open(from, snapshot, file, id)?;
+        match reader.as_str() {
+            "claude" => claude::resume::Resumable::restore_body(r, snapshot, file, id)
+                .map(|r| Resumable::Claude(Box::new(r))),
+            "codex" => codex::resume::Resumable::restore_body(r, snapshot, file, id)
+                .map(|r| Resumable::Codex(Box::new(r))),
+            other => Err(kept::refused(snapshot, &format!("a reader of {other}"))),
+        }
+    }
+}
 
 /// A file or folder that holds sessions of one format.
 pub trait SessionSource: Send + Sync {
@@ -53,9 +124,9 @@ pub trait SessionSource: Send + Sync {
     /// stored data shows (explicit records, or the summary/continuation rows goose leaves).
     fn load(&self, id: &str) -> Result<Session>;
     /// Session `id` read by a reader a later read can go on from where this one stopped
-    /// ([`claude::resume::Resumable`]: the index keeps it for a transcript that is still
-    /// growing), for the formats that have one; `None` for the others, which [`Self::load`].
-    fn open_resumable(&self, _id: &str) -> Option<Result<claude::resume::Resumable>> {
+    /// ([`Resumable`]: the index keeps it for a transcript that is still growing), for
+    /// the formats that have one; `None` for the others, which [`Self::load`].
+    fn open_resumable(&self, _id: &str) -> Option<Result<Resumable>> {
         None
     }
     /// The stored text of one message (the row's or line's JSON as written), for the raw view.

@@ -3,7 +3,8 @@
 //! one index that keeps its readers, gives after every step what a fresh index of the file as
 //! it is then gives (timeline, diagnosis, cut view, token report, fleet row, search), and says
 //! which updates were read from the offset; a damaged snapshot costs a whole read, not a
-//! wrong answer, and a session gone takes its snapshot with it.
+//! wrong answer, and a session gone takes its snapshot with it. The real Codex rollout grown
+//! the same way is read from its last offset too, and answered as a fresh index.
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +31,7 @@ fn snapshots(cache: &Path) -> Vec<PathBuf> {
 }
 
 /// Everything the index answers about the session, as JSON to compare.
-fn answers(ix: &Index, root: &Path, file: &Path) -> serde_json::Value {
+fn answers(ix: &Index, root: &Path, file: &Path, id: &str) -> serde_json::Value {
     let fleet = ix
         .fleet(&[root.to_owned()], Vec::new(), PriceTable::bundled())
         .unwrap();
@@ -46,13 +47,13 @@ fn answers(ix: &Index, root: &Path, file: &Path) -> serde_json::Value {
             ix.search(&[root.to_owned()], &q).unwrap()
         })
         .collect();
-    let mut tokens = ix.token_report(file, Some(ID)).unwrap().expect("kept");
+    let mut tokens = ix.token_report(file, Some(id)).unwrap().expect("kept");
     // How many counts the token cache gave: a grown index counted the older messages before.
     tokens.stats = Default::default();
     serde_json::json!({
-        "timeline": ix.timeline(file, Some(ID)).unwrap().expect("answered from the index"),
-        "diagnosis": ix.diagnosis(file, Some(ID)).unwrap(),
-        "cut_view": ix.cut_view(file, Some(ID)).unwrap(),
+        "timeline": ix.timeline(file, Some(id)).unwrap().expect("answered from the index"),
+        "diagnosis": ix.diagnosis(file, Some(id)).unwrap(),
+        "cut_view": ix.cut_view(file, Some(id)).unwrap(),
         "token_report": tokens,
         "fleet": fleet,
         "hits": hits,
@@ -89,11 +90,11 @@ fn diff(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String
 }
 
 /// What a fresh index of the folder as it is now answers.
-fn fresh(root: &Path, file: &Path) -> serde_json::Value {
+fn fresh(root: &Path, file: &Path, id: &str) -> serde_json::Value {
     let t = tempfile::tempdir().unwrap();
     let mut ix = Index::open(&t.path().join("index.db")).unwrap();
     update(&mut ix, root);
-    answers(&ix, root, file)
+    answers(&ix, root, file, id)
 }
 
 #[test]
@@ -125,14 +126,14 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
             1,
             "one reader kept, for the one growing session"
         );
-        let now = answers(&ix, &root, &file);
+        let now = answers(&ix, &root, &file, ID);
         let hits = now["hits"][0].as_array().map_or(0, Vec::len);
         assert!(
             hits >= 20,
             "the search compared reaches parts old and new: {hits} hits of \"the\""
         );
         assert_eq!(
-            diff(&now, &fresh(&root, &file), ""),
+            diff(&now, &fresh(&root, &file, ID), ""),
             None,
             "after lines {step:?} the index answers as a fresh index of the file"
         );
@@ -147,9 +148,9 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
         (1, 0),
         "a compaction changes earlier messages: read whole, not from the offset"
     );
-    let now = answers(&ix, &root, &file);
+    let now = answers(&ix, &root, &file, ID);
     assert_eq!(
-        diff(&now, &fresh(&root, &file), ""),
+        diff(&now, &fresh(&root, &file, ID), ""),
         None,
         "with the compaction: as a fresh index"
     );
@@ -173,7 +174,11 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
         "a damaged reader is not used, and is no problem of the session's"
     );
     assert_eq!(
-        diff(&answers(&ix, &root, &file), &fresh(&root, &file), ""),
+        diff(
+            &answers(&ix, &root, &file, ID),
+            &fresh(&root, &file, ID),
+            ""
+        ),
         None,
         "read whole: as a fresh index"
     );
@@ -182,4 +187,58 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
     let r = update(&mut ix, &root);
     assert_eq!(r.removed, 1, "the session is gone from disk");
     assert!(snapshots(&cache).is_empty(), "and its reader with it");
+}
+
+#[test]
+fn a_growing_codex_rollout_is_indexed_from_its_last_offset_as_a_fresh_index_reads_it() {
+    require_shared!();
+    let name = "rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl";
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/codex")
+        .join(name);
+    let lines: Vec<String> = std::fs::read_to_string(real)
+        .unwrap()
+        .lines()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("sessions/2025/10/23");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, lines[..100].concat()).unwrap();
+    let (root, file) = (
+        t.path().join("sessions").canonicalize().unwrap(),
+        path.canonicalize().unwrap(),
+    );
+    let cache = t.path().join("cache");
+    let mut ix = Index::open(&cache.join("index.db")).unwrap();
+    assert_eq!(
+        update(&mut ix, &root).added,
+        1,
+        "the first 100 lines are a new session"
+    );
+    let id = "019a0e82-73d6-7592-88a6-48d49534d91b";
+    for (step, resumed) in [(100..101, 0), (101..150, 1), (150..274, 1)] {
+        append(&path, &lines[step.clone()].concat());
+        let r = update(&mut ix, &root);
+        assert_eq!(
+            (r.updated, r.appended, r.resumed),
+            (1, 1, resumed),
+            "lines {step:?}: an append; read from the last offset once a reader was kept"
+        );
+        assert_eq!(
+            diff(
+                &answers(&ix, &root, &file, id),
+                &fresh(&root, &file, id),
+                ""
+            ),
+            None,
+            "after lines {step:?} the index answers as a fresh index of the rollout"
+        );
+    }
+    assert_eq!(
+        snapshots(&cache).len(),
+        1,
+        "one reader kept, for the one growing rollout"
+    );
 }

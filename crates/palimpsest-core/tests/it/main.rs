@@ -23,6 +23,7 @@ mod codex;
 mod codex_entries;
 mod codex_ids;
 mod codex_newer;
+mod codex_resume;
 mod codex_zst;
 mod compaction;
 mod cost;

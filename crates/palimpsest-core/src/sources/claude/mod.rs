@@ -273,7 +273,7 @@ impl SessionSource for ClaudeSource {
         Ok(self.load_full(id)?.session)
     }
 
-    fn open_resumable(&self, id: &str) -> Option<Result<resume::Resumable>> {
+    fn open_resumable(&self, id: &str) -> Option<Result<super::Resumable>> {
         if self.orphan(id).is_some() {
             return None;
         }
@@ -282,8 +282,10 @@ impl SessionSource for ClaudeSource {
             Err(e) => return Some(Err(e)),
         };
         // Offsets in a compressed file count unpacked bytes: resuming would unpack it all.
-        (!crate::sources::compressed::is_zst(&e.path))
-            .then(|| resume::Resumable::open(&e.path, &e.id, e.parent.clone()))
+        (!crate::sources::compressed::is_zst(&e.path)).then(|| {
+            resume::Resumable::open(&e.path, &e.id, e.parent.clone())
+                .map(|r| super::Resumable::Claude(Box::new(r)))
+        })
     }
 
     fn declined(&self) -> Vec<PathBuf> {

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::model::{CompactionRecord, Message, MessageKind, Part, RecordedUsage, Role};
@@ -26,20 +27,24 @@ pub use super::items::item;
 /// Codex carries at most this many tokens of recent user messages across a local compaction.
 const LOCAL_KEEP_TOKENS: usize = 20_000;
 
-/// The state of a rollout being read.
-#[derive(Debug, Default)]
+/// The state of a rollout being read. Serialized (a snapshot, `super::resume`) between reads;
+/// the values and records whose serde reads any shape go as JSON text.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Builder {
     /// Messages in stored order.
+    #[serde(with = "crate::model::snap::owned")]
     pub messages: Vec<Message>,
     /// The name the user last gave the thread (`thread_name_updated`), the session's title.
     pub thread_name: Option<String>,
     /// For each message, the 1-based line it came from.
     pub lines: Vec<usize>,
     /// Compactions recorded.
+    #[serde(with = "crate::sources::kept::json")]
     pub compactions: Vec<CompactionRecord>,
     /// Lines per `type` (`event_msg:<type>` and `response_item:<type>` for payloads).
     pub counts: BTreeMap<String, usize>,
     /// `session_meta.payload`.
+    #[serde(with = "crate::sources::kept::json")]
     pub session_meta: Option<Value>,
     /// Last `turn_context.model`.
     pub model: Option<String>,
@@ -48,6 +53,7 @@ pub struct Builder {
     /// Context window from `token_count` / `task_started`.
     pub context_window: Option<u64>,
     /// Last recorded usage.
+    #[serde(with = "crate::sources::kept::json")]
     pub usage: Option<RecordedUsage>,
     /// `last_token_usage.total_tokens` of the latest `token_count`, for a compaction's pre-tokens.
     last_total: Option<u64>,
@@ -56,12 +62,18 @@ pub struct Builder {
     unreported_answer: Option<usize>,
     /// Each distinct count (by `total_token_usage.total_tokens`; Codex repeats counts), with
     /// whether it was put on an answer: the ones that were not are billed all the same.
+    #[serde(with = "crate::sources::kept::json")]
     billed: Vec<(Option<u64>, Value, bool)>,
     /// The rollout, for error rows that name it.
     pub path: std::path::PathBuf,
     /// Response items seen so far by their `id`, for `replacement_history_entries` that refer to
     /// an earlier item instead of repeating it.
+    #[serde(with = "crate::sources::kept::json")]
     known_items: std::collections::HashMap<String, Value>,
+    /// The first earlier message a line changed since [`Builder::take_touched`] (a count that
+    /// reports on it, a compaction that hid it), for a reader that goes on (`super::resume`).
+    #[serde(skip)]
+    touched: Option<usize>,
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
@@ -70,22 +82,30 @@ fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
 
 impl Builder {
     /// Put the counts no answer carries (billed, but reported before their answer or for a
-    /// request a compaction replaced) on the last answer as `more_token_usage`: cost reads
-    /// them, the context views do not.
-    pub fn finish_billing(&mut self) {
+    /// request a compaction replaced) on the last answer of `messages` (this builder's, or a
+    /// copy of them) as `more_token_usage`: cost reads them, the context views do not.
+    pub fn finish_billing(&self, messages: &mut [Message]) {
         let left: Vec<Value> = self
             .billed
             .iter()
             .filter(|b| !b.2)
             .map(|b| b.1.clone())
             .collect();
-        let last = self
-            .messages
+        let last = messages
             .iter()
             .rposition(|m| m.role == crate::model::Role::Assistant);
         if let (false, Some(i)) = (left.is_empty(), last) {
-            self.messages[i].set_detail("more_token_usage", Value::Array(left));
+            messages[i].set_detail("more_token_usage", Value::Array(left));
         }
+    }
+
+    /// The first earlier message the lines fed since the last call changed (see `touched`).
+    pub fn take_touched(&mut self) -> Option<usize> {
+        self.touched.take()
+    }
+
+    fn touch(&mut self, i: usize) {
+        self.touched = Some(self.touched.map_or(i, |t| t.min(i)));
     }
 
     /// Feed one line.
@@ -194,6 +214,7 @@ impl Builder {
                     // it there); a count with no answer since the previous one (the request a
                     // compaction replaced) stays session-level only.
                     if let Some(i) = self.unreported_answer.take() {
+                        self.touch(i);
                         self.messages[i].set_detail("last_token_usage", last.clone());
                         if let Some(b) = self.billed.last_mut() {
                             b.2 = true;
@@ -318,6 +339,7 @@ impl Builder {
             for it in &items {
                 self.know(it);
             }
+            self.touch(0);
             for m in &mut self.messages {
                 m.agent_visible = false;
             }
@@ -368,6 +390,7 @@ impl Builder {
         }
         let text = s(p, "message").unwrap_or("").to_owned();
         let kept = self.local_kept();
+        self.touch(0);
         for m in &mut self.messages {
             m.agent_visible = kept.contains(&m.index);
         }

@@ -16,6 +16,7 @@ use crate::model::{RecordedUsage, Session, SessionMeta, SourceFormat};
 
 pub mod build;
 pub mod items;
+pub mod resume;
 
 /// True when the first bytes of a file look like a Codex rollout.
 pub fn looks_like(head: &[u8]) -> bool {
@@ -263,6 +264,22 @@ impl SessionSource for CodexSource {
         Ok(self.load_full()?.session)
     }
 
+    fn open_resumable(&self, id: &str) -> Option<Result<super::Resumable>> {
+        // Offsets in a compressed file count unpacked bytes: resuming would unpack it all.
+        if super::compressed::is_zst(&self.path) {
+            return None;
+        }
+        Some(match self.id() {
+            Ok(own) if own == id => resume::Resumable::open(&self.path, id)
+                .map(|r| super::Resumable::Codex(Box::new(r))),
+            Ok(_) => Err(Error::NoSuchSession {
+                path: self.path.clone(),
+                id: id.to_owned(),
+            }),
+            Err(e) => Err(e),
+        })
+    }
+
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         let cached = self
             .lines
@@ -310,11 +327,28 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
         b.push(line);
         true
     })?;
-    b.finish_billing();
+    let messages = std::mem::take(&mut b.messages);
+    let session = finish(&b, messages, path, id);
+    Ok(Loaded {
+        session,
+        counts: b.counts,
+        lines: b.lines,
+    })
+}
+
+/// The session `b` read, of `id` in `path`, from its messages as read (`messages`: `b`'s
+/// own, or a copy a reader that goes on keeps them beside): billing and usage put on them.
+pub fn finish(
+    b: &build::Builder,
+    mut messages: Vec<crate::model::Message>,
+    path: &Path,
+    id: &str,
+) -> Session {
+    b.finish_billing(&mut messages);
     // What each answer was billed (`last_token_usage`), and the counts billed with no answer of
     // their own that `finish_billing` put on the latest.
-    super::usage::fill(&mut b.messages, "last_token_usage", super::usage::codex);
-    for m in &mut b.messages {
+    super::usage::fill(&mut messages, "last_token_usage", super::usage::codex);
+    for m in &mut messages {
         if let Some(serde_json::Value::Array(more)) = m.detail("more_token_usage") {
             let more: Vec<_> = more.iter().filter_map(super::usage::codex).collect();
             m.usage.extend(more);
@@ -328,7 +362,7 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
             .thread_name
             .clone()
             .or_else(|| {
-                b.messages
+                messages
                     .iter()
                     .find(|m| {
                         m.role == crate::model::Role::User
@@ -346,22 +380,18 @@ pub fn load_file(path: &Path, id: &str) -> Result<Loaded> {
             .and_then(|m| m.get("timestamp"))
             .and_then(Value::as_str)
             .and_then(scan::millis)
-            .or_else(|| b.messages.iter().find_map(|m| m.created)),
-        updated: b.messages.iter().rev().find_map(|m| m.created),
+            .or_else(|| messages.iter().find_map(|m| m.created)),
+        updated: messages.iter().rev().find_map(|m| m.created),
         model: b.model.clone(),
         context_limit: b.context_window,
         usage: b.usage.clone(),
-        message_count: b.messages.len(),
+        message_count: messages.len(),
         compaction_count: b.compactions.len(),
         parent_id: None,
     };
-    Ok(Loaded {
-        session: Session {
-            meta,
-            messages: crate::model::shared(b.messages),
-            compactions: b.compactions,
-        },
-        counts: b.counts,
-        lines: b.lines,
-    })
+    Session {
+        meta,
+        messages: crate::model::shared(messages),
+        compactions: b.compactions.clone(),
+    }
 }

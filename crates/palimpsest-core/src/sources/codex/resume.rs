@@ -1,0 +1,179 @@
+//! A Codex rollout read so far, that a later read (another process's, from a snapshot) goes on
+//! from: what was appended is fed to the same builder a whole read feeds, line by line, so the
+//! messages are those a whole read makes; billing and usage are put on a copy at each read
+//! (`super::finish`), as the last answer that carries the unbilled counts moves on.
+//!
+//! A file that is not the one read with lines appended (shorter, or its first bytes changed)
+//! is not resumed: the caller reads it again. A snapshot holds the builder and where the read
+//! stopped, in the frame of `sources::kept`.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
+
+use super::build::Builder;
+use crate::error::{Error, Result};
+use crate::model::{Role, Session};
+use crate::sources::jsonl::{self, Resume};
+use crate::sources::kept::{self, Framed, refused};
+
+/// How many first bytes must be unchanged for a file to count as appended.
+const HEAD: usize = 4096;
+
+/// A rollout read so far.
+pub struct Resumable {
+    path: PathBuf,
+    id: String,
+    /// What the lines made, before billing and usage are put on the messages.
+    builder: Builder,
+    at: Resume,
+    head: Vec<u8>,
+    /// The session as the last read finished it, when one was.
+    session: Option<Arc<Session>>,
+}
+
+#[derive(Serialize)]
+struct Out<'a> {
+    builder: &'a Builder,
+    at: Resume,
+    head: &'a serde_bytes::Bytes,
+}
+
+#[derive(Deserialize)]
+struct In {
+    builder: Builder,
+    at: Resume,
+    head: ByteBuf,
+}
+
+impl Resumable {
+    /// Read rollout `path` (session `id`) up to its last line end (a line still being written
+    /// is left for the next read).
+    pub fn open(path: &Path, id: &str) -> Result<Self> {
+        let mut builder = Builder::default();
+        builder.path = path.to_owned();
+        let mut r = Resumable {
+            path: path.to_owned(),
+            id: id.to_owned(),
+            builder,
+            at: Resume::default(),
+            head: Vec::new(),
+            session: None,
+        };
+        r.read()?;
+        r.session = Some(Arc::new(r.finished()));
+        Ok(r)
+    }
+
+    /// The session as read so far.
+    pub fn session(&self) -> Arc<Session> {
+        match &self.session {
+            Some(s) => Arc::clone(s),
+            None => Arc::new(self.finished()),
+        }
+    }
+
+    /// Read what was appended since the last read: the first message that changed (a new one,
+    /// the answer a count reports on, every one a compaction reaches, the answer the unbilled
+    /// counts moved from), or `None` when the file is not the one read with lines appended.
+    pub fn extend(&mut self) -> Result<Option<usize>> {
+        let len = std::fs::metadata(&self.path)
+            .map_err(|e| Error::io(&self.path, e))?
+            .len();
+        if len < self.at.offset || first_bytes(&self.path, self.head.len())? != self.head {
+            return Ok(None);
+        }
+        let before = self.builder.messages.len();
+        let last_answer = self
+            .builder
+            .messages
+            .iter()
+            .rposition(|m| m.role == Role::Assistant);
+        self.builder.take_touched();
+        self.read()?;
+        let from = [Some(before), last_answer, self.builder.take_touched()]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(before);
+        self.session = Some(Arc::new(self.finished()));
+        Ok(Some(from))
+    }
+
+    fn read(&mut self) -> Result<()> {
+        let b = &mut self.builder;
+        self.at = jsonl::read_from(&self.path, self.at, true, |line| {
+            b.push(line);
+            true
+        })?;
+        if self.head.len() < HEAD {
+            let want = HEAD.min(usize::try_from(self.at.offset).unwrap_or(HEAD));
+            self.head = first_bytes(&self.path, want)?;
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> Session {
+        super::finish(
+            &self.builder,
+            self.builder.messages.clone(),
+            &self.path,
+            &self.id,
+        )
+    }
+
+    /// Write what this reader keeps to `to`.
+    pub fn save(&self, to: &mut dyn Write) -> Result<()> {
+        let out = Out {
+            builder: &self.builder,
+            at: self.at,
+            head: serde_bytes::Bytes::new(&self.head),
+        };
+        kept::write(to, "codex", &self.path, &self.id, &out)
+    }
+
+    /// Read back a reader [`Resumable::save`] wrote for session `id` of `file`.
+    pub fn restore(from: &mut dyn Read, snapshot: &Path, file: &Path, id: &str) -> Result<Self> {
+        match crate::sources::Resumable::restore(from, snapshot, file, id)? {
+            crate::sources::Resumable::Codex(r) => Ok(*r),
+            _ => Err(refused(snapshot, "not a Codex rollout's reader")),
+        }
+    }
+
+    /// The reader whose state follows the header in `r`.
+    pub(crate) fn restore_body(
+        r: Framed<'_>,
+        snapshot: &Path,
+        file: &Path,
+        id: &str,
+    ) -> Result<Self> {
+        let saved: In = r.body(snapshot)?;
+        if saved.builder.lines.len() != saved.builder.messages.len() {
+            return Err(refused(
+                snapshot,
+                "its parts do not agree on the number of messages",
+            ));
+        }
+        Ok(Resumable {
+            path: file.to_owned(),
+            id: id.to_owned(),
+            builder: saved.builder,
+            at: saved.at,
+            head: saved.head.into_vec(),
+            session: None,
+        })
+    }
+}
+
+/// The first `n` bytes of `path` (fewer when it is shorter).
+fn first_bytes(path: &Path, n: usize) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut buf = Vec::with_capacity(n);
+    f.take(n as u64)
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(buf)
+}
