@@ -8,6 +8,7 @@ use std::path::Path;
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
+use palimpsest_core::sources;
 use palimpsest_core::sources::claude::resume::{Extended, Resumable};
 
 use super::claude_resume::{ID, append, real};
@@ -18,8 +19,16 @@ fn save(r: &Resumable) -> Vec<u8> {
     out
 }
 
+/// The Claude Code reader in `bytes`, as the index reads one back.
 fn restore(bytes: &[u8], path: &Path) -> palimpsest_core::Result<Resumable> {
-    Resumable::restore(&mut &bytes[..], Path::new("/cache/snap"), path, ID)
+    read_back(bytes, path, ID)
+}
+
+fn read_back(bytes: &[u8], path: &Path, id: &str) -> palimpsest_core::Result<Resumable> {
+    match sources::Resumable::restore(&mut &bytes[..], Path::new("/cache/snap"), path, id)? {
+        sources::Resumable::Claude(r) => Ok(*r),
+        sources::Resumable::Codex(_) => panic!("a Claude Code reader was written"),
+    }
 }
 
 fn whole(path: &Path) -> Session {
@@ -117,7 +126,7 @@ fn a_snapshot_that_is_not_whole_or_not_this_files_is_refused() {
     std::fs::write(&path, lines[..120].concat()).unwrap();
     let snap = save(&Resumable::open(&path, ID, None).unwrap());
     let refused = |bytes: &[u8], file: &Path, id: &str| -> String {
-        match Resumable::restore(&mut &bytes[..], Path::new("/cache/snap"), file, id) {
+        match read_back(bytes, file, id) {
             Ok(_) => panic!("a bad snapshot was taken"),
             Err(e) => e.to_string(),
         }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use palimpsest_core::api;
 use palimpsest_core::model::Session;
+use palimpsest_core::sources;
 use palimpsest_core::sources::codex::resume::Resumable;
 
 fn lines_of(path: &Path) -> Vec<String> {
@@ -33,8 +34,12 @@ fn append(path: &Path, text: &str) {
 fn again(r: &Resumable, path: &Path, id: &str) -> Resumable {
     let mut bytes = Vec::new();
     r.save(&mut bytes).expect("a reader is written");
-    Resumable::restore(&mut &bytes[..], Path::new("/cache/snap"), path, id)
+    match sources::Resumable::restore(&mut &bytes[..], Path::new("/cache/snap"), path, id)
         .expect("its own snapshot is read back")
+    {
+        sources::Resumable::Codex(r) => *r,
+        sources::Resumable::Claude(_) => panic!("a Codex reader was written"),
+    }
 }
 
 /// `lines` written up to `cut`, the rest appended in `steps`-line steps, each read by a reader

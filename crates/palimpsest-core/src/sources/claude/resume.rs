@@ -23,6 +23,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::model::{Current, LinkKind, Part, Session};
 use crate::sources::jsonl::{self, Resume};
+use crate::sources::scan::read_head;
 
 use super::build::{Builder, Marks};
 use super::chain::{self, Chain};
@@ -136,7 +137,7 @@ impl Resumable {
         let len = std::fs::metadata(&self.path)
             .map_err(|e| Error::io(&self.path, e))?
             .len();
-        if len < self.at.offset || head(&self.path, self.head.len())? != self.head {
+        if len < self.at.offset || read_head(&self.path, self.head.len())? != self.head {
             return Ok(None);
         }
         let current = Arc::clone(&self.current);
@@ -306,18 +307,7 @@ fn read_into(path: &Path, b: &mut Builder, at: &mut Resume, first: &mut Vec<u8>)
     b.settle();
     if first.len() < HEAD {
         let want = HEAD.min(usize::try_from(at.offset).unwrap_or(HEAD));
-        *first = head(path, want)?;
+        *first = read_head(path, want)?;
     }
     Ok(())
-}
-
-/// The first `n` bytes of `path` (fewer when it is shorter).
-fn head(path: &Path, n: usize) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut buf = Vec::with_capacity(n);
-    f.take(n as u64)
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::io(path, e))?;
-    Ok(buf)
 }

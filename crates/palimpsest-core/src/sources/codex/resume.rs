@@ -7,7 +7,7 @@
 //! is not resumed: the caller reads it again. A snapshot holds the builder and where the read
 //! stopped, in the frame of `sources::kept`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::model::{Role, Session};
 use crate::sources::jsonl::{self, Resume};
 use crate::sources::kept::{self, Framed, refused};
+use crate::sources::scan::read_head;
 
 /// How many first bytes must be unchanged for a file to count as appended.
 const HEAD: usize = 4096;
@@ -83,7 +84,7 @@ impl Resumable {
         let len = std::fs::metadata(&self.path)
             .map_err(|e| Error::io(&self.path, e))?
             .len();
-        if len < self.at.offset || first_bytes(&self.path, self.head.len())? != self.head {
+        if len < self.at.offset || read_head(&self.path, self.head.len())? != self.head {
             return Ok(None);
         }
         let before = self.builder.messages.len();
@@ -111,7 +112,7 @@ impl Resumable {
         })?;
         if self.head.len() < HEAD {
             let want = HEAD.min(usize::try_from(self.at.offset).unwrap_or(HEAD));
-            self.head = first_bytes(&self.path, want)?;
+            self.head = read_head(&self.path, want)?;
         }
         Ok(())
     }
@@ -135,15 +136,8 @@ impl Resumable {
         kept::write(to, "codex", &self.path, &self.id, &out)
     }
 
-    /// Read back a reader [`Resumable::save`] wrote for session `id` of `file`.
-    pub fn restore(from: &mut dyn Read, snapshot: &Path, file: &Path, id: &str) -> Result<Self> {
-        match crate::sources::Resumable::restore(from, snapshot, file, id)? {
-            crate::sources::Resumable::Codex(r) => Ok(*r),
-            _ => Err(refused(snapshot, "not a Codex rollout's reader")),
-        }
-    }
-
-    /// The reader whose state follows the header in `r`.
+    /// The reader whose state follows the header in `r` (read back by
+    /// [`crate::sources::Resumable::restore`]).
     pub(crate) fn restore_body(
         r: Framed<'_>,
         snapshot: &Path,
@@ -166,14 +160,4 @@ impl Resumable {
             session: None,
         })
     }
-}
-
-/// The first `n` bytes of `path` (fewer when it is shorter).
-fn first_bytes(path: &Path, n: usize) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut buf = Vec::with_capacity(n);
-    f.take(n as u64)
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::io(path, e))?;
-    Ok(buf)
 }

@@ -10,7 +10,7 @@
 //! reads the transcript whole). Where snapshots live and which are kept is the index's
 //! business (`index::snapshots`).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -79,17 +79,8 @@ impl Resumable {
         kept::write(to, "claude", &self.path, &self.id, &out)
     }
 
-    /// Read back a reader [`Resumable::save`] wrote for session `id` of `file`, from `from`
-    /// (named `snapshot` in errors); call [`Resumable::extend`] on it to read what was appended
-    /// since. An error when it is not such a snapshot, or not whole.
-    pub fn restore(from: &mut dyn Read, snapshot: &Path, file: &Path, id: &str) -> Result<Self> {
-        match crate::sources::Resumable::restore(from, snapshot, file, id)? {
-            crate::sources::Resumable::Claude(r) => Ok(*r),
-            _ => Err(refused(snapshot, "not a Claude Code transcript's reader")),
-        }
-    }
-
-    /// The reader whose state follows the header in `r`.
+    /// The reader whose state follows the header in `r` (read back by
+    /// [`crate::sources::Resumable::restore`]).
     pub(crate) fn restore_body(
         r: Framed<'_>,
         snapshot: &Path,
