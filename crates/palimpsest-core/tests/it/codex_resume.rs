@@ -13,7 +13,8 @@ use palimpsest_core::model::Session;
 use palimpsest_core::sources;
 use palimpsest_core::sources::codex::resume::Resumable;
 
-fn lines_of(path: &Path) -> Vec<String> {
+/// The lines of `path`, each with its line end.
+pub(crate) fn lines_of(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()

@@ -196,11 +196,7 @@ fn a_growing_codex_rollout_is_indexed_from_its_last_offset_as_a_fresh_index_read
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/codex")
         .join(name);
-    let lines: Vec<String> = std::fs::read_to_string(real)
-        .unwrap()
-        .lines()
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let lines = super::codex_resume::lines_of(&real);
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("sessions/2025/10/23");
     std::fs::create_dir_all(&dir).unwrap();
