@@ -3,14 +3,13 @@
 //!
 //! A session whose file the index found appended to is read by a reader that can go on
 //! ([`SessionSource::open_resumable`]: Claude Code transcripts, Codex rollouts), and that
-//! reader is written to `<cache>/palimpsest/readers/<hash of file and id>.snap`
-//! (`sources::kept`), tagged with the
-//! file's fingerprint as the index stored it. At the next update, a file appended to again
-//! whose stored fingerprint is that tag is read from the snapshot's offset on. Anything else
-//! (no snapshot, another tag, a snapshot refused, a file rewritten) reads the session whole,
-//! as before. Only growing sessions get one, so a home of finished sessions costs nothing
-//! here; the oldest snapshots go once they hold more than [`KEEP_BYTES`]. Deleting the folder
-//! loses nothing but speed.
+//! reader is written to `readers/<hash of file and id>.snap` beside the index, in the frame of
+//! `sources::kept`, tagged with the file's fingerprint as the index stored it. At the next
+//! update, a file appended to again whose stored fingerprint is that tag is read from the
+//! snapshot's offset on. Anything else (no snapshot, another tag, a snapshot refused, a file
+//! rewritten) reads the session whole, as before. Only growing sessions get one, so a home of
+//! finished sessions costs nothing here; the oldest snapshots go once they hold more than
+//! [`KEEP_BYTES`]. Deleting the folder loses nothing but speed.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
