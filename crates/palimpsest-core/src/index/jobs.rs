@@ -56,7 +56,8 @@ pub(super) struct Job {
     pub stamp: String,
     pub size: u64,
     pub from: usize,
-    /// The stamp the index stored for an appended file (its reader's snapshot is tagged so).
+    /// For an appended file, what the index stored of it: its stamp and message count (its
+    /// reader's snapshot is tagged so, [`tag`]).
     pub was: Option<String>,
     pub existed: bool,
 }
@@ -160,14 +161,27 @@ fn prepare(
         (None, Some(k)) => k.reader.session(),
         (None, None) => Arc::new(source.load(&job.id)?),
     };
-    // Rows of messages the kept reader did not change are as the index has them.
-    let rows_from = kept.as_ref().and_then(|k| k.changed_from).unwrap_or(0);
+    // Rows of messages the kept reader did not change are as the index has them; the last
+    // stored one is made again all the same: another update of the same file at the same
+    // stamp may have stored it before a later block of its response.
+    let rows_from = kept
+        .as_ref()
+        .and_then(|k| k.changed_from)
+        .map_or(0, |k| k.min(job.from));
     let prepared = make(job, read, rows_from, opts, token_dir)?;
     if let (Some(k), Some(s)) = (&kept, snapshots) {
         // Not kept only costs the next update a whole read.
-        let _ = s.save(&k.reader, &job.file, &job.id, &job.stamp);
+        let tag = tag(&job.stamp, prepared.session.messages.len());
+        let _ = s.save(&k.reader, &job.file, &job.id, &tag);
     }
     Ok((prepared, kept.and_then(|k| k.changed_from)))
+}
+
+/// What a kept reader is tagged with: the stamp and message count the index stores with the
+/// rows it read. Two updates of one growing file at one stamp (the app's and a command's) may
+/// read to different ends; a reader whose count is not the stored one is not taken.
+pub(super) fn tag(stamp: &str, messages: usize) -> String {
+    format!("{stamp}|{messages}")
 }
 
 /// The rows of session `read`, its message rows from `rows_from` on.

@@ -342,7 +342,7 @@ impl Index {
                 let appended = match (known.get(&key), &print, sf.stamp.is_none()) {
                     (Some((_, old, _, count)), Some(now), true) => Fingerprint::parse(old)
                         .filter(|o| Fingerprint::appended(o, &sf.file, now))
-                        .map(|_| (count.saturating_sub(1), old.clone())),
+                        .map(|_| (count.saturating_sub(1), jobs::tag(old, *count))),
                     _ => None,
                 };
                 let (from, was) = appended.map_or((0, None), |(f, w)| (f, Some(w)));

@@ -4,9 +4,9 @@
 //! A session whose file the index found appended to is read by a reader that can go on
 //! ([`SessionSource::open_resumable`]: Claude Code transcripts, Codex rollouts), and that
 //! reader is written to `readers/<hash of file and id>.snap` beside the index, in the frame of
-//! `sources::kept`, tagged with the file's fingerprint as the index stored it. At the next
-//! update, a file appended to again whose stored fingerprint is that tag is read from the
-//! snapshot's offset on. Anything else (no snapshot, another tag, a snapshot refused, a file
+//! `sources::kept`, tagged with the file's fingerprint and message count as the index stored
+//! them (`jobs::tag`). At the next update, a file appended to again whose stored fingerprint
+//! and count are that tag is read from the snapshot's offset on. Anything else (no snapshot, another tag, a snapshot refused, a file
 //! rewritten) reads the session whole, as before. Only growing sessions get one, so a home of
 //! finished sessions costs nothing here; the oldest snapshots go once they hold more than
 //! [`KEEP_BYTES`]. Deleting the folder loses nothing but speed.
@@ -143,6 +143,36 @@ impl Snapshots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reader_is_taken_only_under_the_tag_it_was_kept_with() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/claude/projects/-home-dev-docs/c0117a95-0000-4000-8000-00000000c011.jsonl");
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("-home-dev-docs");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("c0117a95-0000-4000-8000-00000000c011.jsonl");
+        std::fs::copy(&fixture, &file).unwrap();
+        let id = "c0117a95-0000-4000-8000-00000000c011";
+        let catalog = crate::sources::open(&dir).unwrap();
+        let source = &*catalog.sources[0];
+        let s = Snapshots::beside(&t.path().join("index.db")).unwrap();
+        let f = file.to_string_lossy().into_owned();
+        let first = s.read(source, &f, id, "s1|5").unwrap().unwrap();
+        assert_eq!(first.changed_from, None, "no reader kept yet: read whole");
+        s.save(&first.reader, &f, id, "s1|5").unwrap();
+        let taken = s.read(source, &f, id, "s1|5").unwrap().unwrap();
+        assert_eq!(
+            taken.changed_from,
+            Some(first.reader.session().messages.len()),
+            "under its tag the kept reader goes on from its last message (nothing was appended)"
+        );
+        let other = s.read(source, &f, id, "s1|6").unwrap().unwrap();
+        assert_eq!(
+            other.changed_from, None,
+            "the same stamp with another message count (another update's read) is read whole"
+        );
+    }
 
     #[test]
     fn the_least_recently_written_go_beyond_the_bound() {
