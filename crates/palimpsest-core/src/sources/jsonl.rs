@@ -48,6 +48,43 @@ pub struct Resume {
     pub number: usize,
 }
 
+/// A file being written, read so far: where the read stopped ([`Resume`]) and the file's first
+/// bytes then, by which a later read tells the same file with lines appended from one
+/// rewritten (shorter, or its first bytes changed), which it must read again from the start.
+/// The readers that go on (`claude::resume`, `codex::resume`) keep one, in their snapshots too.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Growing {
+    /// Where the last read stopped.
+    pub at: Resume,
+    /// The file's first bytes, up to [`Growing::HEAD`].
+    #[serde(with = "serde_bytes")]
+    head: Vec<u8>,
+}
+
+impl Growing {
+    /// How many first bytes must be unchanged for a file to count as appended.
+    pub const HEAD: usize = 4096;
+
+    /// Whether `path` is the file read so far with lines appended (or nothing).
+    pub fn appended(&self, path: &Path) -> Result<bool> {
+        let len = std::fs::metadata(path)
+            .map_err(|e| Error::io(path, e))?
+            .len();
+        Ok(len >= self.at.offset && super::scan::read_head(path, self.head.len())? == self.head)
+    }
+
+    /// Feed the whole lines of `path` from where the last read stopped to `f`, and keep the
+    /// file's first bytes while it is shorter than [`Growing::HEAD`].
+    pub fn read(&mut self, path: &Path, f: impl FnMut(Line) -> bool) -> Result<()> {
+        self.at = read_from(path, self.at, true, f)?;
+        if self.head.len() < Self::HEAD {
+            let want = Self::HEAD.min(usize::try_from(self.at.offset).unwrap_or(Self::HEAD));
+            self.head = super::scan::read_head(path, want)?;
+        }
+        Ok(())
+    }
+}
+
 /// [`for_each_line`] from `at` on; returns where it stopped. With `whole_lines`, a last line
 /// without its line end is left for the next read (a file being written), even when it parses.
 pub fn read_from(

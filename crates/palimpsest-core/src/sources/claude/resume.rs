@@ -20,19 +20,15 @@ mod saved;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Current, LinkKind, Part, Session};
-use crate::sources::jsonl::{self, Resume};
-use crate::sources::scan::read_head;
+use crate::sources::jsonl::Growing;
 
 use super::build::{Builder, Marks};
 use super::chain::{self, Chain};
 use super::finish::{self, UsageSums};
 use super::listing::{self, Head};
 use super::visibility;
-
-/// How many first bytes must be unchanged for a file to count as appended.
-const HEAD: usize = 4096;
 
 /// A transcript read so far.
 pub struct Resumable {
@@ -52,8 +48,8 @@ pub struct Resumable {
     compactors: Vec<PathBuf>,
     /// The file's head as the listing reads it, once the file is longer than that head.
     listing_head: Option<Head>,
-    at: Resume,
-    head: Vec<u8>,
+    /// Where the read stopped, and the file's first bytes.
+    growing: Growing,
 }
 
 /// What an [`Resumable::extend`] changed.
@@ -83,8 +79,8 @@ impl Resumable {
         parent: Option<String>,
         current: Option<Arc<Current>>,
     ) -> Result<(Self, Option<Session>)> {
-        let (mut builder, mut at, mut first) = (Builder::default(), Resume::default(), Vec::new());
-        read_into(path, &mut builder, &mut at, &mut first)?;
+        let (mut builder, mut read) = (Builder::default(), Growing::default());
+        read_into(path, &mut builder, &mut read)?;
         let main = parent.is_none();
         // The walk a whole finish marks by, made before it marks.
         let chain = main.then(|| Chain::new(&builder));
@@ -113,9 +109,8 @@ impl Resumable {
             } else {
                 Vec::new()
             },
-            listing_head: (at.offset > listing::HEAD_BYTES as u64).then_some(head),
-            at,
-            head: first,
+            listing_head: (read.at.offset > listing::HEAD_BYTES as u64).then_some(head),
+            growing: read,
         };
         Ok((reader, session))
     }
@@ -134,10 +129,7 @@ impl Resumable {
     /// Read what was appended since the last read; `None` when the file is not the one read
     /// with lines appended (then read it again with [`Resumable::open`]).
     pub fn extend(&mut self) -> Result<Option<Extended>> {
-        let len = std::fs::metadata(&self.path)
-            .map_err(|e| Error::io(&self.path, e))?
-            .len();
-        if len < self.at.offset || read_head(&self.path, self.head.len())? != self.head {
+        if !self.growing.appended(&self.path)? {
             return Ok(None);
         }
         let current = Arc::clone(&self.current);
@@ -186,11 +178,11 @@ impl Resumable {
 
     /// Bytes read so far (up to the last whole line).
     pub fn offset(&self) -> u64 {
-        self.at.offset
+        self.growing.at.offset
     }
 
     fn read(&mut self) -> Result<()> {
-        read_into(&self.path, &mut self.builder, &mut self.at, &mut self.head)
+        read_into(&self.path, &mut self.builder, &mut self.growing)
     }
 
     /// Finish the messages from `from` on (the builder holds them all, those before `from`
@@ -290,24 +282,19 @@ impl Resumable {
             return Ok(h.clone());
         }
         let h = listing::head(&self.path)?;
-        if self.at.offset > listing::HEAD_BYTES as u64 {
+        if self.growing.at.offset > listing::HEAD_BYTES as u64 {
             self.listing_head = Some(h.clone());
         }
         Ok(h)
     }
 }
 
-/// Feed the lines of `path` from `at` on to `b` (up to the last line end), keeping the file's
-/// first bytes in `first` until it has [`HEAD`] of them.
-fn read_into(path: &Path, b: &mut Builder, at: &mut Resume, first: &mut Vec<u8>) -> Result<()> {
-    *at = jsonl::read_from(path, *at, true, |line| {
+/// Feed the lines of `path` from where `read` stopped to `b` (up to the last line end).
+fn read_into(path: &Path, b: &mut Builder, read: &mut Growing) -> Result<()> {
+    read.read(path, |line| {
         b.push(line);
         true
     })?;
     b.settle();
-    if first.len() < HEAD {
-        let want = HEAD.min(usize::try_from(at.offset).unwrap_or(HEAD));
-        *first = read_head(path, want)?;
-    }
     Ok(())
 }

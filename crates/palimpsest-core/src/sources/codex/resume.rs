@@ -12,17 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_bytes::ByteBuf;
 
 use super::build::Builder;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Role, Session};
-use crate::sources::jsonl::{self, Resume};
+use crate::sources::jsonl::Growing;
 use crate::sources::kept::{self, Framed, refused};
-use crate::sources::scan::read_head;
-
-/// How many first bytes must be unchanged for a file to count as appended.
-const HEAD: usize = 4096;
 
 /// A rollout read so far.
 pub struct Resumable {
@@ -30,8 +25,8 @@ pub struct Resumable {
     id: String,
     /// What the lines made, before billing and usage are put on the messages.
     builder: Builder,
-    at: Resume,
-    head: Vec<u8>,
+    /// Where the read stopped, and the file's first bytes.
+    growing: Growing,
     /// The session as the last read finished it, when one was.
     session: Option<Arc<Session>>,
 }
@@ -39,15 +34,13 @@ pub struct Resumable {
 #[derive(Serialize)]
 struct Out<'a> {
     builder: &'a Builder,
-    at: Resume,
-    head: &'a serde_bytes::Bytes,
+    growing: &'a Growing,
 }
 
 #[derive(Deserialize)]
 struct In {
     builder: Builder,
-    at: Resume,
-    head: ByteBuf,
+    growing: Growing,
 }
 
 impl Resumable {
@@ -60,8 +53,7 @@ impl Resumable {
             path: path.to_owned(),
             id: id.to_owned(),
             builder,
-            at: Resume::default(),
-            head: Vec::new(),
+            growing: Growing::default(),
             session: None,
         };
         r.read()?;
@@ -81,10 +73,7 @@ impl Resumable {
     /// the answer a count reports on, every one a compaction reaches, the answer the unbilled
     /// counts moved from), or `None` when the file is not the one read with lines appended.
     pub fn extend(&mut self) -> Result<Option<usize>> {
-        let len = std::fs::metadata(&self.path)
-            .map_err(|e| Error::io(&self.path, e))?
-            .len();
-        if len < self.at.offset || read_head(&self.path, self.head.len())? != self.head {
+        if !self.growing.appended(&self.path)? {
             return Ok(None);
         }
         let before = self.builder.messages.len();
@@ -106,15 +95,10 @@ impl Resumable {
 
     fn read(&mut self) -> Result<()> {
         let b = &mut self.builder;
-        self.at = jsonl::read_from(&self.path, self.at, true, |line| {
+        self.growing.read(&self.path, |line| {
             b.push(line);
             true
-        })?;
-        if self.head.len() < HEAD {
-            let want = HEAD.min(usize::try_from(self.at.offset).unwrap_or(HEAD));
-            self.head = read_head(&self.path, want)?;
-        }
-        Ok(())
+        })
     }
 
     fn finished(&self) -> Session {
@@ -130,8 +114,7 @@ impl Resumable {
     pub fn save(&self, to: &mut dyn Write) -> Result<()> {
         let out = Out {
             builder: &self.builder,
-            at: self.at,
-            head: serde_bytes::Bytes::new(&self.head),
+            growing: &self.growing,
         };
         kept::write(to, "codex", &self.path, &self.id, &out)
     }
@@ -155,8 +138,7 @@ impl Resumable {
             path: file.to_owned(),
             id: id.to_owned(),
             builder: saved.builder,
-            at: saved.at,
-            head: saved.head.into_vec(),
+            growing: saved.growing,
             session: None,
         })
     }

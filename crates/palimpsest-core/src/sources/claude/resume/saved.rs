@@ -4,17 +4,16 @@
 //!
 //! Everything the reader keeps is written: the builder (per-message nodes, the uuid table,
 //! counts, titles), the walk of the active chain, the usage sums, where the read stopped and
-//! the file's first bytes, and the session itself, its packed texts as their bytes
-//! (`model::snap`). MessagePack, positional, in the frame of `sources::kept` (header, then a
-//! checksum: a snapshot cut short, damaged, or of another build is refused, and the caller
-//! reads the transcript whole). Where snapshots live and which are kept is the index's
-//! business (`index::snapshots`).
+//! the file's first bytes (`jsonl::Growing`), and the session itself, its packed texts as
+//! their bytes (`model::snap`). MessagePack, positional, in the frame of `sources::kept`
+//! (header, then a checksum: a snapshot cut short, damaged, or of another build is refused,
+//! and the caller reads the transcript whole). Where snapshots live and which are kept is the
+//! index's business (`index::snapshots`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use serde_bytes::{ByteBuf, Bytes};
 
 use super::Resumable;
 use crate::error::{Error, Result};
@@ -24,7 +23,7 @@ use crate::sources::claude::build::Builder;
 use crate::sources::claude::chain::Chain;
 use crate::sources::claude::finish::UsageSums;
 use crate::sources::claude::listing::Head;
-use crate::sources::jsonl::Resume;
+use crate::sources::jsonl::Growing;
 use crate::sources::kept::{self, Framed, refused};
 
 #[derive(Serialize)]
@@ -38,8 +37,7 @@ struct Out<'a> {
     sums: &'a UsageSums,
     compactors: &'a [PathBuf],
     listing_head: &'a Option<Head>,
-    at: Resume,
-    head: &'a Bytes,
+    growing: &'a Growing,
 }
 
 #[derive(Deserialize)]
@@ -53,8 +51,7 @@ struct In {
     sums: UsageSums,
     compactors: Vec<PathBuf>,
     listing_head: Option<Head>,
-    at: Resume,
-    head: ByteBuf,
+    growing: Growing,
 }
 
 impl Resumable {
@@ -73,8 +70,7 @@ impl Resumable {
             sums: &self.sums,
             compactors: &self.compactors,
             listing_head: &self.listing_head,
-            at: self.at,
-            head: Bytes::new(&self.head),
+            growing: &self.growing,
         };
         kept::write(to, "claude", &self.path, &self.id, &out)
     }
@@ -118,8 +114,7 @@ impl Resumable {
             sums: saved.sums,
             compactors: saved.compactors,
             listing_head: saved.listing_head,
-            at: saved.at,
-            head: saved.head.into_vec(),
+            growing: saved.growing,
         })
     }
 }
