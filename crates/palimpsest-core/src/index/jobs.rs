@@ -85,7 +85,7 @@ pub(super) fn run(
         .map_or(2, |n| n.get())
         .min(total);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Result<(Prepared, Option<usize>)>)>(workers * 2);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Result<(Prepared, bool)>)>(workers * 2);
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -107,17 +107,17 @@ pub(super) fn run(
         for (done, (i, prepared)) in rx.into_iter().enumerate() {
             let job = &jobs[i];
             match prepared {
-                Ok((p, resumed_from)) => {
-                    // A kept reader says which messages its read changed: a later block of an
-                    // earlier response may reach back past the last one.
-                    let from = resumed_from.map_or(job.from, |r| r.min(job.from));
+                Ok((p, resumed)) => {
+                    // A kept reader says which messages its read changed (`rows_from`): a
+                    // later block of an earlier response may reach back past the last one.
+                    let from = if resumed { p.rows_from } else { job.from };
                     store::write(&db, &job.file, &job.stamp, job.size, &p, from).map_err(sql)?;
                     if !job.existed {
                         report.added += 1;
                     } else {
                         report.updated += 1;
                         report.appended += usize::from(job.from > 0);
-                        report.resumed += usize::from(resumed_from.is_some());
+                        report.resumed += usize::from(resumed);
                     }
                 }
                 Err(e) => {
@@ -139,8 +139,8 @@ pub(super) fn run(
     })
 }
 
-/// Load one session and make its rows, with the first message that changed when it was read
-/// from a kept reader's offset (`snapshots`). Its messages are counted with the BPE vocabulary
+/// Load one session and make its rows, and whether it was read from a kept reader's offset
+/// (`snapshots`; its rows then start at the first message that read changed). Its messages are counted with the BPE vocabulary
 /// of its model through the token cache in `token_dir` (so the Tokens view reuses the counts);
 /// a cache that cannot be opened only costs speed. An appended file's reader is kept in
 /// `snapshots` for the next update.
@@ -150,7 +150,7 @@ fn prepare(
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
     snapshots: Option<&Snapshots>,
-) -> Result<(Prepared, Option<usize>)> {
+) -> Result<(Prepared, bool)> {
     let source = &*catalog.sources[job.source];
     let kept = match (&job.given, &job.was, snapshots) {
         (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
@@ -174,7 +174,7 @@ fn prepare(
         let tag = tag(&job.stamp, prepared.session.messages.len());
         let _ = s.save(&k.reader, &job.file, &job.id, &tag);
     }
-    Ok((prepared, kept.and_then(|k| k.changed_from)))
+    Ok((prepared, kept.is_some_and(|k| k.changed_from.is_some())))
 }
 
 /// What a kept reader is tagged with: the stamp and message count the index stores with the

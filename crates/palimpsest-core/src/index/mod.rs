@@ -361,22 +361,19 @@ impl Index {
         }
         jobs::run(self, &catalog, jobs, opts, &mut report, progress)?;
         // Sessions gone from disk.
-        let gone: Vec<(i64, &str)> = known
+        let gone: Vec<(i64, &str, &str)> = known
             .iter()
             .filter(|(k, _)| !seen.contains(*k) && !under(&k.0, &unlisted))
-            .map(|(k, v)| (v.0, k.0.as_str()))
+            .map(|(k, v)| (v.0, k.0.as_str(), k.1.as_str()))
             .collect();
         if let Some(s) = snapshots::Snapshots::beside(&self.path) {
-            known
-                .keys()
-                .filter(|k| !seen.contains(*k) && !under(&k.0, &unlisted))
-                .for_each(|(file, id)| s.forget(file, id));
+            gone.iter().for_each(|(_, file, id)| s.forget(file, id));
         }
         if !gone.is_empty() {
             let path = self.path.clone();
             let sql = |e: rusqlite::Error| Error::format(&path, format!("index database: {e}"));
             let tx = self.conn.transaction().map_err(sql)?;
-            for (id, file) in &gone {
+            for (id, file, _) in &gone {
                 store::remove(&tx, *id).map_err(sql)?;
                 digests::forget(&tx, file).map_err(sql)?;
             }

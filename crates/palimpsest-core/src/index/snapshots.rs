@@ -6,10 +6,11 @@
 //! reader is written to `readers/<hash of file and id>.snap` beside the index, in the frame of
 //! `sources::kept`, tagged with the file's fingerprint and message count as the index stored
 //! them (`jobs::tag`). At the next update, a file appended to again whose stored fingerprint
-//! and count are that tag is read from the snapshot's offset on. Anything else (no snapshot, another tag, a snapshot refused, a file
-//! rewritten) reads the session whole, as before. Only growing sessions get one, so a home of
-//! finished sessions costs nothing here; the oldest snapshots go once they hold more than
-//! [`KEEP_BYTES`]. Deleting the folder loses nothing but speed.
+//! and count are that tag is read from the snapshot's offset on. Anything else (no snapshot,
+//! another tag, a snapshot refused, a file rewritten) reads the session whole, as before.
+//! Only growing sessions get one, so a home of finished sessions costs nothing here; the
+//! oldest snapshots go once they hold more than [`KEEP_BYTES`]. Deleting the folder loses
+//! nothing but speed.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -49,17 +50,17 @@ impl Snapshots {
         self.dir.join(format!("{key:016x}.snap"))
     }
 
-    /// Session `id` of `file` (source `source`), whose file the index stored as `stamp` and
-    /// found appended to since: from its snapshot when there is one of that stamp, else whole.
-    /// `None` when the source has no reader that goes on.
+    /// Session `id` of `file` (source `source`), found appended to since the index stored what
+    /// `tag` says: from its snapshot when there is one so tagged, else whole. `None` when the
+    /// source has no reader that goes on.
     pub fn read(
         &self,
         source: &dyn SessionSource,
         file: &str,
         id: &str,
-        stamp: &str,
+        tag: &str,
     ) -> Option<Result<Read>> {
-        if let Some(mut reader) = self.restore(file, id, stamp)
+        if let Some(mut reader) = self.restore(file, id, tag)
             && let Ok(Some(ext)) = reader.extend()
         {
             let changed_from = match ext {
@@ -78,21 +79,21 @@ impl Snapshots {
         }))
     }
 
-    /// The reader in the snapshot of `id` of `file`, when it is tagged `stamp` and reads back.
-    fn restore(&self, file: &str, id: &str, stamp: &str) -> Option<Resumable> {
+    /// The reader in the snapshot of `id` of `file`, when it is tagged `tag` and reads back.
+    fn restore(&self, file: &str, id: &str, tag: &str) -> Option<Resumable> {
         let at = self.path_of(file, id);
         let mut f = std::fs::File::open(&at).ok()?;
-        let tag: String = rmp_serde::decode::from_read(&mut f).ok()?;
-        if tag != stamp {
+        let kept: String = rmp_serde::decode::from_read(&mut f).ok()?;
+        if kept != tag {
             return None;
         }
         Resumable::restore(&mut f, &at, Path::new(file), id).ok()
     }
 
-    /// Keep `reader` (session `id` of `file`) tagged `stamp`, the fingerprint the index stores
-    /// for it. Written to a temporary file and renamed, so a reader of the folder never sees
-    /// half a snapshot.
-    pub fn save(&self, reader: &Resumable, file: &str, id: &str, stamp: &str) -> Result<()> {
+    /// Keep `reader` (session `id` of `file`) tagged `tag`, what the index stores with the rows
+    /// it read (`jobs::tag`). Written to a temporary file and renamed, so a reader of the
+    /// folder never sees half a snapshot.
+    pub fn save(&self, reader: &Resumable, file: &str, id: &str, tag: &str) -> Result<()> {
         let at = self.path_of(file, id);
         std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
         // Named by process: two updates at once each write their own, and the last rename wins.
@@ -100,7 +101,7 @@ impl Snapshots {
         let written = (|| -> Result<()> {
             let f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
             let mut w = BufWriter::new(f);
-            rmp_serde::encode::write(&mut w, stamp)
+            rmp_serde::encode::write(&mut w, tag)
                 .map_err(|e| Error::format(&tmp, format!("writing a snapshot: {e}")))?;
             reader.save(&mut w)?;
             w.flush().map_err(|e| Error::io(&tmp, e))?;
@@ -112,7 +113,7 @@ impl Snapshots {
         written
     }
 
-    /// Drop the snapshot of `id` of `file` (a session gone, or read whole as a new file).
+    /// Drop the snapshot of `id` of `file` (a session gone from disk).
     pub fn forget(&self, file: &str, id: &str) {
         let _ = std::fs::remove_file(self.path_of(file, id));
     }
