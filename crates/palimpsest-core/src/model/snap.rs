@@ -48,7 +48,7 @@ pub struct MessageIn(pub Arc<Message>);
 
 impl<'de> Deserialize<'de> for MessageIn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let m = Held::deserialize(d)?;
+        let m = MessageFields::deserialize(d)?;
         m.message()
             .map(|m| MessageIn(Arc::new(m)))
             .ok_or_else(|| de::Error::custom("a text in the snapshot is not UTF-8"))
@@ -125,7 +125,7 @@ struct MessageOut<'a> {
 
 /// [`MessageOut`] read back.
 #[derive(Deserialize)]
-struct Held {
+struct MessageFields {
     index: usize,
     id: Option<String>,
     role: Role,
@@ -198,7 +198,7 @@ impl<'a> MessageOut<'a> {
     }
 }
 
-impl Held {
+impl MessageFields {
     /// The message, or `None` when a text is not what was written (not UTF-8, not JSON).
     fn message(self) -> Option<Message> {
         let parts = self
