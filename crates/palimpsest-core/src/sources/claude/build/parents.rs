@@ -69,15 +69,20 @@ fn bytes_of(u: &str) -> Option<[u8; 16]> {
 
 /// The uuid numbered `n` (see [`Parents::names`]).
 fn key_of<'a>(names: &[[u8; 16]], texts: &[u64], text: &'a str, n: Uid) -> Key<'a> {
-    let name = names[n as usize];
+    match text_span(names, texts, n) {
+        Some(span) => Key::Text(&text[span]),
+        None => Key::Bytes(names[n as usize]),
+    }
+}
+
+/// Where in the uuid text the uuid numbered `n` lies, when it is kept as text.
+fn text_span(names: &[[u8; 16]], texts: &[u64], n: Uid) -> Option<std::ops::Range<usize>> {
     let is_text = texts
         .get(n as usize / 64)
         .is_some_and(|w| w & (1 << (n % 64)) != 0);
-    if !is_text {
-        return Key::Bytes(name);
-    }
+    let name = names[n as usize];
     let at = |i: usize| u32::from_le_bytes([name[i], name[i + 1], name[i + 2], name[i + 3]]);
-    Key::Text(&text[at(0) as usize..at(4) as usize])
+    is_text.then(|| at(0) as usize..at(4) as usize)
 }
 
 /// Every line's parent, by uuid (see the module docs).

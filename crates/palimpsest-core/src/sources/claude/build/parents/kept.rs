@@ -2,7 +2,7 @@
 //! as they are, the lookup table made again on reading. What a snapshot holds is
 //! `resume::saved`'s business.
 
-use super::{Parents, ROOT, UNSEEN, Uid, key_of};
+use super::{Parents, ROOT, UNSEEN, Uid, key_of, text_span};
 
 /// What a snapshot keeps of [`Parents`] (`resume::saved`): the numbered uuids and their
 /// parents; the lookup table is made again on reading, with this process's seed.
@@ -60,17 +60,11 @@ impl<'de> serde::Deserialize<'de> for Parents {
         };
         // A text uuid's span must lie in the text, on character boundaries, or looking it up
         // would panic.
-        for i in 0..n as Uid {
-            let name = p.names[i as usize];
-            let is_text = p
-                .texts
-                .get(i as usize / 64)
-                .is_some_and(|w| w & (1 << (i % 64)) != 0);
-            let at =
-                |j: usize| u32::from_le_bytes([name[j], name[j + 1], name[j + 2], name[j + 3]]);
-            if is_text && p.text.get(at(0) as usize..at(4) as usize).is_none() {
-                return Err(D::Error::custom("a uuid outside the uuid text"));
-            }
+        let outside = (0..n as Uid)
+            .filter_map(|i| text_span(&p.names, &p.texts, i))
+            .any(|span| p.text.get(span).is_none());
+        if outside {
+            return Err(D::Error::custom("a uuid outside the uuid text"));
         }
         let (names, texts, text, seed) = (&p.names, &p.texts, &p.text, p.seed);
         for i in 0..n as Uid {
