@@ -172,7 +172,7 @@ mod tests {
             std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
         };
         copy(
-            repo.join("../shared/data/claude-code/short.jsonl"),
+            repo.join("fixtures/real/claude-code/short.jsonl"),
             home.join(".claude/projects/-work-demo/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
         );
         let rollout = "rollout-2026-02-24T10-51-00-019c8f0a-0000-7000-8000-00000000a001.jsonl";
@@ -194,8 +194,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn without_an_argument_every_existing_default_folder_is_a_group() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        if !repo.join("../shared/data").exists() {
-            eprintln!("skipped: ../shared/data (the real transcripts) is absent");
+        if !repo.join("fixtures/real").exists() {
+            eprintln!("skipped: fixtures/real (the real transcripts) is absent");
             return;
         }
         let home = std::env::temp_dir().join(format!("palimpsest-home-{}", std::process::id()));

@@ -146,7 +146,7 @@ mod tests {
     /// The real transcript's lines, and a project folder holding its first `n`.
     fn started(n: usize) -> (tempfile::TempDir, PathBuf, Vec<String>) {
         let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/data/claude-code")
+            .join("../fixtures/real/claude-code")
             .join(format!("{ID}.jsonl"));
         let lines: Vec<String> = std::fs::read_to_string(real)
             .unwrap()

@@ -3,7 +3,7 @@ and every message once it is read whole behind them.
 
 Then a 200 MB session keeps the window responsive: no tab, on its first visit (which waits for the
 session to be read whole, then diagnosed or counted) or again, blocks the page for LIMIT ms. The
-transcript is made by `palimpsest-big` from the real one in `../shared/data` (76 copies under
+transcript is made by `palimpsest-big` from the real one in `fixtures/real` (76 copies under
 one session id, 26 524 messages, 76 cuts) and indexed by the CLI first, as `palimpsest index`
 would have; the window is a fresh launch on that file alone. A 10 ms heartbeat in the page is
 the long-task probe: the longest gap between its beats, less the 10 ms it waits, is the longest
@@ -34,7 +34,7 @@ from big_common import MB, app_rss, cpu_seconds, listing, messages, showing, win
 from big_live import grows, indexed_from_the_window, searched
 from common import check, cli_binary, main_app_closed, own_driver
 
-REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data",
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "real",
                     "claude-code", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
 # The most the page may be blocked, in ms. The pauses of 200-950 ms that came and went from run
 # to run were not the page's work (React and layout took 20-50 ms of them) but its thread
@@ -92,9 +92,6 @@ def tool(c, name):
 
 
 def test_a_200_mb_session_never_blocks_the_window(c):
-    if not os.path.exists(REAL):
-        print("  skipped: ../shared/data is absent")
-        return
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-big-")
     main_driver = c.d
     try:

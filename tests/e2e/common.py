@@ -115,7 +115,7 @@ def shots(c, name, readme=None, d=None):
 
 
 STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker
-# The session id given to ../shared/data's short Claude Code transcript where a test copies it into a home.
+# The session id given to fixtures/real's short Claude Code transcript where a test copies it into a home.
 CLAUDE_SHORT = "55604662-cf2a-4331-851a-ec234028f8ca"
 SIX_CUTS = "6c075000-0000-4000-8000-00000000c006"
 

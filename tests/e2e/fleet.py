@@ -77,7 +77,7 @@ def test_a_session_reopens_from_the_index(c):
 def test_a_real_transcript_past_the_first_screen_comes_in_whole(c):
     """The window asks for its first screen of rows, then the rest in pages: on a real Claude
     Code transcript of 349 messages every row arrives once, in order, and the last one opens."""
-    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code",
+    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code",
                         "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
     real = os.path.abspath(real)
     cli = json.loads(subprocess.run([cli_binary(c), "show", real, "--rows", "--json"], capture_output=True, text=True,

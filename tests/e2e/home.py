@@ -30,7 +30,7 @@ def home_with_three_families(fixtures):
     """A home folder with one Claude Code transcript, one Codex rollout and goose's database,
     each where its agent writes it (and nothing of coworker's)."""
     home = tempfile.mkdtemp(prefix="palimpsest-e2e-home-")
-    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code")
+    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code")
     for src, dst in ((os.path.join(shared, "short.jsonl"), f".claude/projects/-work-demo/{CLAUDE_SHORT}.jsonl"),
                      (os.path.join(fixtures, "codex/sessions/2026/02/24", CODEX_A001), f".codex/sessions/2026/02/24/{CODEX_A001}"),
                      (os.path.join(fixtures, "goose", "sessions.db"), ".local/share/goose/sessions/sessions.db")):

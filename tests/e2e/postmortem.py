@@ -93,7 +93,7 @@ def trust_home(fixtures):
     os.makedirs(proj)
     with open(os.path.join(proj, "big-output.txt"), "w") as f:
         f.write("SPILLED\nIN THE WORKING DIRECTORY\n")
-    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code")
+    shared = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code")
     lines = [json.loads(l) for l in open(os.path.join(shared, "short.jsonl")) if l.strip()]
     for l in lines:
         if "cwd" in l:

@@ -41,7 +41,7 @@ def test_a_report_shows_hostile_text_as_text_in_chromium(c):
     shot = os.path.join(c.out, "report-hostile.png")
     browse("--window-size=1280,800", f"--screenshot={shot}", "file://" + page)
     check(os.path.getsize(shot) > 10_000, "the hostile report was drawn")
-    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "..", "shared", "data", "claude-code",
+    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code",
                         "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
     page = report(c, [real], "report-real.html")
     shot = os.path.join(c.out, "report-real.png")

@@ -1,4 +1,4 @@
-"""The Replay tab's sweep of a real Claude Code transcript (`../shared/data`, 349 messages, one
+"""The Replay tab's sweep of a real Claude Code transcript (`fixtures/real`, 349 messages, one
 compaction) through the index's goose digests: the first sweep computes every cell from the
 session and keeps its digests (the index holds the file as it was loaded), a second sweep
 draws the same cells from them, and the CLI's sweep of the same file then reads those digests
@@ -15,7 +15,7 @@ import time
 
 from common import check, cli_binary, main_app_closed, open_tab, own_driver
 
-REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data",
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "real",
                     "claude-code", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
 # The grid the tab sweeps by default (panels::default_axes) and the window it runs in.
 CAPS = "0,2000,10000,30000"
@@ -72,9 +72,6 @@ def sweep_once(d):
 
 
 def test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests(c):
-    if not os.path.exists(REAL):
-        print("  skipped: ../shared/data is absent")
-        return
     folder = tempfile.mkdtemp(prefix="palimpsest-e2e-sweep-")
     main_driver = c.d
     try:

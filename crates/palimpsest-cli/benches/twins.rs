@@ -3,7 +3,7 @@
 //! by side with the ratio, so a gap like "31 ms in process, 13.7 s as a command" cannot hide.
 //!
 //! `cargo bench -p palimpsest-cli --bench twins` (sizes: `PALIMPSEST_TWIN_MB`, default 40, for
-//! the Claude transcript grown from the real one in `../shared/data`; `PALIMPSEST_TWIN_GOOSE_MB`,
+//! the Claude transcript grown from the real one in `fixtures/real`; `PALIMPSEST_TWIN_GOOSE_MB`,
 //! default 100, for the goose database). Inputs are made here by the fixtures crate, never
 //! committed. Each figure is the median of 3 runs after one warm-up (token caches and the index
 //! filled once, as a user's second run finds them). The live-append twin is `watch_latency`;
@@ -69,7 +69,7 @@ fn row(name: &str, inner: Duration, whole: Duration) {
 }
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/claude-code")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real/claude-code")
 }
 
 fn main() -> anyhow::Result<()> {
@@ -97,7 +97,7 @@ fn main() -> anyhow::Result<()> {
     let fleet_s = fleet.to_str().unwrap_or_default().to_owned();
 
     println!(
-        "inputs: Claude transcript {mb} MB (grown from the real 258c7280), goose database {goose_mb} MB (700 sessions), the real transcripts of shared/data"
+        "inputs: Claude transcript {mb} MB (grown from the real 258c7280), goose database {goose_mb} MB (700 sessions), the real transcripts of fixtures/real"
     );
     println!(
         "{:<34} {:>13} {:>13} {:>9}",

@@ -2,7 +2,7 @@
 //! it, as a whole process: from each line's write to the JSON event that reports it. The
 //! in-process twin is `cargo bench -p palimpsest-core --bench live_append` (the tracker's
 //! refresh alone). The transcript is made by `palimpsest-big` from the real one in
-//! `../shared/data` (`PALIMPSEST_BENCH_MB`, default 200 MB); its last lines are held back and
+//! `fixtures/real` (`PALIMPSEST_BENCH_MB`, default 200 MB); its last lines are held back and
 //! appended one message at a time. The first change reads the transcript whole (nothing read
 //! yet to go on from) and is reported apart.
 //!
@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        .join("../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let t = tempfile::tempdir()?;
     // The last lines are held back, to append one message per round.
     let (file, lines) =

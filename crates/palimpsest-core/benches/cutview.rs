@@ -49,7 +49,7 @@ fn cat_loop(n: usize) -> Session {
 fn bench(c: &mut Criterion) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"
+        "/../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl"
     );
     let s = api::load_session(path.as_ref(), Some("258c7280-ae70-4798-800f-63464d01a85d"))
         .expect("real transcript loads");

@@ -1,6 +1,6 @@
 //! The fleet index beside the no-index path, in one run, on a home shaped like a real one:
 //! copies of the real Claude Code transcripts (with their subagent runs) and Codex rollout in
-//! `../shared/data`, one project folder per copy, until the home holds about 250 sessions.
+//! `fixtures/real`, one project folder per copy, until the home holds about 250 sessions.
 //!
 //! Times (wall clock, each the best of a few runs where it is cheap):
 //! - `no index`: the fleet table diagnosing every session afresh (`api::diagnose_fleet`);
@@ -30,7 +30,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// `copies` project folders, each a copy of the shared data.
 fn home(root: &Path, copies: usize) -> PathBuf {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real");
     for k in 0..copies {
         copy_dir(
             &shared.join("claude-code"),
@@ -81,7 +81,7 @@ fn main() {
 
     let (fresh, no_index) = time(|| api::diagnose_fleet(&root, &opts).unwrap());
     let sessions = fresh.sessions.len();
-    println!("home: {sessions} sessions, {mb:.0} MB ({copies} copies of ../shared/data)");
+    println!("home: {sessions} sessions, {mb:.0} MB ({copies} copies of fixtures/real)");
     println!("no index (fleet diagnosed afresh): {}", secs(no_index));
 
     let mut ix = Index::open(&tmp.path().join("cache/index.db")).unwrap();

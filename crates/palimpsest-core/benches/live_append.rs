@@ -5,7 +5,7 @@
 //! transcript was read ahead (`watch::Primed`, as the app does); and a line read while a reader
 //! holds the session (a command of the app reading it for seconds) beside what the follower
 //! paid for that before, a copy of every message. The transcript is made by
-//! `palimpsest-big` from the real one in `../shared/data` (`PALIMPSEST_BENCH_MB`, default 50 MB).
+//! `palimpsest-big` from the real one in `fixtures/real` (`PALIMPSEST_BENCH_MB`, default 50 MB).
 //!
 //! Run: `cargo bench -p palimpsest-core --bench live_append`.
 
@@ -21,7 +21,7 @@ fn main() -> anyhow::Result<()> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(50);
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        .join("../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let t = tempfile::tempdir()?;
     let dir = t.path().join("-home-u-proj");
     // Keep the last 12 lines back, to append one per round.

@@ -7,7 +7,7 @@
 //! notice, naming the file by the path of the machine that wrote it).
 //!
 //! Records follow the shapes of real transcripts (transcript-formats.md §1 and the files in
-//! `../shared/data/claude-code`): a `queue-operation` and a `file-history-snapshot` first, the
+//! `fixtures/real/claude-code`): a `queue-operation` and a `file-history-snapshot` first, the
 //! envelope keys on every line, `compact_boundary` with `logicalParentUuid` and
 //! `compactMetadata`, the summary as an `isCompactSummary` user line,
 //! `microcompact_boundary` with `microcompactMetadata.{trigger, preTokens, tokensSaved,

@@ -14,29 +14,12 @@ pub mod message_log;
 pub mod runs;
 pub mod stuck;
 
-/// `../shared/data/REL` beside the repository (the real transcripts the tests read), or `None`
-/// with a note on stderr when that folder is absent: it is not part of the repository, so a
-/// checkout without it skips what needs it instead of failing.
-pub fn shared_data(rel: &str) -> Option<std::path::PathBuf> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
-
-/// Return from the calling test when `../shared/data` is absent ([`shared_data`]).
-#[macro_export]
-macro_rules! require_shared {
-    () => {
-        if $crate::shared_data("").is_none() {
-            return;
-        }
-    };
+/// `fixtures/real/REL`: the real, MIT-licensed sessions the tests read (Claude Code
+/// transcripts and a Codex rollout, copied unchanged with their licences).
+pub fn real_data(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/real")
+        .join(rel)
 }
 
 /// Copy the tree at `from` into `to`, every copy writable (the shared real sessions are

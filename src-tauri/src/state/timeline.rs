@@ -215,7 +215,7 @@ mod tests {
     /// The real transcript of the shared data, or `None` (said) where it is absent.
     fn real() -> Option<std::path::PathBuf> {
         let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../shared/data/claude-code/{ID}.jsonl"));
+            .join(format!("../fixtures/real/claude-code/{ID}.jsonl"));
         if !real.exists() {
             eprintln!("skipped: {} is absent", real.display());
             return None;

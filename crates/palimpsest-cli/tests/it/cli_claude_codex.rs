@@ -10,7 +10,7 @@ fn repo() -> PathBuf {
 }
 
 fn claude_data() -> PathBuf {
-    repo().join("../shared/data/claude-code")
+    repo().join("fixtures/real/claude-code")
 }
 
 fn run_json(cmd: &mut Command) -> Value {
@@ -20,7 +20,6 @@ fn run_json(cmd: &mut Command) -> Value {
 
 #[test]
 fn sources_lists_every_family_and_added_folders_with_counts() {
-    require_shared!();
     let home = tempfile::tempdir().unwrap();
     let project = home.path().join(".claude/projects/-home-u-proj");
     std::fs::create_dir_all(&project).unwrap();
@@ -57,7 +56,6 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
 
 #[test]
 fn sessions_lists_claude_folder_with_children() {
-    require_shared!();
     let v = run_json(
         Command::cargo_bin("palimpsest")
             .unwrap()
@@ -84,7 +82,6 @@ fn sessions_lists_claude_folder_with_children() {
 
 #[test]
 fn show_agent_view_of_compacted_claude_session_starts_at_summary() {
-    require_shared!();
     let v = run_json(
         Command::cargo_bin("palimpsest")
             .unwrap()

@@ -7,14 +7,13 @@ use common::{run, run_json};
 
 fn claude(file: &str) -> String {
     format!(
-        "{}/../../../shared/data/claude-code/{file}",
+        "{}/../../fixtures/real/claude-code/{file}",
         env!("CARGO_MANIFEST_DIR")
     )
 }
 
 #[test]
 fn a_transcript_with_subagents_beside_it_needs_no_session_flag() {
-    require_shared!();
     let path = claude("258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let v = run_json(&["compactions", &path, "--json"]);
     let cuts = v["compactions"].as_array().expect("a compactions array");

@@ -11,7 +11,7 @@ use common::{json_of, run_env};
 use serde_json::Value;
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real")
 }
 
 fn fixtures() -> PathBuf {
@@ -39,7 +39,6 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
 
 #[test]
 fn index_says_what_changed_and_writes_only_its_cache() {
-    require_shared!();
     let cache = tempfile::tempdir().unwrap();
     let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap())];
     let data = shared().join("claude-code");
@@ -154,7 +153,6 @@ fn search_finds_parts_and_exits_1_on_nothing() {
 
 #[test]
 fn diagnose_a_folder_from_the_index_matches_a_fresh_run() {
-    require_shared!();
     let cache = tempfile::tempdir().unwrap();
     let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap())];
     // Canonical, as the index keys files: the two runs then name the same paths.
@@ -198,7 +196,6 @@ fn diagnose_a_folder_from_the_index_matches_a_fresh_run() {
 
 #[test]
 fn tokens_json_prices_the_session_and_takes_a_price_file() {
-    require_shared!();
     let short = shared().join("claude-code/short.jsonl");
     let s = short.to_str().unwrap();
     let r = json_of(

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{run, run_json};
 
-const CLAUDE: &str = "../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+const CLAUDE: &str = "../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 
 fn path() -> String {
     format!("{}/{CLAUDE}", env!("CARGO_MANIFEST_DIR"))
@@ -14,7 +14,6 @@ fn path() -> String {
 
 #[test]
 fn show_message_prints_markdown_or_the_inspector_json() {
-    require_shared!();
     let p = path();
     let v = run_json(&["show", &p, "--message", "23", "--json"]);
     assert_eq!(v["message"]["index"], 23, "the message asked for");
@@ -64,7 +63,6 @@ fn show_message_prints_markdown_or_the_inspector_json() {
 
 #[test]
 fn compactions_cut_prints_the_cut_or_its_summary() {
-    require_shared!();
     let p = path();
     let out = run(&["compactions", &p, "--cut", "1"]);
     let md = String::from_utf8(out.stdout).unwrap();
@@ -114,7 +112,6 @@ fn compactions_cut_prints_the_cut_or_its_summary() {
 
 #[test]
 fn show_message_index_reads_the_message_by_offset_until_the_file_changes() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
     let file = t.path().join("s.jsonl");
     std::fs::copy(path(), &file).unwrap();

@@ -89,9 +89,8 @@ fn hostile_transcript_text_is_never_markup() {
 
 #[test]
 fn a_real_transcript_report_holds_the_cli_verdict_and_cuts() {
-    require_shared!();
     let id = "258c7280-ae70-4798-800f-63464d01a85d";
-    let f = repo().join(format!("../shared/data/claude-code/{id}.jsonl"));
+    let f = repo().join(format!("fixtures/real/claude-code/{id}.jsonl"));
     let html = run(&["report"], &f);
     // A transcript file holds its subagent runs too: `diagnose` answers with a fleet.
     let d: Value = serde_json::from_str(&run(&["diagnose", "--json"], &f)).unwrap();

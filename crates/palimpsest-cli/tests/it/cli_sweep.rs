@@ -38,9 +38,7 @@ fn without_flag(mut v: Value) -> Value {
 
 #[test]
 fn a_second_sweep_of_an_unchanged_transcript_comes_from_the_index_and_agrees() {
-    let Some(real) = common::shared_data(REAL) else {
-        return;
-    };
+    let real = common::real_data(REAL);
     let cache = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("session.jsonl");

@@ -11,13 +11,13 @@ fn repo() -> PathBuf {
 }
 
 fn short() -> PathBuf {
-    repo().join("../shared/data/claude-code/short.jsonl")
+    repo().join("fixtures/real/claude-code/short.jsonl")
 }
 
 /// A transcript with tool results of at least `CACHE_MIN_BYTES` (256): short.jsonl's longest
 /// piece is 225 bytes, so nothing of it is ever cached.
 fn tool_heavy() -> PathBuf {
-    repo().join("../shared/data/claude-code/tool_heavy.jsonl")
+    repo().join("fixtures/real/claude-code/tool_heavy.jsonl")
 }
 
 fn tokens(args: &[&str], cache: &Path) -> Value {
@@ -38,7 +38,6 @@ fn tokens(args: &[&str], cache: &Path) -> Value {
 
 #[test]
 fn json_contract_on_a_claude_transcript() {
-    require_shared!();
     if !short().exists() {
         return;
     }
@@ -88,7 +87,6 @@ fn json_contract_on_a_claude_transcript() {
 
 #[test]
 fn encoding_flag_cache_and_svg() {
-    require_shared!();
     if !tool_heavy().exists() {
         return;
     }

@@ -1,4 +1,4 @@
-//! Claude Code reader on the real transcripts in shared/data/claude-code (and small inputs
+//! Claude Code reader on the real transcripts in fixtures/real/claude-code (and small inputs
 //! written here for shapes the real data lacks: bad lines, rewinds, microcompaction).
 
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ const MANUAL: &str = "ae4a77f8-aedd-4bc1-888f-c94edc91af04";
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code")
+        .join("../../fixtures/real/claude-code")
         .join(name)
 }
 
@@ -43,7 +43,6 @@ fn pairing(s: &Session) -> (usize, usize, usize) {
 
 #[test]
 fn auto_compacted_transcript_imports_cleanly() {
-    require_shared!();
     let s = load(AUTO);
     assert!(
         s.messages.iter().all(|m| m.error.is_none()),
@@ -103,7 +102,6 @@ fn auto_compacted_transcript_imports_cleanly() {
 
 #[test]
 fn manual_compacted_transcript_imports_cleanly() {
-    require_shared!();
     let s = load(MANUAL);
     assert!(
         s.messages.iter().all(|m| m.error.is_none()),
@@ -165,7 +163,6 @@ fn manual_compacted_transcript_imports_cleanly() {
 
 #[test]
 fn listing_counts_without_parsing_match_the_load() {
-    require_shared!();
     let file = data(&format!("{AUTO}.jsonl"));
     let catalog = sources::open(&file).unwrap();
     let (metas, problems) = catalog.list();
@@ -216,7 +213,6 @@ fn listing_counts_without_parsing_match_the_load() {
 
 #[test]
 fn project_folder_lists_every_session_once() {
-    require_shared!();
     let (metas, problems) = sources::open(&data("")).unwrap().list();
     assert!(problems.is_empty(), "no problem in the real folder");
     let mains = metas.iter().filter(|m| m.parent_id.is_none()).count();
@@ -230,7 +226,6 @@ fn project_folder_lists_every_session_once() {
 
 #[test]
 fn raw_returns_every_line_of_a_merged_response() {
-    require_shared!();
     let file = data(&format!("{AUTO}.jsonl"));
     let src = ClaudeSource::new(&file, vec![file.clone()]);
     let s = src.load(AUTO).unwrap();
@@ -382,7 +377,6 @@ fn microcompaction_clears_listed_results_but_keeps_them_stored() {
 /// still has it whole. It was most of what a loaded session held.
 #[test]
 fn big_tool_use_results_are_left_in_the_line() {
-    require_shared!();
     let file = data(&format!("{AUTO}.jsonl"));
     let lines: Vec<String> = std::fs::read_to_string(&file)
         .unwrap()

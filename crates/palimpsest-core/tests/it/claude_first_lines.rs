@@ -11,9 +11,8 @@ const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 
 #[test]
 fn the_first_lines_of_a_big_transcript_are_a_cut_files_rows() {
-    require_shared!();
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../../shared/data/claude-code/{ID}.jsonl"));
+        .join(format!("../../fixtures/real/claude-code/{ID}.jsonl"));
     let t = tempfile::tempdir().unwrap();
     let big = t.path().join(format!("{ID}.jsonl"));
     palimpsest_fixtures::big::grow(&real, &big, api::FIRST_LINES_FROM + (2 << 20)).unwrap();
@@ -63,7 +62,7 @@ fn the_first_lines_of_a_big_transcript_are_a_cut_files_rows() {
         api::timeline_first_lines(&real, ID, 200).unwrap().is_none(),
         "a file under 16 MiB is read whole"
     );
-    let codex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/codex");
+    let codex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real/codex");
     assert!(
         api::timeline_first_lines(&codex, "019a0e82-73d6-7592-88a6-48d49534d91b", 200)
             .unwrap()
@@ -77,9 +76,8 @@ fn the_first_lines_of_a_big_transcript_are_a_cut_files_rows() {
 /// several sessions.
 #[test]
 fn a_files_one_conversation_is_named_before_it_is_listed() {
-    require_shared!();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let real = root.join(format!("../shared/data/claude-code/{ID}.jsonl"));
+    let real = root.join(format!("fixtures/real/claude-code/{ID}.jsonl"));
     assert!(
         real.with_extension("").join("subagents").is_dir(),
         "the real transcript has subagents' runs beside it"
@@ -90,7 +88,7 @@ fn a_files_one_conversation_is_named_before_it_is_listed() {
         "a transcript names its conversation, not its subagents' runs"
     );
     let codex = root.join(
-        "../shared/data/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
+        "fixtures/real/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
     );
     assert_eq!(
         api::first_conversation(&codex).as_deref(),
@@ -109,7 +107,7 @@ fn a_files_one_conversation_is_named_before_it_is_listed() {
          the listing's order)"
     );
     assert_eq!(
-        api::first_conversation(&root.join("../shared/data/claude-code")),
+        api::first_conversation(&root.join("fixtures/real/claude-code")),
         None,
         "nor does a folder"
     );

@@ -16,7 +16,7 @@ pub(crate) const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 /// The real transcript's lines, each with its line end.
 pub(crate) fn real() -> Vec<String> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code")
+        .join("../../fixtures/real/claude-code")
         .join(format!("{ID}.jsonl"));
     std::fs::read_to_string(p)
         .unwrap()
@@ -49,7 +49,6 @@ fn whole(path: &Path) -> Session {
 
 #[test]
 fn each_step_of_a_growing_transcript_reads_as_the_whole_file() {
-    require_shared!();
     let lines = real();
     let boundary = lines
         .iter()
@@ -126,7 +125,6 @@ fn each_step_of_a_growing_transcript_reads_as_the_whole_file() {
 
 #[test]
 fn a_file_rewritten_in_place_is_not_resumed() {
-    require_shared!();
     let lines = real();
     let t = tempfile::tempdir().unwrap();
     let path = t.path().join(format!("{ID}.jsonl"));
@@ -148,7 +146,6 @@ fn a_file_rewritten_in_place_is_not_resumed() {
 
 #[test]
 fn a_tracker_reports_each_append_once_and_its_patches_keep_a_copy_as_the_file_reads() {
-    require_shared!();
     use palimpsest_core::watch::{Change, Tracker};
     let (_t, dir, path, lines) = started();
     let mut tracker = Tracker::new(&dir, None).unwrap();

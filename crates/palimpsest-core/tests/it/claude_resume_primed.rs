@@ -25,7 +25,6 @@ fn primed(path: &Path) -> Primed {
 
 #[test]
 fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it() {
-    require_shared!();
     let (_t, dir, path, lines) = started();
     let mut ahead = Tracker::new(&dir, None).unwrap();
     // The twin remembers the session from its baseline (it follows this session only, so it
@@ -79,7 +78,6 @@ fn a_primed_tracker_reads_its_first_change_on_and_reports_it_as_one_that_read_it
 
 #[test]
 fn a_read_ahead_of_a_later_state_than_the_baseline_is_refused() {
-    require_shared!();
     let (_t, dir, path, lines) = started();
     let mut tracker = Tracker::new(&dir, None).unwrap();
     append(&path, &lines[200..301].concat());
@@ -110,7 +108,6 @@ fn first_appended(changes: &[palimpsest_core::watch::Change]) -> Option<usize> {
 
 #[test]
 fn a_tracker_started_from_the_index_waits_for_the_read_ahead_and_then_goes_on_from_it() {
-    require_shared!();
     let (t, dir, path, lines) = started();
     let machine = palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
     palimpsest_core::env::with(machine, || {

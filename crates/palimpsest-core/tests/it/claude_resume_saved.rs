@@ -37,7 +37,6 @@ fn whole(path: &Path) -> Session {
 
 #[test]
 fn a_restored_reader_goes_on_from_its_offset_and_reads_as_the_whole_file() {
-    require_shared!();
     let lines = real();
     let t = tempfile::tempdir().unwrap();
     let path = t.path().join(format!("{ID}.jsonl"));
@@ -119,7 +118,6 @@ fn a_restored_reader_goes_on_from_its_offset_and_reads_as_the_whole_file() {
 
 #[test]
 fn a_snapshot_that_is_not_whole_or_not_this_files_is_refused() {
-    require_shared!();
     let lines = real();
     let t = tempfile::tempdir().unwrap();
     let path = t.path().join(format!("{ID}.jsonl"));

@@ -1,4 +1,4 @@
-//! Every Claude Code transcript we have — the five real ones in `../shared/data` and the two
+//! Every Claude Code transcript we have — the five real ones in `fixtures/real` and the two
 //! fixtures with six cuts of three kinds (compactions, microcompacts, content replacements,
 //! context collapses) — written out step by step while a [`Tracker`] follows its folder, as an
 //! agent writes it: every line that changes earlier messages alone, a few lines at a time
@@ -20,7 +20,7 @@ use palimpsest_core::watch::{Patch, Tracker};
 
 fn shared(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code")
+        .join("../../fixtures/real/claude-code")
         .join(name)
 }
 
@@ -197,7 +197,6 @@ fn a_fixture_with_replacements_and_collapses_followed_line_by_line_reads_as_the_
 
 #[test]
 fn the_real_transcripts_followed_in_steps_read_as_the_whole_file() {
-    require_shared!();
     for (name, want) in [
         ("258c7280-ae70-4798-800f-63464d01a85d.jsonl", 112),
         ("ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", 143),

@@ -232,9 +232,8 @@ fn raw_of_a_replacement_item_is_its_compacted_line() {
 
 #[test]
 fn a_real_rollout_is_titled_by_its_request_not_its_markdown_wrapper() {
-    require_shared!();
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../../../shared/data/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
+        "../../fixtures/real/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
     );
     let listed = sources::open(&f).unwrap().list().0;
     let loaded = palimpsest_core::api::load_session(&f, None).unwrap();

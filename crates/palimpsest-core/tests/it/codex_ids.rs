@@ -89,8 +89,7 @@ fn a_rollout_is_named_as_its_listing_names_it() {
 
 #[test]
 fn the_real_rollout_is_named_as_listed() {
-    let codex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/codex");
-    require_shared!();
+    let codex = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real/codex");
     let got = named_and_listed(&codex);
     assert_eq!(got.len(), 1, "one rollout: {got:?}");
     assert_eq!(got[0].0, got[0].1, "named as listed");

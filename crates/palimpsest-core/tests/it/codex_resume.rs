@@ -1,7 +1,7 @@
 //! A Codex rollout read from where the last read stopped (`sources::codex::resume`), by a
 //! reader restored from a snapshot as a later process restores it: every fixture rollout (both
 //! compaction styles, an unanswered call, a damaged line) cut after each of its lines and the
-//! rest appended, and the real rollout in `../shared/data` grown 20 lines at a time, read as
+//! rest appended, and the real rollout in `fixtures/real` grown 20 lines at a time, read as
 //! the whole file reads; and the first changed message each read reports is one before which
 //! nothing changed.
 
@@ -115,9 +115,8 @@ fn every_fixture_rollout_cut_after_any_line_reads_on_as_the_whole_file() {
 
 #[test]
 fn the_real_rollout_grown_twenty_lines_at_a_time_reads_as_the_whole_file() {
-    require_shared!();
     let real = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../../../shared/data/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
+        "../../fixtures/real/codex/rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl",
     );
     let lines = lines_of(&real);
     assert_eq!(lines.len(), 274, "the real rollout's lines");

@@ -1,5 +1,5 @@
 //! Codex rollouts stored compressed (`rollout-….jsonl.zst`): the real rollout of
-//! `../shared/data`, compressed here, lists, loads and shows its stored lines exactly as the
+//! `fixtures/real`, compressed here, lists, loads and shows its stored lines exactly as the
 //! plain file does; beside its plain twin only the plain one is read; a damaged one is a
 //! problem naming it while the others still load; the start-up count sees it.
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use palimpsest_core::api;
 
 fn real() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/codex");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real/codex");
     std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -39,7 +39,6 @@ fn t_sessions(day: &Path) -> PathBuf {
 
 #[test]
 fn a_compressed_rollout_reads_as_the_plain_one() {
-    require_shared!();
     let (_t, root, zst) = home(false);
     let want = api::load_session(&real(), None).unwrap();
     let listed = api::list_sessions(&root).unwrap();
@@ -80,7 +79,6 @@ fn a_compressed_rollout_reads_as_the_plain_one() {
 
 #[test]
 fn beside_its_plain_twin_only_the_plain_file_is_read() {
-    require_shared!();
     let (_t, root, _zst) = home(true);
     let listed = api::list_sessions(&root).unwrap();
     assert!(listed.problems.is_empty(), "the twin is no problem");
@@ -94,7 +92,6 @@ fn beside_its_plain_twin_only_the_plain_file_is_read() {
 
 #[test]
 fn a_damaged_compressed_rollout_is_a_problem_naming_it() {
-    require_shared!();
     let (_t, root, zst) = home(false);
     let broken = zst.with_file_name(
         "rollout-2025-10-23T12-00-00-019a0e82-0000-7000-8000-000000000bad.jsonl.zst",

@@ -1,4 +1,4 @@
-//! Edit diffs and Markdown on the real sessions of `../shared/data`: Claude Code `Edit` calls
+//! Edit diffs and Markdown on the real sessions of `fixtures/real`: Claude Code `Edit` calls
 //! and Codex `shell ["apply_patch", …]` calls come out as the diffs Python's `difflib` (for
 //! old → new strings) and a count of the patch's own `+`/`-` lines give; a message and a cut
 //! copied as Markdown hold what the window shows.
@@ -12,7 +12,7 @@ use palimpsest_core::rpc::MarkdownOf;
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
+        .join("../../fixtures/real")
         .join(rel)
 }
 
@@ -24,7 +24,7 @@ fn codex() -> PathBuf {
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .expect("the Codex rollout of ../shared/data")
+        .expect("the Codex rollout of fixtures/real")
 }
 
 /// The message holding tool call `call_id`, and its edits.
@@ -53,7 +53,6 @@ fn summary(d: &[EditDiff]) -> Vec<(String, EditOp, u32, u32, usize)> {
 
 #[test]
 fn claude_edits_match_difflib() {
-    require_shared!();
     let s = api::load_session(&data(CLAUDE), None).unwrap();
     // Three parallel Edit calls in one message (transcript lines 103, 107, 108). Expected
     // numbers: difflib.unified_diff(old.splitlines(), new.splitlines(), n=3), lines +/- and @@.
@@ -77,7 +76,6 @@ fn claude_edits_match_difflib() {
 
 #[test]
 fn codex_apply_patch_through_shell_matches_the_patch() {
-    require_shared!();
     let s = api::load_session(&codex(), None).unwrap();
     // Rollout line 78: one Update File, 104 `+` and 37 `-` lines in two @@ sections.
     let (_, d) = edits_of_call(&s, "call_VZ9LNUf43itfsvoP1qsNHJuc");
@@ -97,7 +95,6 @@ fn codex_apply_patch_through_shell_matches_the_patch() {
 
 #[test]
 fn a_message_and_a_cut_as_markdown() {
-    require_shared!();
     let s = api::load_session(&data(CLAUDE), None).unwrap();
     let md = api::markdown(&s, MarkdownOf::Message(23), None).unwrap();
     assert!(

@@ -1,6 +1,6 @@
 //! A message read back from the index by its records' byte offsets, as the window shows it
 //! while a big session is still being read: on every real Claude Code transcript of
-//! `../shared/data` and the six-cut fixture (cuts of three kinds, microcompacts, a subagent
+//! `fixtures/real` and the six-cut fixture (cuts of three kinds, microcompacts, a subagent
 //! link, an overflow spill) every message equals, whole, what loading the file gives, and so
 //! does its stored text. Formats whose reader records no offsets are not answered; a changed
 //! file is not answered.
@@ -11,14 +11,13 @@ use palimpsest_core::api;
 use palimpsest_core::index::Index;
 use palimpsest_core::model::SourceFormat;
 
-/// `../shared/data` and the Claude fixture, copied, indexed.
+/// `fixtures/real` and the Claude fixture, copied, indexed.
 fn indexed_home() -> (tempfile::TempDir, PathBuf, Index) {
     crate::indexed_home::indexed_home(&[("claude", "fixture")])
 }
 
 #[test]
 fn every_message_reads_back_by_offset_as_the_file_gives_it() {
-    require_shared!();
     let (_t, root, ix) = indexed_home();
     let catalog = palimpsest_core::sources::open(&root).unwrap();
     let (metas, _) = catalog.list();
@@ -86,7 +85,6 @@ fn every_message_reads_back_by_offset_as_the_file_gives_it() {
 
 #[test]
 fn a_changed_file_is_not_answered_by_offset() {
-    require_shared!();
     let (_t, root, ix) = indexed_home();
     let file = root.join("claude-code/short.jsonl");
     let id = palimpsest_core::api::load_session(&file, None)

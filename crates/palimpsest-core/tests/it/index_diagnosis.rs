@@ -1,5 +1,5 @@
 //! One session's diagnosis, token report and cut view from the fleet index: on the real
-//! transcripts (`../shared/data`) and the six-cut fixture, what the index answers is the
+//! transcripts (`fixtures/real`) and the six-cut fixture, what the index answers is the
 //! diagnosis, the Tokens view and the cut view of the loaded session, field for field; a file that changed since it was indexed, a database (whose stamp is its
 //! source's) and options the index does not diagnose with are not answered from it.
 
@@ -15,10 +15,9 @@ fn repo() -> PathBuf {
 
 #[test]
 fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("home");
-    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
+    palimpsest_fixtures::copy_tree(&repo().join("fixtures/real"), &root, &[]).unwrap();
     palimpsest_fixtures::copy_tree(&repo().join("fixtures/claude"), &root.join("six"), &[])
         .unwrap();
     palimpsest_fixtures::copy_tree(

@@ -21,7 +21,7 @@ fn transcript() -> (tempfile::TempDir, PathBuf) {
     let t = tempfile::tempdir().unwrap();
     let file = t.path().join(format!("{ID}.jsonl"));
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code")
+        .join("../../fixtures/real/claude-code")
         .join(format!("{ID}.jsonl"));
     std::fs::copy(real, &file).unwrap();
     (t, file.canonicalize().unwrap())
@@ -49,7 +49,6 @@ fn indexed_rows(db: &Path, file: &Path, given: Vec<Given>) -> (usize, String) {
 
 #[test]
 fn an_update_takes_the_callers_copy_while_the_file_is_as_read() {
-    require_shared!();
     let (dir, file) = transcript();
     let (whole, print) = api::load_session_printed(&file, Some(ID)).unwrap();
     let print = print.expect("a file is fingerprinted before it is read");
@@ -112,7 +111,6 @@ fn grow(tracker: &mut Tracker, file: &Path, text: &str) -> Patch {
 
 #[test]
 fn a_transcript_followed_live_is_offered_to_the_index_as_read_on_from_its_last_offset() {
-    require_shared!();
     let (dir, file) = transcript();
     let lines: Vec<String> = std::fs::read_to_string(&file)
         .unwrap()

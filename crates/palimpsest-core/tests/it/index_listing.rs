@@ -1,7 +1,7 @@
 //! A folder listed with the index's help after something under it changed (a home where one
 //! worker still writes): every session file as it was indexed is listed from the index without
 //! being read, the changed one from its file, and the result names the same sessions a plain
-//! listing does. On the real sessions of `../shared/data` and the goose and coworker fixtures.
+//! listing does. On the real sessions of `fixtures/real` and the goose and coworker fixtures.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,9 +22,8 @@ const MARK: &str = "indexed: ";
 
 #[test]
 fn a_changed_folder_reads_only_its_changed_files_and_takes_the_rest_from_the_index() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
-    let shared = repo().join("../shared/data");
+    let shared = repo().join("fixtures/real");
     let home = t.path().join("home");
     copy_dir(&shared.join("claude-code"), &home.join("claude"));
     copy_dir(&shared.join("codex"), &home.join("codex"));

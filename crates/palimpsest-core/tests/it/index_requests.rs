@@ -1,5 +1,5 @@
 //! The Requests tab's view of every request from the fleet index: on the real transcripts
-//! (`../shared/data`), the six-cut Claude Code fixture and the Codex and coworker fixtures, what
+//! (`fixtures/real`), the six-cut Claude Code fixture and the Codex and coworker fixtures, what
 //! the index answers for each request is what the loaded session gives with its BPE counts,
 //! row for row; a request that does not exist, and a file written on since it was indexed,
 //! are not answered from it.
@@ -12,7 +12,6 @@ use crate::indexed_home::indexed_home;
 
 #[test]
 fn every_requests_view_from_the_index_is_the_loaded_sessions() {
-    require_shared!();
     let (_t, root, ix) = indexed_home(&[
         ("claude", "six"),
         ("codex", "codex"),

@@ -99,7 +99,6 @@ fn fresh(root: &Path, file: &Path, id: &str) -> serde_json::Value {
 
 #[test]
 fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_it() {
-    require_shared!();
     let (t, dir, path, lines) = started();
     let (root, file) = (dir.canonicalize().unwrap(), path.canonicalize().unwrap());
     let cache = t.path().join("cache");
@@ -191,10 +190,9 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
 
 #[test]
 fn a_growing_codex_rollout_is_indexed_from_its_last_offset_as_a_fresh_index_reads_it() {
-    require_shared!();
     let name = "rollout-2025-10-23T11-40-21-019a0e82-73d6-7592-88a6-48d49534d91b.jsonl";
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/codex")
+        .join("../../fixtures/real/codex")
         .join(name);
     let lines = super::codex_resume::lines_of(&real);
     let t = tempfile::tempdir().unwrap();

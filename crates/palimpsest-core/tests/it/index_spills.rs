@@ -1,4 +1,4 @@
-//! The Spills tab's review from the fleet index: on the real transcripts (`../shared/data`) and
+//! The Spills tab's review from the fleet index: on the real transcripts (`fixtures/real`) and
 //! the fixtures, the review made from the spill files the index found in a session, with the
 //! disk looked at now, is the one the loaded session gives, with and without the files' text;
 //! a file removed since indexing reads as missing in both; a marker pattern of the user's, and
@@ -14,7 +14,6 @@ use crate::indexed_home::indexed_home;
 
 #[test]
 fn every_spill_review_from_the_index_is_the_loaded_sessions() {
-    require_shared!();
     let (_t, root, ix) = indexed_home(&[
         ("claude", "six"),
         ("codex", "codex"),

@@ -1,4 +1,4 @@
-//! A session opened from the fleet index: on real transcripts (`../shared/data`) the rows the
+//! A session opened from the fleet index: on real transcripts (`fixtures/real`) the rows the
 //! index gives are those loading the file gives, with each message's BPE tokens; a changed file
 //! is not answered from the index until it is indexed again, and a compaction appended to an
 //! indexed transcript changes what the index says the model sees of the earlier messages.
@@ -17,7 +17,7 @@ fn repo() -> PathBuf {
 }
 
 fn claude_data() -> PathBuf {
-    repo().join("../shared/data/claude-code")
+    repo().join("fixtures/real/claude-code")
 }
 
 /// The timeline with its rows' token counts taken off (a file's rows carry none).
@@ -40,10 +40,9 @@ fn update(ix: &mut Index, root: &Path) -> palimpsest_core::index::IndexReport {
 
 #[test]
 fn every_transcript_opens_from_the_index_as_its_file_reads() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("home");
-    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
+    palimpsest_fixtures::copy_tree(&repo().join("fixtures/real"), &root, &[]).unwrap();
     palimpsest_fixtures::copy_tree(
         &repo().join("fixtures/goose-stuck"),
         &root.join("goose"),
@@ -134,7 +133,6 @@ fn before_its_cut(dir: &Path) -> (PathBuf, PathBuf, String, String) {
 
 #[test]
 fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_earlier_rows() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
     let (file, root, _, rest) = before_its_cut(t.path());
     let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
@@ -196,7 +194,6 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
 
 #[test]
 fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritten_one_does_not() {
-    require_shared!();
     let t = tempfile::tempdir().unwrap();
     let (file, root, before, rest) = before_its_cut(t.path());
     let id = "258c7280-ae70-4798-800f-63464d01a85d";

@@ -1,4 +1,4 @@
-//! The home the index tests share: `../shared/data` and some fixtures copied into a temporary
+//! The home the index tests share: `fixtures/real` and some fixtures copied into a temporary
 //! folder, and indexed there with the default options.
 
 use std::path::{Path, PathBuf};
@@ -11,12 +11,12 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `../shared/data` with each `(fixture, folder)` of `fixtures/` copied under `folder`, indexed:
+/// `fixtures/real` with each `(fixture, folder)` of `fixtures/` copied under `folder`, indexed:
 /// the folder (to keep), the home's canonical path and its index.
 pub fn indexed_home(fixtures: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf, Index) {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("home");
-    palimpsest_fixtures::copy_tree(&repo().join("../shared/data"), &root, &[]).unwrap();
+    palimpsest_fixtures::copy_tree(&repo().join("fixtures/real"), &root, &[]).unwrap();
     for (fixture, to) in fixtures {
         palimpsest_fixtures::copy_tree(&repo().join("fixtures").join(fixture), &root.join(to), &[])
             .unwrap();

@@ -13,9 +13,8 @@ use palimpsest_core::tokens::{Counter, Encoding, TokenCache, count_session};
 
 #[test]
 fn cached_counts_are_the_counts() {
-    require_shared!();
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl");
+        .join("../../fixtures/real/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl");
     let session = palimpsest_core::api::load_session(&real, None).unwrap();
     let enc = Encoding::for_model(session.meta.model.as_deref());
     let dir = tempfile::tempdir().unwrap();

@@ -2,9 +2,6 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-core --test it MODULE::`.
 
-// `require_shared!()`: a test that reads ../shared/data returns early without it.
-#[macro_use]
-extern crate palimpsest_fixtures;
 
 mod analysis;
 mod app_api;

@@ -1,5 +1,5 @@
 //! The Replay tab's sweep through the index's goose digests, on a real Claude Code transcript
-//! (`../shared/data`): the first sweep keeps the digests of a session the index holds as it
+//! (`fixtures/real`): the first sweep keeps the digests of a session the index holds as it
 //! was loaded, the next one sweeps from them and agrees cell for cell; a session read before
 //! its file grew is swept but never kept under the grown file's fingerprint.
 
@@ -35,9 +35,8 @@ fn sweep(
 
 #[test]
 fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
-    require_shared!();
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        .join("../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let dir = tempfile::tempdir().unwrap();
     let file = dir
         .path()

@@ -530,10 +530,9 @@ fn cancel_stops_counting_and_keeps_what_was_done() {
 
 #[test]
 fn claude_transcripts_count_like_tiktoken() {
-    require_shared!();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/claude-code/subagent.jsonl"
+        "/../../fixtures/real/claude-code/subagent.jsonl"
     );
     if !std::path::Path::new(path).exists() {
         return;
@@ -682,10 +681,9 @@ fn coworker_recorded_usage_is_each_assistant_sidecar() {
 
 #[test]
 fn claude_recorded_usage_is_one_per_response_not_per_line() {
-    require_shared!();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/claude-code/short.jsonl"
+        "/../../fixtures/real/claude-code/short.jsonl"
     );
     if !std::path::Path::new(path).exists() {
         return;

@@ -28,7 +28,7 @@ fn strings(v: &Value, out: &mut Vec<String>) {
 fn real_texts() -> Vec<String> {
     let mut out = Vec::new();
     for dir in ["claude-code", "codex"] {
-        let dir = palimpsest_fixtures::shared_data(dir).expect("checked by require_shared");
+        let dir = palimpsest_fixtures::real_data(dir);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -48,7 +48,6 @@ fn real_texts() -> Vec<String> {
 
 #[test]
 fn every_real_text_counts_as_tiktoken_counts_it() {
-    require_shared!();
     let texts = real_texts();
     assert!(
         texts.len() > 50_000,

@@ -9,9 +9,8 @@ use palimpsest_core::tokens::report::{TokenReport, shown};
 
 #[test]
 fn the_window_gets_every_request_line_and_not_the_lists() {
-    require_shared!();
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        .join("../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let session = api::load_session(&file, None).unwrap();
     let never = std::sync::atomic::AtomicBool::new(false);
     let opts = api::TokenOptions::default();

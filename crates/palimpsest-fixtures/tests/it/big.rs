@@ -6,9 +6,8 @@ use std::path::Path;
 
 #[test]
 fn two_copies_are_one_session_with_twice_the_messages_and_cuts() {
-    require_shared!();
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+        .join("../../fixtures/real/claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl");
     let one = std::fs::metadata(&real).unwrap().len();
     let t = tempfile::tempdir().unwrap();
     let out = t.path().join("258c7280-ae70-4798-800f-63464d01a85d.jsonl");

@@ -10,9 +10,9 @@ pub fn repo() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The real Claude Code transcripts in `../shared/data` (the folder, and each `.jsonl` in it).
+/// The real Claude Code transcripts in `fixtures/real` (the folder, and each `.jsonl` in it).
 pub fn real_transcripts() -> (std::path::PathBuf, Vec<String>) {
-    let dir = repo().join("../shared/data/claude-code");
+    let dir = repo().join("fixtures/real/claude-code");
     let files = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -68,5 +68,5 @@ pub fn json_of(out: std::process::Output, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
-/// `../shared/data/REL`, or `None` when it is absent (`palimpsest_fixtures::shared_data`).
-pub use palimpsest_fixtures::shared_data;
+/// `fixtures/real/REL`, the real sessions (`palimpsest_fixtures::real_data`).
+pub use palimpsest_fixtures::real_data;

@@ -297,7 +297,7 @@ mod tests {
     #[allow(clippy::print_stderr)]
     fn reads_what_a_whole_value_gives_on_every_line_of_the_real_transcripts() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/data/claude-code");
+            .join("../../fixtures/real/claude-code");
         let Ok(files) = std::fs::read_dir(&dir) else {
             eprintln!("skipped: {} is absent", dir.display());
             return;

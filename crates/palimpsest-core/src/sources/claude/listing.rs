@@ -239,7 +239,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut files = Vec::new();
         let mut stack = vec![
-            root.join("../shared/data/claude-code"),
+            root.join("fixtures/real/claude-code"),
             root.join("fixtures/claude"),
         ];
         while let Some(d) = stack.pop() {
