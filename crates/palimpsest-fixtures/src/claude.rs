@@ -97,6 +97,23 @@ impl Transcript {
             "usage": {"input_tokens": 12, "cache_read_input_tokens": input_tokens, "cache_creation_input_tokens": 400, "output_tokens": 80}}}));
     }
 
+    /// One API response as Claude Code 2.1 streams it into the transcript: each content block
+    /// on a line of its own under the response's one `message.id`, every line with the
+    /// response's input figures and an early `output_tokens`, only the last with the final one
+    /// (one real response's lines read 10, 10, 10, 10, 10, then 441).
+    pub fn streamed(&mut self, model: &str, blocks: &[Value], input: [u64; 3], outputs: &[u64]) {
+        let id = format!("msg_{:04}", self.n);
+        let [fresh, read, write] = input;
+        for (block, out) in blocks.iter().zip(outputs) {
+            self.push("assistant", json!({"message": {"id": id, "type": "message", "role": "assistant",
+                "model": model, "content": [block],
+                "usage": {"input_tokens": fresh, "cache_read_input_tokens": read,
+                    "cache_creation_input_tokens": write,
+                    "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write},
+                    "output_tokens": out, "service_tier": "standard"}}}));
+        }
+    }
+
     /// A tool call and its result; returns the call id.
     pub fn tool(&mut self, name: &str, input: Value, result: &str, input_tokens: u64) -> String {
         self.tool_with(name, input, result, input_tokens, json!({}))
@@ -341,7 +358,8 @@ fn subagent() -> Vec<Value> {
     ]
 }
 
-pub(crate) fn write_lines(path: &Path, lines: &[Value]) -> Result<()> {
+/// Write `lines` as JSONL at `path`, making its folder.
+pub fn write_lines(path: &Path, lines: &[Value]) -> Result<()> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).with_context(|| format!("create {}", p.display()))?;
     }

@@ -156,6 +156,76 @@ fn head(id: &str, h: u32) -> Vec<Value> {
     ]
 }
 
+/// A rollout that switches model between turns (`turn_context.model` gpt-5, then gpt-5-mini,
+/// then gpt-5 again), with a count reported before its answer, a count whose input is 0 (its
+/// total the session's), and a remote compaction answered by one more request: what per-model
+/// pricing and a cut's sizes before and after are tested on. Written by the tests, not kept in
+/// `fixtures/` (its session would change every listing of the folder).
+pub fn switching_models() -> Vec<Value> {
+    let id = "019c8f0a-0000-7000-8000-00000000a005";
+    let turn_of = |t: &str, model: &str| {
+        line(
+            t,
+            "turn_context",
+            json!({ "cwd": "/home/u/proj", "approval_policy": "on-request",
+                    "sandbox_policy": { "type": "workspace-write" }, "model": model }),
+        )
+    };
+    let count = |t: &str, input: u64, cached: u64, output: u64, total: u64| {
+        let last = json!({ "input_tokens": input, "cached_input_tokens": cached,
+            "output_tokens": output, "reasoning_output_tokens": 0, "total_tokens": input + output });
+        line(
+            t,
+            "event_msg",
+            json!({ "type": "token_count", "info": { "total_token_usage": { "total_tokens": total },
+                "last_token_usage": last, "model_context_window": 258_400 } }),
+        )
+    };
+    let mut v = vec![meta(&ts(14, 0, 0), id)];
+    v.extend([
+        turn_of(&ts(14, 0, 1), "gpt-5"),
+        user_event(&ts(14, 0, 2), "Profile the parser."),
+        msg(&ts(14, 0, 2), "user", "Profile the parser."),
+        msg(&ts(14, 0, 5), "assistant", "The tokenizer takes 80% of the time."),
+        count(&ts(14, 0, 5), 100_000, 60_000, 2_000, 102_000),
+        turn_of(&ts(14, 1, 0), "gpt-5-mini"),
+        user_event(&ts(14, 1, 1), "Summarise that in one line."),
+        msg(&ts(14, 1, 1), "user", "Summarise that in one line."),
+        msg(&ts(14, 1, 3), "assistant", "Tokenizer: 80%."),
+        count(&ts(14, 1, 3), 50_000, 40_000, 500, 152_500),
+        // Billed, but reported before its answer: it rides on the gpt-5-mini answer.
+        count(&ts(14, 1, 4), 52_000, 50_000, 300, 152_800),
+        turn_of(&ts(14, 2, 0), "gpt-5"),
+        user_event(&ts(14, 2, 1), "Now speed it up."),
+        msg(&ts(14, 2, 1), "user", "Now speed it up."),
+        msg(&ts(14, 2, 9), "assistant", "Rewrote the tokenizer loop."),
+        count(&ts(14, 2, 9), 240_000, 200_000, 4_000, 396_800),
+        // A count with no input whose last total is the session's (as a real rollout wrote
+        // one): it is not one request's context.
+        line(
+            &ts(14, 2, 10),
+            "event_msg",
+            json!({ "type": "token_count", "info": { "total_token_usage": { "total_tokens": 940_499 },
+                "last_token_usage": { "input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0,
+                    "reasoning_output_tokens": 0, "total_tokens": 940_499 },
+                "model_context_window": 258_400 } }),
+        ),
+        line(
+            &ts(14, 3, 0),
+            "compacted",
+            json!({ "message": "", "replacement_history": [
+                { "type": "message", "role": "user", "content": [{ "type": "input_text", "text": "Now speed it up." }] },
+                { "type": "compaction", "encrypted_content": "gAAAAopaque" }
+            ]}),
+        ),
+        line(&ts(14, 3, 0), "event_msg", json!({ "type": "context_compacted" })),
+        turn_of(&ts(14, 3, 1), "gpt-5"),
+        msg(&ts(14, 3, 5), "assistant", "Benchmarks: 2.1x faster."),
+        count(&ts(14, 3, 5), 31_000, 20_000, 1_000, 428_800),
+    ]);
+    v
+}
+
 /// Remote compaction: 2 prompts, a tool pair, then `compacted` with a replacement history of
 /// 4 items (2 user, 1 assistant, 1 compaction), then one more turn.
 fn remote() -> Vec<Value> {

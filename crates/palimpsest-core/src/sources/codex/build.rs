@@ -61,9 +61,10 @@ pub struct Builder {
     /// `token_count` reports on.
     unreported_answer: Option<usize>,
     /// Each distinct count (by `total_token_usage.total_tokens`; Codex repeats counts), with
-    /// whether it was put on an answer: the ones that were not are billed all the same.
+    /// whether it was put on an answer (the ones that were not are billed all the same) and
+    /// the model of the turn it was reported in.
     #[serde(with = "crate::sources::kept::json")]
-    billed: Vec<(Option<u64>, Value, bool)>,
+    billed: Vec<Billed>,
     /// The rollout, for error rows that name it.
     pub path: std::path::PathBuf,
     /// Response items seen so far by their `id`, for `replacement_history_entries` that refer to
@@ -76,6 +77,16 @@ pub struct Builder {
     touched: Option<usize>,
 }
 
+/// One distinct `token_count`: its running total (the key Codex repeats counts under), the
+/// request's `last_token_usage`, whether an answer carries it, and the turn's model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Billed {
+    key: Option<u64>,
+    usage: Value,
+    placed: bool,
+    model: Option<String>,
+}
+
 fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
     v.get(k).and_then(Value::as_str)
 }
@@ -83,20 +94,43 @@ fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
 impl Builder {
     /// Put the counts no answer carries (billed, but reported before their answer or for a
     /// request a compaction replaced) on the last answer of `messages` (this builder's, or a
-    /// copy of them) as `more_token_usage`: cost reads them, the context views do not.
+    /// copy of them) of the model they were billed under, as `more_token_usage`: cost reads
+    /// them there at that model's price, the context views do not.
     pub fn finish_billing(&self, messages: &mut [Message]) {
-        let left: Vec<Value> = self
-            .billed
-            .iter()
-            .filter(|b| !b.2)
-            .map(|b| b.1.clone())
-            .collect();
-        let last = messages
-            .iter()
-            .rposition(|m| m.role == crate::model::Role::Assistant);
-        if let (false, Some(i)) = (left.is_empty(), last) {
-            messages[i].set_detail("more_token_usage", Value::Array(left));
+        for (i, usages) in self.billing(messages) {
+            messages[i].set_detail("more_token_usage", Value::Array(usages));
         }
+    }
+
+    /// The first message [`Builder::finish_billing`] puts counts on, if any: a reader that goes
+    /// on reports it changed when the counts move away from it or onto it.
+    pub fn billed_from(&self, messages: &[Message]) -> Option<usize> {
+        self.billing(messages).into_keys().next()
+    }
+
+    /// Which answer of `messages` carries which unplaced counts.
+    fn billing(&self, messages: &[Message]) -> BTreeMap<usize, Vec<Value>> {
+        let mut left: BTreeMap<Option<&str>, Vec<Value>> = BTreeMap::new();
+        for b in self.billed.iter().filter(|b| !b.placed) {
+            left.entry(b.model.as_deref())
+                .or_default()
+                .push(b.usage.clone());
+        }
+        let answers = |model: Option<&str>| {
+            messages.iter().rposition(|m| {
+                m.role == Role::Assistant
+                    && model.is_none_or(|want| {
+                        m.detail("model").as_ref().and_then(Value::as_str) == Some(want)
+                    })
+            })
+        };
+        let mut put: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+        for (model, usages) in left {
+            if let Some(i) = answers(model).or_else(|| answers(None)) {
+                put.entry(i).or_default().extend(usages);
+            }
+        }
+        put
     }
 
     /// The first earlier message the lines fed since the last call changed (see `touched`).
@@ -182,6 +216,11 @@ impl Builder {
         m.index = self.messages.len();
         if m.role == Role::Assistant && m.kind == MessageKind::Ordinary {
             self.unreported_answer = Some(m.index);
+            // The turn's model (`turn_context`), so a rollout that switches model is priced
+            // request by request at the model that answered.
+            if let Some(model) = &self.model {
+                m.set_detail("model", json!(model));
+            }
         }
         self.messages.push(m);
         self.lines.push(number);
@@ -206,22 +245,42 @@ impl Builder {
                     if self
                         .billed
                         .last()
-                        .is_none_or(|b| key.is_none() || b.0 != key)
+                        .is_none_or(|b| key.is_none() || b.key != key)
                     {
-                        self.billed.push((key, last.clone(), false));
+                        self.billed.push(Billed {
+                            key,
+                            usage: last.clone(),
+                            placed: false,
+                            model: self.model.clone(),
+                        });
                     }
                     // Per-request usage rides on the answer it reports on (the token report reads
                     // it there); a count with no answer since the previous one (the request a
                     // compaction replaced) stays session-level only.
-                    if let Some(i) = self.unreported_answer.take() {
+                    let answer = self.unreported_answer.take();
+                    if let Some(i) = answer {
                         self.touch(i);
                         self.messages[i].set_detail("last_token_usage", last.clone());
                         if let Some(b) = self.billed.last_mut() {
-                            b.2 = true;
+                            b.placed = true;
                         }
                     }
                     let n = |k: &str| last.get(k).and_then(Value::as_u64);
-                    self.last_total = n("total_tokens");
+                    // A count with no input (Codex writes some, their total the session's) says
+                    // nothing of the context: it is neither a cut's size before nor after.
+                    let input = n("input_tokens").filter(|&i| i > 0);
+                    if input.is_some() {
+                        self.last_total = n("total_tokens");
+                    }
+                    // The first request answered after a cut is the context the cut left.
+                    if let (Some(input), Some(i), Some(c)) =
+                        (input, answer, self.compactions.last_mut())
+                        && c.post_tokens.is_none()
+                        && i >= c.cut_index
+                    {
+                        c.post_tokens = Some(input);
+                        c.post_tokens_from_usage = true;
+                    }
                     self.usage = Some(RecordedUsage {
                         input_tokens: n("input_tokens"),
                         output_tokens: n("output_tokens"),

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::build::Builder;
 use crate::error::Result;
-use crate::model::{Role, Session};
+use crate::model::Session;
 use crate::sources::jsonl::Growing;
 use crate::sources::kept::{self, Framed, refused};
 
@@ -77,18 +77,20 @@ impl Resumable {
             return Ok(None);
         }
         let before = self.builder.messages.len();
-        let last_answer = self
-            .builder
-            .messages
-            .iter()
-            .rposition(|m| m.role == Role::Assistant);
+        let billed = self.builder.billed_from(&self.builder.messages);
         self.builder.take_touched();
         self.read()?;
-        let from = [Some(before), last_answer, self.builder.take_touched()]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(before);
+        let now_billed = self.builder.billed_from(&self.builder.messages);
+        let from = [
+            Some(before),
+            billed,
+            now_billed,
+            self.builder.take_touched(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(before);
         self.session = Some(Arc::new(self.finished()));
         Ok(Some(from))
     }

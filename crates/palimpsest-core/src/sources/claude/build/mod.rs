@@ -339,8 +339,12 @@ impl Builder {
             self.model = Some(model.to_owned());
         }
         if let Some(&at) = api_id.and_then(|id| self.by_api_id.get(id)) {
-            // Another content block of the same API response: one message, usage once.
+            // Another content block of the same API response: one message. Claude Code 2.1
+            // writes each block as its own line and only the last carries the final
+            // `output_tokens` (4, 4, 4, then 613); older versions repeat the final figures on
+            // every line. Each figure is the largest the response's lines carry.
             self.counts.merged_assistant_lines += 1;
+            let usage = msg.and_then(|m| m.get("usage"));
             self.marks.merged_from = Some(self.marks.merged_from.map_or(at, |m| m.min(at)));
             let uid = str_of(v, "uuid").map(|u| self.parents.number(u));
             let m = std::sync::Arc::make_mut(&mut self.messages[at]);
@@ -358,6 +362,14 @@ impl Builder {
                 d.edit(|d| {
                     if let Some(Value::Array(lines)) = d.get_mut("lines") {
                         lines.push(json!(number));
+                    }
+                    if let (Some(u), Value::Object(d)) = (usage, &mut *d) {
+                        match d.get_mut("usage") {
+                            Some(held) => largest(held, u),
+                            None => {
+                                d.insert("usage".into(), u.clone());
+                            }
+                        }
                     }
                     if let Some(Value::Array(offsets)) = d.get_mut("offsets") {
                         offsets.push(json!(at));
@@ -437,6 +449,27 @@ impl Builder {
         details.insert("lines".into(), json!([number]));
         let node = self.node(v, number);
         self.add(m, Some(details), node, number);
+    }
+}
+
+/// Raise every number in `held` to the one `seen` has at the same key, and take keys it lacks:
+/// the usage of one API response from all its lines, whichever of them carries the final count.
+fn largest(held: &mut Value, seen: &Value) {
+    match (held, seen) {
+        (Value::Object(h), Value::Object(s)) => {
+            for (k, v) in s {
+                match h.get_mut(k) {
+                    Some(x) => largest(x, v),
+                    None => {
+                        h.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (h @ Value::Number(_), Value::Number(n)) if n.as_f64() > h.as_f64() => {
+            *h = Value::Number(n.clone());
+        }
+        _ => {}
     }
 }
 
