@@ -78,6 +78,16 @@ pub fn is_timeout(text: &str) -> bool {
     TIMEOUT.is_match(&head) || TIMEOUT.is_match(&tail)
 }
 
+/// A successful read-only query of an MCP server (`mcp__github__get_authenticated_user`,
+/// `linear__list_issues`): it asks a service for its state, which another party may change, and
+/// asking again costs a small answer. Left out of repeated calls as polls are; a failing one
+/// stays in (the same error again is a loop).
+fn asks_a_service(c: &Call) -> bool {
+    !c.is_error
+        && super::verbs::split_name(c.name).0.is_some()
+        && super::verbs::verb(c.name) == super::verbs::Verb::Look
+}
+
 /// Find loops. `classes[i]` classifies `calls[i]`.
 pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
     let mut out = Vec::new();
@@ -88,7 +98,7 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
     // and are left out.
     let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
     for (i, c) in calls.iter().enumerate() {
-        if super::polls::is_poll(c) {
+        if super::polls::is_poll(c) || asks_a_service(c) {
             continue;
         }
         let key = (

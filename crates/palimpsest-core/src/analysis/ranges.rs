@@ -95,6 +95,35 @@ pub fn of_shell(prog: &str, words: &[String]) -> LineRange {
     }
 }
 
+/// The lines a read's result says it showed, when the tool cut the file short: Claude Code's
+/// `[Truncated: PARTIAL view — showing lines 1-842 of 1074 total …]`, OpenCode's `(Showing lines
+/// 1-500. … Use offset=501 to continue.)`, file viewers' `[Showing lines 1-123 of 123 total]`.
+/// A read that continues from there is a next page, not a re-read. Only the ends of the text are
+/// looked at: a note in the middle is the file's own content.
+pub fn shown(result: &str) -> Option<LineRange> {
+    static SHOWN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bshowing lines (\d+)\s*[-–]\s*(\d+)").expect("static regex")
+    });
+    const END: usize = 1024;
+    let cut = |i: usize| {
+        (0..=i.min(result.len()))
+            .rev()
+            .find(|&j| result.is_char_boundary(j))
+    };
+    let head = &result[..cut(END).unwrap_or(0)];
+    let tail_from = cut(result.len().saturating_sub(END)).unwrap_or(0);
+    let tail = &result[tail_from..];
+    let c = SHOWN.captures(head).or_else(|| SHOWN.captures(tail))?;
+    let a: u64 = c[1].parse().ok()?;
+    let b: u64 = c[2].parse().ok()?;
+    (a >= 1 && b >= a).then_some((a, b))
+}
+
+/// The lines two ranges share, when they share any.
+pub fn within(a: LineRange, b: LineRange) -> Option<LineRange> {
+    overlaps(a, b).then(|| (a.0.max(b.0), a.1.min(b.1)))
+}
+
 /// `-n 20`, `-n20`, `--lines=20`, `-20`.
 fn count_arg(words: &[String]) -> Option<u64> {
     let mut it = words.iter().skip(1);
@@ -174,6 +203,22 @@ mod tests {
             !overlaps((1, 500), (501, 1000)) && overlaps(WHOLE, (501, 1000)),
             "disjoint pages do not overlap; a whole read overlaps every page"
         );
+        assert_eq!(
+            shown(
+                "<system-reminder>[Truncated: PARTIAL view — showing lines 1-842 of 1074 total (25872 tokens, cap 25000). Call Read with offset=843 limit=842 for the next page.]</system-reminder>\n     1\tx"
+            ),
+            Some((1, 842)),
+            "Claude Code's partial view names the lines it showed"
+        );
+        assert_eq!(
+            shown(
+                "1: a\n2: b\n\n(Showing lines 1-500. More lines exist. Use offset=501 to continue.)"
+            ),
+            Some((1, 500)),
+            "OpenCode's note at the end"
+        );
+        let middle = format!("{}showing lines 1-2{}", "x".repeat(2000), "y".repeat(2000));
+        assert_eq!(shown(&middle), None, "a note in the middle is file content");
         assert!(
             overlaps(of_shell("tail", &w("tail -5 f")), WHOLE)
                 && !overlaps(of_shell("tail", &w("tail -5 f")), (1, 40)),

@@ -177,10 +177,17 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
         }
     } else if READ_TOOLS.contains(&tool) {
         if let Some(p) = arg_str(args, PATH_KEYS) {
+            let asked = super::ranges::of_arguments(args);
+            // A read the tool cut short returned only the lines it says it showed.
+            let range = call
+                .result
+                .and_then(|r| super::ranges::shown(&r.text()))
+                .and_then(|shown| super::ranges::within(asked, shown))
+                .unwrap_or(asked);
             class.accesses.push(FileAccess {
                 kind: AccessKind::Read,
                 path: key(p, "."),
-                range: super::ranges::of_arguments(args),
+                range,
             });
         }
         class.look_only = true;

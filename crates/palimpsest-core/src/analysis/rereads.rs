@@ -63,12 +63,16 @@ pub(crate) fn rereads(
     cuts: &[Cut],
     count: &dyn Fn(&str) -> usize,
 ) -> (Vec<FileReads>, Vec<Reread>) {
-    // path → the reads since its last write: (lines, call idx, message idx of its content).
-    // A read re-reads only lines an earlier one returned: pages of one file are not re-reads.
+    // path → the reads since its last write: (lines, position in `calls`, message idx of its
+    // content). A read re-reads only lines an earlier one returned: pages of one file are not
+    // re-reads.
     let mut last_read: BTreeMap<String, Vec<(LineRange, usize, usize)>> = BTreeMap::new();
     let mut files: BTreeMap<String, FileReads> = BTreeMap::new();
     let mut events = Vec::new();
-    for (call, class) in calls.iter().zip(classes) {
+    for (at, (call, class)) in calls.iter().zip(classes).enumerate() {
+        // A read that waits for the world (`sleep 10 && tail -20 server.log`) looks at a file
+        // another process writes: seeing it again is the point.
+        let polls = super::polls::is_poll(call);
         for a in &class.accesses {
             if a.kind == AccessKind::Write {
                 last_read.remove(&a.path);
@@ -97,9 +101,21 @@ pub(crate) fn rereads(
                     .iter()
                     .rev()
                     .find(|(r, _, _)| overlaps(*r, a.range))
-                    .map(|&(_, c, m)| (c, m))
+                    .copied()
             });
-            if let Some((prev_call, prev_content)) = earlier {
+            // The same read answered differently: the file changed under it (a log a server
+            // writes, a file a script rewrote), so the model had not seen this yet. Reads of
+            // other tools or lines are not compared: their texts differ in form, not content.
+            let changed = earlier.is_some_and(|(r, p, _)| {
+                let prev = &calls[p];
+                r == a.range && prev.name == call.name && prev.result != call.result
+            });
+            if changed {
+                last_read.remove(&a.path);
+            }
+            let earlier = earlier.filter(|_| !changed && !polls);
+            if let Some((_, prev_at, prev_content)) = earlier {
+                let prev_call = calls[prev_at].call_index;
                 let dropped = super::cuts::dropped_between(cuts, prev_content, call.call_index);
                 let tokens = count(&call.result.map(|b| b.text()).unwrap_or_default());
                 f.rereads += 1;
@@ -123,11 +139,10 @@ pub(crate) fn rereads(
                     tokens,
                 });
             }
-            last_read.entry(a.path.clone()).or_default().push((
-                a.range,
-                call.call_index,
-                content_at,
-            ));
+            last_read
+                .entry(a.path.clone())
+                .or_default()
+                .push((a.range, at, content_at));
         }
     }
     let mut files: Vec<FileReads> = files.into_values().collect();

@@ -43,31 +43,45 @@ pub fn split_name(name: &str) -> (Option<&str>, &str) {
     }
 }
 
-/// The first word of a tool name: up to `_`, `-`, `.` or a lower-to-upper case change.
-fn first_word(tool: &str) -> String {
-    let mut out = String::new();
+/// The words of a tool name, lower-cased: split at `_`, `-`, `.`, spaces and lower-to-upper
+/// case changes.
+fn words(tool: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut word = String::new();
     let mut prev_lower = false;
     for c in tool.chars() {
-        if matches!(c, '_' | '-' | '.' | ' ') || (c.is_uppercase() && prev_lower) {
-            break;
+        let separator = matches!(c, '_' | '-' | '.' | ' ');
+        if (separator || (c.is_uppercase() && prev_lower)) && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
         }
         prev_lower = c.is_lowercase();
-        out.extend(c.to_lowercase());
+        if !separator {
+            word.extend(c.to_lowercase());
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
     }
     out
 }
 
-/// What a tool does by its name's verb.
+/// What a tool does by its name's verb: its first word, or the first after words that only
+/// repeat the server's name (`mcp__n8n-mcp__n8n_update_full_workflow` updates).
 pub fn verb(name: &str) -> Verb {
-    let (_, tool) = split_name(name);
-    let w = first_word(tool);
-    if LOOK.contains(&w.as_str()) {
-        Verb::Look
-    } else if CHANGE.contains(&w.as_str()) {
-        Verb::Change
-    } else {
-        Verb::Unknown
+    let (server, tool) = split_name(name);
+    let server_words = server.map(words).unwrap_or_default();
+    for w in words(tool) {
+        if LOOK.contains(&w.as_str()) {
+            return Verb::Look;
+        }
+        if CHANGE.contains(&w.as_str()) {
+            return Verb::Change;
+        }
+        if !server_words.contains(&w) {
+            break;
+        }
     }
+    Verb::Unknown
 }
 
 #[cfg(test)]
@@ -85,6 +99,14 @@ mod tests {
             ("linear__search_issues", Verb::Look),
             ("mcp__x__frobnicate_widget", Verb::Unknown),
             ("mcp__x__settings", Verb::Unknown),
+            // See: issue 45. The tool repeats its server's name before the verb.
+            ("mcp__n8n-mcp__n8n_update_full_workflow", Verb::Change),
+            ("mcp__n8n-mcp__n8n_get_workflow", Verb::Look),
+            ("mcp__github__github_create_issue", Verb::Change),
+            ("n8n__n8n_list_workflows", Verb::Look),
+            // A verb that is also the server's name is still the verb once the name is passed.
+            ("mcp__search__search_docs", Verb::Look),
+            ("mcp__n8n-mcp__n8n_frobnicate", Verb::Unknown),
         ] {
             assert_eq!(verb(name), want, "{name}");
         }

@@ -2,7 +2,6 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-core --test it MODULE::`.
 
-
 mod analysis;
 mod app_api;
 mod claude;
@@ -49,6 +48,7 @@ mod indexed_home;
 mod known_counts;
 mod layout;
 mod message_log;
+mod numbers;
 mod properties;
 mod replay;
 mod replay_verify;
@@ -56,5 +56,6 @@ mod sweep_digests;
 mod tokens;
 mod tokens_engine;
 mod tokens_shown;
+mod verdict_rules;
 mod verdicts;
 mod watch;
