@@ -38,7 +38,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     index: Option<PathBuf>,
     /// Print JSON: an array of {"session_id", "path", "format", "title", "index", "role",
-    /// "part", "tool", "snippet", "match_start", "match_end"} (offsets in characters).
+    /// "part", "tool", "snippet", "match_start", "match_end", "cleared"} (offsets in characters;
+    /// `cleared`: the hit is in a tool result a microcompact cleared, searched as stored).
     #[arg(long)]
     json: bool,
 }
@@ -70,7 +71,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let post: String = chars[h.match_end..].iter().collect();
             writeln!(
                 out,
-                "{}  #{} {} {}{}\n    {pre}[{hit}]{post}",
+                "{}  #{} {} {}{}{}\n    {pre}[{hit}]{post}",
                 h.session_id,
                 h.index,
                 h.role,
@@ -78,7 +79,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 h.tool
                     .as_deref()
                     .map(|t| format!(" ({t})"))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if h.cleared {
+                    " [cleared: the model no longer sees it]"
+                } else {
+                    ""
+                }
             )?;
         }
     }

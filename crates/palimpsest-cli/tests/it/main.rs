@@ -2,7 +2,6 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-cli --test it MODULE::`.
 
-
 mod common;
 
 mod cli_cap;
@@ -18,6 +17,7 @@ mod cli_export;
 mod cli_fleet;
 mod cli_goose;
 mod cli_markdown;
+mod cli_numbers;
 mod cli_readonly;
 mod cli_real_gaps;
 mod cli_replay;

@@ -95,6 +95,16 @@ pub fn under(file: &str, roots: &[PathBuf]) -> bool {
     roots.iter().any(|r| f.starts_with(r))
 }
 
+/// True when an update of `roots` lists `file`: it is under one, or in the folder a root
+/// file keeps its own runs in (a Claude Code transcript's `<session>/subagents/`), which an
+/// update of that one file lists too.
+fn covered(file: &str, roots: &[PathBuf]) -> bool {
+    under(file, roots)
+        || roots
+            .iter()
+            .any(|r| r.extension().is_some() && Path::new(file).starts_with(r.with_extension("")))
+}
+
 impl Index {
     /// The default location: `$XDG_CACHE_HOME/palimpsest/index.db`.
     pub fn default_path() -> Option<PathBuf> {
@@ -270,7 +280,7 @@ impl Index {
                 .map_err(|e| self.sql(e))?;
             for row in rows {
                 let (k, v) = row.map_err(|e| self.sql(e))?;
-                if under(&k.0, &roots) {
+                if covered(&k.0, &roots) {
                     known.insert(k, v);
                 }
             }

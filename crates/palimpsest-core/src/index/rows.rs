@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::analysis::FleetRow;
 use crate::model::{MessageKind, Part, Role, Session, SessionMeta};
+use crate::sources::claude::build::CLEARED;
 
 /// One searchable part.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +29,9 @@ pub struct PartText<'a> {
     /// message's text. Borrowed from the session where it is one of its texts: a copy of
     /// every text of a 2 GB transcript doubled what indexing it held.
     pub text: Cow<'a, str>,
+    /// A tool result a microcompact cleared: `text` is the result as stored, which the model
+    /// no longer receives.
+    pub cleared: bool,
 }
 
 /// One message as the index keeps it.
@@ -139,6 +143,22 @@ pub fn argument_text(v: &Value) -> String {
     out.join("\n")
 }
 
+/// The text a cleared tool result was stored with: its raw block's `content`, a string or
+/// a list of text blocks.
+fn cleared_text(raw: &crate::model::CompactJson) -> Option<String> {
+    match raw.get("content")? {
+        Value::String(s) => Some(s),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
+    }
+}
+
 /// The searchable parts of a session's messages from `from` on, in order, made one message at
 /// a time as they are asked for: made all at once (every result unpacked, every call's
 /// arguments as text), they were the largest thing indexing a 210 MB transcript held, 38 MB.
@@ -157,6 +177,7 @@ pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartTe
         }
         let summary = m.kind == MessageKind::Summary;
         for p in &m.parts {
+            let mut cleared = false;
             let (part, role, tool, text) = match p {
                 Part::Text { text } => (
                     if summary { "summary" } else { "text" },
@@ -183,12 +204,22 @@ pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartTe
                         Cow::Owned(argument_text(&arguments.value())),
                     )
                 }
-                Part::ToolResult { call_id, text, .. } => (
-                    "tool_result",
-                    "tool",
-                    tool_of.get(call_id.as_str()).copied(),
-                    text.text(),
-                ),
+                Part::ToolResult {
+                    call_id, text, raw, ..
+                } => {
+                    // A cleared result is searched by the text it was stored with, which its
+                    // raw record keeps (`sources::claude::visibility`).
+                    let stored = (text.len() == CLEARED.len() && text.text() == CLEARED)
+                        .then(|| cleared_text(raw))
+                        .flatten();
+                    cleared = stored.is_some();
+                    (
+                        "tool_result",
+                        "tool",
+                        tool_of.get(call_id.as_str()).copied(),
+                        stored.map_or_else(|| text.text(), Cow::Owned),
+                    )
+                }
                 _ => continue,
             };
             if text.is_empty() {
@@ -200,6 +231,7 @@ pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartTe
                 role,
                 tool,
                 text,
+                cleared,
             });
         }
         out

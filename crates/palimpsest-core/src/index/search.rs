@@ -62,6 +62,10 @@ pub struct Hit {
     pub match_start: usize,
     /// Where it ends in `snippet`, in characters.
     pub match_end: usize,
+    /// The match is in a tool result a microcompact cleared: the text searched is the result
+    /// as stored, which the model no longer receives.
+    #[serde(default)]
+    pub cleared: bool,
 }
 
 /// How a part's text is matched.
@@ -206,6 +210,7 @@ fn hit(meta: &crate::model::SessionMeta, p: &PartText, r: (usize, usize)) -> Hit
         snippet,
         match_start,
         match_end,
+        cleared: p.cleared,
     }
 }
 
@@ -236,7 +241,7 @@ impl Index {
         }
         let sql = format!(
             "SELECT s.session_id, s.file, s.format, s.title, parts.idx, parts.role, parts.part,
-                    parts.tool, parts.text
+                    parts.tool, parts.text, parts.cleared
              FROM parts JOIN sessions s ON s.id = (parts.rowid >> {bits})
              WHERE {cond}
              ORDER BY s.updated DESC, s.session_id, parts.rowid",
@@ -265,6 +270,10 @@ impl Index {
                 snippet,
                 match_start,
                 match_end,
+                cleared: r
+                    .get::<_, Option<bool>>(9)
+                    .map_err(sql_err)?
+                    .unwrap_or(false),
             });
             if out.len() >= q.limit.max(1) {
                 break;

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 /// session's cut view is kept; 14: each message's span of requests in the model's context;
 /// 15: the spill files each session names; 16: a Claude message's kept `toolUseResult` is at
 /// most 1 KiB, so bodies kept whole are the reader's as it is).
-pub const SCHEMA_VERSION: i64 = 16;
+pub const SCHEMA_VERSION: i64 = 17;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -97,7 +97,7 @@ CREATE TABLE failures(
     PRIMARY KEY(file, session_id)
 );
 CREATE VIRTUAL TABLE parts USING fts5(
-    text, idx UNINDEXED, part UNINDEXED, role UNINDEXED, tool UNINDEXED,
+    text, idx UNINDEXED, part UNINDEXED, role UNINDEXED, tool UNINDEXED, cleared UNINDEXED,
     tokenize = 'trigram', detail = none, columnsize = 0
 );
 ";
@@ -245,7 +245,8 @@ pub fn write(
     )?;
     super::messages::write(conn, id, &p.messages, from, p.rows_from)?;
     let mut part = conn.prepare_cached(
-        "INSERT INTO parts(rowid, text, idx, part, role, tool) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO parts(rowid, text, idx, part, role, tool, cleared)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
     conn.execute(
@@ -291,7 +292,8 @@ pub fn write(
             t.index as i64,
             t.part,
             t.role,
-            t.tool
+            t.tool,
+            t.cleared
         ])?;
     }
     Ok(id)

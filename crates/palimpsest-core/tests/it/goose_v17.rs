@@ -87,6 +87,53 @@ fn delegated_sessions_are_children_of_the_delegating_message() {
 }
 
 #[test]
+fn a_delegating_message_id_set_by_the_caller_still_finds_its_parent() {
+    // See: issue 45. goose also stores messages whose id the caller set, not of the shape
+    // `msg_<session>_<uuid>`: the parent is the session whose messages hold that id.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sessions.db");
+    std::fs::copy(fixture(), &db).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute(
+            "UPDATE messages SET message_id = 'deleg-0007' WHERE message_id = ?1",
+            [DELEGATE_BACKGROUND],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE sessions SET parent_delegation = replace(parent_delegation, ?1, 'deleg-0007') \
+             WHERE id = ?2",
+            [DELEGATE_BACKGROUND, BACKGROUND_CHILD],
+        )
+        .unwrap();
+    }
+    let (metas, problems) = sources::open(&db).unwrap().list();
+    assert!(problems.is_empty(), "{problems:?}");
+    let child = metas.iter().find(|m| m.id == BACKGROUND_CHILD).unwrap();
+    assert_eq!(
+        child.parent_id.as_deref(),
+        Some(WORKER),
+        "the session holding message deleg-0007 is the parent"
+    );
+    let s = load(&db, WORKER);
+    let linked: Vec<(usize, Option<&str>)> = s
+        .messages
+        .iter()
+        .filter(|m| {
+            m.links
+                .iter()
+                .any(|l| l.session.as_deref() == Some(BACKGROUND_CHILD))
+        })
+        .map(|m| (m.index, m.id.as_deref()))
+        .collect();
+    assert_eq!(
+        linked,
+        [(23, Some("deleg-0007"))],
+        "and its message links the child"
+    );
+}
+
+#[test]
 fn an_in_place_compaction_reads_as_the_old_delete_and_reinsert() {
     let s = load(&fixture(), WORKER);
     let cuts: Vec<(usize, Option<Trigger>, Option<usize>)> = s

@@ -30,11 +30,46 @@ pub fn session_of_message_id(id: &str) -> Option<&str> {
     (!session.is_empty() && !tail.is_empty()).then_some(session)
 }
 
-/// The parent a `parent_delegation` value names through its message id.
-pub fn parent_of(delegation: &str) -> Option<String> {
+/// The message id a `parent_delegation` value names.
+fn delegate_message(delegation: &str) -> Option<String> {
     let v: Value = serde_json::from_str(delegation).ok()?;
-    let id = v.get("parent_delegate_message_id")?.as_str()?;
-    session_of_message_id(id).map(str::to_owned)
+    v.get("parent_delegate_message_id")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// The parent sessions of children that name theirs only through the delegating message: the
+/// session whose `messages` row holds that `message_id` (goose also stores ids set by the
+/// caller, which name no session), else the session the id's shape names
+/// (`msg_<session>_<uuid>`) when the message is gone.
+pub struct ParentsByMessage<'c> {
+    lookup: Option<rusqlite::Statement<'c>>,
+}
+
+impl<'c> ParentsByMessage<'c> {
+    /// Ready to look up in `conn`'s `messages` (when it has `message_id`).
+    pub fn new(conn: &'c Connection, schema: &Schema) -> Self {
+        let lookup = schema
+            .messages
+            .contains("message_id")
+            .then(|| {
+                conn.prepare("SELECT session_id FROM messages WHERE message_id = ?1 LIMIT 1")
+                    .ok()
+            })
+            .flatten();
+        Self { lookup }
+    }
+
+    /// The parent a `parent_delegation` value names through its message id.
+    pub fn parent(&mut self, delegation: &str) -> Option<String> {
+        let id = delegate_message(delegation)?;
+        let found = self.lookup.as_mut().and_then(|st| {
+            st.query_row([&id], |r| r.get::<_, String>(0))
+                .ok()
+                .filter(|s| !s.is_empty())
+        });
+        found.or_else(|| session_of_message_id(&id).map(str::to_owned))
+    }
 }
 
 /// Link each message of session `id` that delegated a child session to that child.
@@ -71,11 +106,10 @@ pub fn link_children(
         let Some(msg) = d.get("parent_delegate_message_id").and_then(Value::as_str) else {
             continue;
         };
+        // Without a parent column the delegating message is this session's when it is among
+        // this session's messages (its id need not name the session).
         let parent = parent.filter(|p| !p.is_empty());
-        let ours = parent
-            .as_deref()
-            .map_or_else(|| session_of_message_id(msg) == Some(id), |p| p == id);
-        if !ours {
+        if parent.as_deref().is_some_and(|p| p != id) {
             continue;
         }
         if let Some(m) = messages.iter_mut().find(|m| m.id.as_deref() == Some(msg)) {

@@ -103,10 +103,9 @@ fn meta_from_row(path: &Path, id: String, v: &[Sql]) -> SessionMeta {
         usage: (usage != RecordedUsage::default()).then_some(usage),
         message_count: 0,
         compaction_count: 0,
-        // Schema 17 may name the parent only through the delegating message's id.
-        parent_id: text(&v[12])
-            .filter(|s| !s.is_empty())
-            .or_else(|| text(&v[13]).and_then(|d| super::delegation::parent_of(&d))),
+        // Schema 17 may name the parent only through the delegating message's id: `list`
+        // finds that message's session.
+        parent_id: text(&v[12]).filter(|s| !s.is_empty()),
     }
 }
 
@@ -198,10 +197,16 @@ pub fn list(
         HashMap::new()
     };
 
+    let mut parent_by_message = super::delegation::ParentsByMessage::new(conn, schema);
     Ok(rows
         .into_iter()
         .map(|(id, vals)| {
             let mut m = meta_from_row(path, id, &vals);
+            if m.parent_id.is_none()
+                && let Some(d) = text(&vals[13])
+            {
+                m.parent_id = parent_by_message.parent(&d);
+            }
             m.message_count = counts.get(&m.id).copied().unwrap_or(0) as usize;
             m.compaction_count = conts.get(&m.id).copied().unwrap_or(0) as usize;
             if let Some(&sum) = ledger.get(&m.id) {
