@@ -82,7 +82,6 @@ fn every_requests_context_from_the_index_is_the_files() {
 
 #[test]
 fn real_transcripts_contexts_from_the_index() {
-    require_shared!();
     let home = tempfile::tempdir().unwrap();
     let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);

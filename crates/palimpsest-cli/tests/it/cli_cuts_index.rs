@@ -111,7 +111,6 @@ fn cuts_and_lint_from_the_index_are_the_files() {
 
 #[test]
 fn cuts_and_lint_of_real_transcripts_from_the_index() {
-    require_shared!();
     let home = tempfile::tempdir().unwrap();
     let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);

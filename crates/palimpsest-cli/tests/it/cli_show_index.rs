@@ -78,7 +78,6 @@ fn show_from_the_index_prints_what_the_file_gives() {
 
 #[test]
 fn show_of_real_transcripts_from_the_index() {
-    require_shared!();
     let home = tempfile::tempdir().unwrap();
     let (dir, files) = crate::common::real_transcripts();
     run(home.path(), &["index", dir.to_str().unwrap()]);

@@ -2,7 +2,6 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-fixtures --test it MODULE::`.
 
-
 mod big;
 mod claude_regenerate;
 mod codex_regenerate;
