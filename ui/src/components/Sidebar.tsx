@@ -181,7 +181,7 @@ export const Sidebar = forwardRef<HTMLInputElement, SidebarProps>(function Sideb
                   ...rows.map(({ s, depth }) => {
                   const isSel = selected?.path === g.path && selected.id === s.id;
                   return (
-                    <li key={s.id} className={depth ? "child" : undefined}>
+                    <li key={`${s.path}#${s.id}`} className={depth ? "child" : undefined}>
                       <button
                         type="button"
                         className={`session${isSel ? " selected" : ""}`}

@@ -70,7 +70,7 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.session_id} className={r.session_id === current ? "current" : ""} aria-current={r.session_id === current} data-severity={r.severity}>
+                <tr key={`${r.path}#${r.session_id}`} className={r.session_id === current ? "current" : ""} aria-current={r.session_id === current} data-severity={r.severity}>
                   <td className={`sev sev-${r.severity}`}>{r.severity === "stuck" ? "⚠ stuck" : r.severity === "watch" ? "● watch" : "✓ ok"}</td>
                   <td className="session-cell">
                     <button type="button" className="link-button" onClick={() => selectSession(r.session_id)} data-testid="fleet-session" data-session-id={r.session_id} title={r.session_id}>

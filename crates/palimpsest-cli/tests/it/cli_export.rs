@@ -1,4 +1,4 @@
-//! `palimpsest export --parquet DIR`: the fixtures and the real transcripts of `../shared/data`
+//! `palimpsest export --parquet DIR`: the fixtures and the real transcripts of `fixtures/real`
 //! exported, the five files read back with the `parquet` crate and checked against what the
 //! other commands say of the same sessions (fleet rows, `show`, `compactions`, `tokens`,
 //! `diagnose`), the `--bodies` text, and the schema: the same whatever the rows, so the
@@ -17,7 +17,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value;
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real")
 }
 
 fn fixtures() -> PathBuf {
@@ -90,7 +90,6 @@ fn export(dirs: &[&Path], out: &Path, cache: &Path, extra: &[&str]) -> Value {
 
 #[test]
 fn export_holds_what_the_other_commands_say() {
-    require_shared!();
     let cache = tempfile::tempdir().unwrap();
     let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap())];
     let out = tempfile::tempdir().unwrap();
@@ -117,6 +116,13 @@ fn export_holds_what_the_other_commands_say() {
 
     // Sessions: one row per fleet row of both folders, with the fleet's verdict and cost.
     let sessions = read(out.path(), "sessions");
+    // Keyed by file and id: the goose fixtures hold each session in three files.
+    let key = |file: &str, id: &str| {
+        let file = Path::new(file)
+            .canonicalize()
+            .unwrap_or_else(|_| file.into());
+        format!("{}#{id}", file.display())
+    };
     let mut fleet: HashMap<String, Value> = HashMap::new();
     for d in [&fx, &data] {
         let f = json_of(
@@ -124,7 +130,13 @@ fn export_holds_what_the_other_commands_say() {
             &["diagnose"],
         );
         for r in f["sessions"].as_array().unwrap() {
-            fleet.insert(r["session_id"].as_str().unwrap().to_owned(), r.clone());
+            fleet.insert(
+                key(
+                    r["path"].as_str().unwrap(),
+                    r["session_id"].as_str().unwrap(),
+                ),
+                r.clone(),
+            );
         }
     }
     assert_eq!(
@@ -132,14 +144,15 @@ fn export_holds_what_the_other_commands_say() {
         (fleet.len(), fleet.len()),
         "one session row per fleet row, and the report says how many"
     );
-    let (ids, sev, verdict, cost) = (
+    let (ids, files, sev, verdict, cost) = (
         strs(&sessions, "session_id"),
+        strs(&sessions, "file"),
         strs(&sessions, "severity"),
         strs(&sessions, "verdict"),
         floats(&sessions, "cost_usd"),
     );
     for i in 0..sessions.num_rows() {
-        let r = &fleet[ids[i].as_deref().unwrap()];
+        let r = &fleet[&key(files[i].as_deref().unwrap(), ids[i].as_deref().unwrap())];
         assert_eq!(
             (sev[i].as_deref(), verdict[i].as_deref(), cost[i]),
             (
@@ -164,7 +177,11 @@ fn export_holds_what_the_other_commands_say() {
     let short = of(&sessions, SHORT)[0];
     assert_eq!(
         updated.value(short),
-        fleet[SHORT]["updated"].as_i64().unwrap(),
+        fleet
+            .iter()
+            .find(|(k, _)| k.ends_with(&format!("#{SHORT}")))
+            .map(|(_, r)| r["updated"].as_i64().unwrap())
+            .unwrap(),
         "times are the fleet row's Unix milliseconds, as UTC timestamps"
     );
 
@@ -334,7 +351,6 @@ fn export_holds_what_the_other_commands_say() {
 
 #[test]
 fn bodies_and_schemas_concatenate() {
-    require_shared!();
     let cache = tempfile::tempdir().unwrap();
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let data = shared().join("claude-code");

@@ -12,7 +12,7 @@ fn fixtures() -> String {
 
 #[test]
 fn sessions_lists_the_goose_folder_as_json() {
-    let v = run_json(&["sessions", &fixtures(), "--json"]);
+    let v = run_json(&["sessions", &format!("{}/sessions.db", fixtures()), "--json"]);
     let list = v.as_array().expect("a JSON array of sessions");
     assert_eq!(list.len(), 7, "seven goose fixture sessions");
     for s in list {

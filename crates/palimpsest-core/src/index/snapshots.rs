@@ -82,6 +82,10 @@ impl Snapshots {
     /// The reader in the snapshot of `id` of `file`, when it is tagged `tag` and reads back.
     fn restore(&self, file: &str, id: &str, tag: &str) -> Option<Resumable> {
         let at = self.path_of(file, id);
+        // A snapshot is a file this cache wrote; anything else in its place is not read.
+        if !std::fs::symlink_metadata(&at).ok()?.is_file() {
+            return None;
+        }
         let mut f = std::fs::File::open(&at).ok()?;
         let kept: String = rmp_serde::decode::from_read(&mut f).ok()?;
         if kept != tag {

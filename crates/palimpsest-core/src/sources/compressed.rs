@@ -27,7 +27,7 @@ pub fn has_plain_twin(path: &Path) -> bool {
 
 /// `path`'s text: the file itself, or its decompressed stream.
 pub fn open(path: &Path) -> Result<Box<dyn Read + Send>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::sources::open_file(path)?;
     if !is_zst(path) {
         return Ok(Box::new(file));
     }

@@ -101,7 +101,7 @@ pub fn read_from(
             .map_err(|e| Error::io(path, e))?;
         text
     } else {
-        let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut file = crate::sources::open_file(path)?;
         if at.offset > 0 {
             file.seek(SeekFrom::Start(at.offset))
                 .map_err(|e| Error::io(path, e))?;

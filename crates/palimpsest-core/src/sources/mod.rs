@@ -135,8 +135,9 @@ pub trait SessionSource: Send + Sync {
         let _ = (id, index);
         Ok(None)
     }
-    /// Files of a claimed folder this source looked at and does not read (not its format), so
-    /// the dispatcher offers them to the other readers instead of dropping them unsaid.
+    /// Files and folders of a claimed folder that this source does not read (not its format),
+    /// so the dispatcher offers them to the other readers (and walks the folders) instead of
+    /// dropping them unsaid.
     fn declined(&self) -> Vec<PathBuf> {
         Vec::new()
     }
@@ -204,7 +205,8 @@ pub struct Probe<'a> {
     pub path: &'a Path,
     /// True for a folder.
     pub is_dir: bool,
-    /// The first bytes of a file (up to 64 KiB); empty for folders.
+    /// The first bytes of a file (64 KiB, or a JSONL file's whole first line when longer);
+    /// empty for folders.
     pub head: &'a [u8],
 }
 
@@ -276,6 +278,16 @@ pub fn open(path: &Path) -> Result<Catalog> {
         }
     }
     Ok(catalog)
+}
+
+/// Open a session file for reading, refusing anything but a regular file (symlinks followed)
+/// before opening it: a FIFO named like a transcript would block the read forever.
+pub fn open_file(path: &Path) -> Result<std::fs::File> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    std::fs::File::open(path).map_err(|e| Error::io(path, e))
 }
 
 /// The error for a path that is neither a regular file nor a folder.
@@ -355,11 +367,11 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
     for reader in READERS {
         match reader(&probe) {
             Some(Ok(s)) => {
-                // Files of the folder the source looked at and left to the other readers.
+                // What the source left of the folder goes to the other readers.
                 let left = s.declined();
                 catalog.sources.push(s);
-                for f in left {
-                    offer_file(&f, catalog);
+                for p in left {
+                    visit(p, depth, catalog, seen);
                 }
                 return;
             }
@@ -379,37 +391,44 @@ fn walk(dir: &Path, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
     };
     entries.sort();
     for p in entries {
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if name.starts_with('.') && depth > 0
-            || name == "node_modules"
-            || name == "target"
-            || SPILL_FOLDERS.contains(&name.as_str())
-        {
-            continue;
+        visit(p, depth, catalog, seen);
+    }
+}
+
+/// One entry of a folder at `depth`: a folder is walked, a regular file offered to the readers.
+fn visit(p: PathBuf, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.starts_with('.') && depth > 0
+        || name == "node_modules"
+        || name == "target"
+        || SPILL_FOLDERS.contains(&name.as_str())
+    {
+        return;
+    }
+    // Follows symlinks: a link to a transcript is read like the transcript.
+    let meta = match std::fs::metadata(&p) {
+        Ok(m) => m,
+        Err(e) => {
+            // A dangling symlink or a file removed meanwhile: say so.
+            catalog.problems.push(Error::io(&p, e));
+            return;
         }
-        // Follows symlinks: a link to a transcript is read like the transcript.
-        let meta = match std::fs::metadata(&p) {
-            Ok(m) => m,
-            Err(e) => {
-                // A dangling symlink or a file removed meanwhile: say so.
-                catalog.problems.push(Error::io(&p, e));
-                continue;
-            }
-        };
-        if meta.is_dir() {
-            if depth < MAX_DEPTH {
-                walk(&p, depth + 1, catalog, seen);
-            }
-        } else if !meta.is_file() {
-            catalog.problems.push(not_regular(&p, &meta));
-        } else if compressed::has_plain_twin(&p) {
-            // `x.jsonl` is read; its compressed copy `x.jsonl.zst` is the same session.
-        } else {
-            offer_file(&p, catalog);
+    };
+    if meta.is_dir() {
+        if depth < MAX_DEPTH {
+            walk(&p, depth + 1, catalog, seen);
         }
+    } else if !meta.is_file() {
+        catalog.problems.push(not_regular(&p, &meta));
+    } else if compressed::has_plain_twin(&p) {
+        // `x.jsonl` is read; its compressed copy `x.jsonl.zst` is the same session.
+    } else if goose::requests::is_request_log(&p) {
+        // goose's log of the requests it sent: read by `context --recorded`, not a session.
+    } else {
+        offer_file(&p, catalog);
     }
 }
 
@@ -434,29 +453,28 @@ fn offer_file(p: &Path, catalog: &mut Catalog) {
     }
 }
 
+/// The bytes of a file a probe holds (more for a JSONL file whose first line is longer).
+const PROBE_HEAD: usize = 64 * 1024;
+
 fn claim_file(path: &Path) -> Result<Claim> {
-    use std::io::Read;
     // Checked again here: a file given to a reader's folder claim may be anything.
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if !meta.is_file() {
         return Err(not_regular(path, &meta));
     }
-    let mut head = vec![0u8; 64 * 1024];
-    let mut f = compressed::open(path)?;
-    let mut filled = 0;
-    loop {
-        let n = f
-            .read(&mut head[filled..])
-            .map_err(|e| Error::io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        filled += n;
-        if filled == head.len() {
-            break;
-        }
-    }
-    head.truncate(filled);
+    // A JSONL file is told by its first line, however long it is; any other by its opening.
+    let lines = matches!(
+        compressed::plain_name(path)
+            .unwrap_or_else(|| path.to_owned())
+            .extension()
+            .and_then(|e| e.to_str()),
+        Some("jsonl" | "ndjson")
+    );
+    let head = if lines {
+        scan::read_head_line(path, PROBE_HEAD)?
+    } else {
+        scan::read_head(path, PROBE_HEAD)?
+    };
     let probe = Probe {
         path,
         is_dir: false,

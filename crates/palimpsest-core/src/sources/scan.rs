@@ -73,7 +73,7 @@ pub fn sketch_from(path: &Path, at: Resume, mut f: impl FnMut(&Sketch)) -> Resul
     let (mut file, at): (Box<dyn Read + Send>, Resume) = if super::compressed::is_zst(path) {
         (super::compressed::open(path)?, Resume::default())
     } else {
-        let mut plain = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut plain = crate::sources::open_file(path)?;
         plain
             .seek(SeekFrom::Start(at.offset))
             .map_err(|e| Error::io(path, e))?;
@@ -214,6 +214,34 @@ pub fn first_lines_or<T>(
     }
 }
 
+/// The bytes a reader needs to tell whose a file is: its first `min` bytes, and on until its
+/// first line is whole when that line is longer (a goose metadata line holding a 108 KB todo
+/// list, a Codex `session_meta` carrying its instructions), up to [`FIRST_LINE_MAX`].
+pub fn read_head_line(path: &Path, min: usize) -> Result<Vec<u8>> {
+    let mut file = super::compressed::open(path)?;
+    let mut buf = Vec::with_capacity(min);
+    (&mut file)
+        .take(min as u64)
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::io(path, e))?;
+    let mut looked = 0;
+    while buf.len() < FIRST_LINE_MAX && memchr::memchr(b'\n', &buf[looked..]).is_none() {
+        looked = buf.len();
+        let step = looked.min(FIRST_LINE_MAX - looked) as u64;
+        let n = (&mut file)
+            .take(step)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+    }
+    Ok(buf)
+}
+
+/// The longest first line [`read_head_line`] reads to the end.
+pub const FIRST_LINE_MAX: usize = 16 << 20;
+
 /// The first `max` bytes of a file.
 pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>> {
     let file = super::compressed::open(path)?;
@@ -240,7 +268,7 @@ pub fn read_tail(path: &Path, max: usize) -> Result<Vec<u8>> {
         }
         return Ok(buf);
     }
-    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut file = crate::sources::open_file(path)?;
     let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
     let start = size.saturating_sub(max as u64);
     file.seek(SeekFrom::Start(start))

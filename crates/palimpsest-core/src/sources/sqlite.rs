@@ -62,7 +62,7 @@ fn uri_path(path: &Path) -> String {
 fn is_wal(path: &Path) -> Result<bool> {
     use std::io::Read;
     let mut head = [0u8; 20];
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = crate::sources::open_file(path)?;
     let n = f.read(&mut head).map_err(|e| Error::io(path, e))?;
     Ok(n == 20 && head[18] == 2 && head[19] == 2)
 }

@@ -378,26 +378,59 @@ fn folder_listing_matches_loading() {
     let dir = fixture("");
     let list = palimpsest_core::api::list_sessions(&dir).expect("list fixtures/goose");
     assert!(list.problems.is_empty(), "no problems: {:?}", list.problems);
-    let mut got: Vec<(String, usize, usize)> = list
+    let seven: Vec<(String, usize, usize)> = [
+        ("goose-compacted", 10, 1),
+        ("goose-legacy-types", 7, 0),
+        ("goose-manual", 8, 1),
+        ("hostile-html", 3, 0),
+        ("seed-dup", 6, 0),
+        ("seed-five", 5, 0),
+        ("seed-parallel", 5, 0),
+    ]
+    .map(|(id, m, c)| (id.to_owned(), m, c))
+    .to_vec();
+    let under = |rel: &str| {
+        let mut got: Vec<(String, usize, usize)> = list
+            .sessions
+            .iter()
+            .filter(|m| {
+                let p = std::path::Path::new(&m.path);
+                p.strip_prefix(&dir).is_ok_and(|r| {
+                    r.parent().unwrap_or(std::path::Path::new("")) == std::path::Path::new(rel)
+                })
+            })
+            .map(|m| (m.id.clone(), m.message_count, m.compaction_count))
+            .collect();
+        got.sort();
+        got
+    };
+    for shape in ["", "v6", "legacy"] {
+        assert_eq!(
+            under(shape),
+            seven,
+            "{shape:?}: the seven sessions with exact counts, in each of the three shapes"
+        );
+    }
+    assert_eq!(
+        under("v17"),
+        [
+            ("20261120_1".to_owned(), 32, 1),
+            ("20261120_2".to_owned(), 2, 0),
+            ("20261120_3".to_owned(), 1, 0)
+        ],
+        "the schema-17 database in its subfolder"
+    );
+    assert_eq!(
+        list.sessions.len(),
+        24,
+        "the folder's database does not hide the databases and legacy files below it \
+         (issue 46), nor are goose's request logs (v17/logs) taken for sessions"
+    );
+    let five = list
         .sessions
         .iter()
-        .map(|m| (m.id.clone(), m.message_count, m.compaction_count))
-        .collect();
-    got.sort();
-    assert_eq!(
-        got,
-        [
-            ("goose-compacted".into(), 10, 1),
-            ("goose-legacy-types".into(), 7, 0),
-            ("goose-manual".into(), 8, 1),
-            ("hostile-html".into(), 3, 0),
-            ("seed-dup".into(), 6, 0),
-            ("seed-five".into(), 5, 0),
-            ("seed-parallel".into(), 5, 0),
-        ],
-        "the folder is read as one goose source: seven sessions with exact counts"
-    );
-    let five = list.sessions.iter().find(|m| m.id == "seed-five").unwrap();
+        .find(|m| m.id == "seed-five" && m.path.ends_with("goose/sessions.db"))
+        .unwrap();
     assert_eq!(
         five.model.as_deref(),
         Some("qwen3.6-27b"),

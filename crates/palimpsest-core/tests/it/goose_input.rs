@@ -391,9 +391,13 @@ fn sessions_folder_with_db_and_legacy_files() {
     std::fs::write(dir.path().join("notes.jsonl"), "{\"role\":\"user\"}\n").unwrap();
     let catalog = sources::open(dir.path()).unwrap();
     assert_eq!(
-        catalog.sources.len(),
-        1,
-        "the folder is claimed as one goose source"
+        catalog
+            .sources
+            .iter()
+            .map(|s| s.format().as_str())
+            .collect::<Vec<_>>(),
+        ["goose", "message-log"],
+        "the database and the legacy files are one goose source; the file goose does not          read goes to the other readers (issue 46: a goose file never hides its neighbours)"
     );
     let (mut metas, problems) = catalog.list();
     assert!(problems.is_empty(), "{problems:?}");
@@ -406,9 +410,11 @@ fn sessions_folder_with_db_and_legacy_files() {
         got,
         [
             ("20250901_101500", "goose-legacy", 1),
+            ("notes", "message-log", 1),
             ("seed-five", "goose", 5)
         ],
-        "the DB copy wins for an imported id; the unfinished last line is not counted; non-goose jsonl ignored"
+        "the DB copy wins for an imported id; the unfinished last line is not counted; the \
+         message log beside them is listed as one"
     );
     let s = catalog.load(dir.path(), Some("20250901_101500")).unwrap();
     assert_eq!(s.messages.len(), 1, "load agrees with the listing");

@@ -1,4 +1,4 @@
-//! The fleet index on real sessions (`../shared/data`: Claude Code transcripts with
+//! The fleet index on real sessions (`fixtures/real`: Claude Code transcripts with
 //! compactions and subagents, a Codex rollout) and the fixtures (goose databases, coworker):
 //! what an update adds, leaves, re-reads and removes; that its fleet table is the one a fresh
 //! diagnosis gives; and that search finds exactly what a plain scan of the same files finds.
@@ -22,7 +22,7 @@ fn copy_dir(from: &Path, to: &Path) {
 /// goose and coworker fixtures.
 fn home() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
-    let shared = repo().join("../shared/data");
+    let shared = repo().join("fixtures/real");
     copy_dir(&shared.join("claude-code"), &t.path().join("claude"));
     copy_dir(&shared.join("codex"), &t.path().join("codex"));
     copy_dir(
@@ -51,7 +51,6 @@ fn all_sessions(root: &Path) -> Vec<Session> {
 
 #[test]
 fn an_update_reads_only_what_changed() {
-    require_shared!();
     let h = home();
     let root = h.path().canonicalize().unwrap();
     let db = h.path().join("cache/index.db");
@@ -153,7 +152,6 @@ fn an_update_reads_only_what_changed() {
 
 #[test]
 fn the_fleet_from_the_index_is_the_fresh_diagnosis() {
-    require_shared!();
     let h = home();
     let root = h.path().canonicalize().unwrap();
     let mut ix = Index::open(&h.path().join("cache/index.db")).unwrap();
@@ -174,7 +172,6 @@ fn the_fleet_from_the_index_is_the_fresh_diagnosis() {
 
 #[test]
 fn search_finds_exactly_what_a_plain_scan_finds() {
-    require_shared!();
     let h = home();
     let root = h.path().canonicalize().unwrap();
     let mut ix = Index::open(&h.path().join("cache/index.db")).unwrap();
@@ -380,7 +377,6 @@ fn a_locked_database_keeps_its_sessions_and_is_looked_at_again() {
 
 #[test]
 fn an_indexed_folder_lists_from_the_index_until_it_changes() {
-    require_shared!();
     let h = home();
     let root = h.path().join("claude").canonicalize().unwrap();
     let mut ix = Index::open(&h.path().join("cache/index.db")).unwrap();
@@ -412,19 +408,27 @@ fn an_indexed_folder_lists_from_the_index_until_it_changes() {
 
 #[test]
 fn a_database_indexed_on_its_own_is_not_listed_as_its_folders() {
-    // A folder whose goose source lists its own `sessions.db` only; a second database in a
-    // subfolder, opened on its own, is indexed under the folder's path but is not its session.
+    // A folder whose walk lists its own `sessions.db` only; a second database in a hidden
+    // subfolder (not walked), opened on its own, is indexed under the folder's path but is
+    // not its session.
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("goose");
     copy_dir(&repo().join("fixtures/goose-stuck"), &root);
-    copy_dir(&repo().join("fixtures/goose/v17"), &root.join("v17"));
+    copy_dir(
+        &repo().join("fixtures/goose/v17"),
+        &root.join("archive/.v17"),
+    );
     let root = root.canonicalize().unwrap();
     let mut ix = Index::open(&t.path().join("index.db")).unwrap();
     ix.update(std::slice::from_ref(&root), &opts(), &mut |_, _| {})
         .unwrap();
     let before = ix.listing(&root).unwrap().expect("fresh after its update");
-    ix.update(&[root.join("v17/sessions.db")], &opts(), &mut |_, _| {})
-        .unwrap();
+    ix.update(
+        &[root.join("archive/.v17/sessions.db")],
+        &opts(),
+        &mut |_, _| {},
+    )
+    .unwrap();
     let listed = match ix.listing(&root).unwrap() {
         Some((metas, _)) => metas,
         None => api::list_sessions(&root).unwrap().sessions,

@@ -224,7 +224,8 @@ fn subagents_in(folder: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_jsonl(p) && stem_of(p).starts_with("agent-"))
+                // A regular file only: a FIFO named `agent-x.jsonl` would block every read.
+                .filter(|p| is_jsonl(p) && stem_of(p).starts_with("agent-") && p.is_file())
                 .collect()
         })
         .unwrap_or_default();

@@ -20,7 +20,7 @@ pub fn read_records(path: &Path, records: &[[u64; 2]]) -> Result<Vec<(u64, u64, 
 
 /// `path` opened for reading records from.
 pub fn open(path: &Path) -> Result<BufReader<std::fs::File>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = crate::sources::open_file(path)?;
     Ok(BufReader::with_capacity(1 << 16, file))
 }
 

@@ -72,7 +72,7 @@ pub(super) fn of(path: &Path) -> Result<Counts> {
     let t = &mut k.tally;
     k.at = scan::sketch_from(path, k.at, |s| t.see(s))?;
     (k.size, k.modified) = (size, modified);
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = crate::sources::open_file(path)?;
     k.head = scan::read_at(&mut f, 0, EDGE.min(k.at.offset)).map_err(|e| Error::io(path, e))?;
     let from = k.at.offset.saturating_sub(EDGE);
     k.edge = scan::read_at(&mut f, from, k.at.offset - from).map_err(|e| Error::io(path, e))?;
@@ -83,7 +83,7 @@ pub(super) fn of(path: &Path) -> Result<Counts> {
 
 /// True when the bytes a kept pass saw at the head and where it stopped are still there.
 fn still_there(path: &Path, k: &Kept) -> Result<bool> {
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = crate::sources::open_file(path)?;
     let head = scan::read_at(&mut f, 0, k.head.len() as u64).map_err(|e| Error::io(path, e))?;
     let from = k.at.offset - k.edge.len() as u64;
     let edge = scan::read_at(&mut f, from, k.edge.len() as u64).map_err(|e| Error::io(path, e))?;

@@ -68,7 +68,8 @@ struct Head {
 }
 
 fn head(path: &Path) -> Result<Head> {
-    let bytes = scan::read_head(path, 256 * 1024)?;
+    // The `session_meta` line first, whole, however long its instructions make it.
+    let bytes = scan::read_head_line(path, 256 * 1024)?;
     let mut h = Head::default();
     for v in scan::json_lines(&bytes) {
         let p = v.get("payload").unwrap_or(&v);

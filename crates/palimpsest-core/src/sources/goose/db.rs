@@ -60,7 +60,7 @@ fn check_header(path: &Path) -> Result<()> {
         ));
     }
     let mut head = [0u8; 20];
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = crate::sources::open_file(path)?;
     let n = f.read(&mut head).map_err(|e| Error::io(path, e))?;
     if n < 20 || !head.starts_with(b"SQLite format 3\0") {
         return Err(Error::format(

@@ -40,14 +40,10 @@ const SNIFF_LINES: usize = 8;
 /// The first non-blank lines of a file (up to 64 KiB in all), each parsed (`None` where a line
 /// does not parse).
 fn first_lines(path: &Path) -> Vec<Option<Value>> {
-    use std::io::Read;
-    let Ok(f) = std::fs::File::open(path) else {
+    // The metadata line may be long (a todo list in `extension_data`): read it whole.
+    let Ok(bytes) = crate::sources::scan::read_head_line(path, 64 * 1024) else {
         return Vec::new();
     };
-    let mut bytes = Vec::new();
-    if f.take(64 * 1024).read_to_end(&mut bytes).is_err() {
-        return Vec::new();
-    }
     // Every folder of transcripts is offered to goose first: a file none of whose first lines
     // has a `working_dir` or `created` key (Claude Code's, Codex's) is not parsed. A key
     // holds no escaped quote, so it is found as written.

@@ -152,6 +152,31 @@ impl SessionSource for GooseSource {
         }
     }
 
+    /// A sessions folder is goose's for its `sessions.db` and legacy files only: everything
+    /// else in it (another agent's transcript, a backup folder) is offered to the other
+    /// readers, so one goose file never hides what lies beside it.
+    fn declined(&self) -> Vec<PathBuf> {
+        if !self.path.is_dir() {
+            return Vec::new();
+        }
+        let Ok(rd) = std::fs::read_dir(&self.path) else {
+            return Vec::new();
+        };
+        let mut left: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default();
+                // The database and its journals are this source's.
+                !name.starts_with(DB_NAME) && !self.legacy.contains(p)
+            })
+            .collect();
+        left.sort();
+        left
+    }
+
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         if self.db_has(id)? {
             let d = self.db.as_ref().expect("db_has is false without a db");

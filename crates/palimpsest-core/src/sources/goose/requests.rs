@@ -20,6 +20,16 @@ use crate::model::{Item, RecordedRequest};
 /// How many request logs goose keeps.
 pub const KEPT: usize = 10;
 
+/// True for one of goose's request logs by its name (`llm_request.3.jsonl`): what a session's
+/// requests were, never a session of its own.
+pub fn is_request_log(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("llm_request."))
+        .and_then(|n| n.strip_suffix(".jsonl"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn text_of(content: &Value) -> String {
     match content {
         Value::String(s) => s.clone(),
