@@ -161,6 +161,13 @@ pub fn read_confined(res: &Resolution, max: usize) -> std::io::Result<(String, b
             "path is outside the session's folders",
         ));
     };
+    // Only a regular file: opening a FIFO named like a spill file would wait forever.
+    if !std::fs::metadata(p)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket or device): not read",
+        ));
+    }
     let f = std::fs::File::open(p)?;
     let mut buf = Vec::new();
     f.take(max as u64 + 1).read_to_end(&mut buf)?;

@@ -147,9 +147,13 @@ pub fn session_folders(meta: &SessionMeta, opts: &RootOptions) -> SessionFolders
                 }
             }
         }
-        SourceFormat::Goose => out
-            .roots
-            .push(std::env::temp_dir().join("goose_mcp_responses")),
+        SourceFormat::Goose | SourceFormat::GooseLegacy => {
+            let d = goose_responses();
+            match shared_folder_problem(&d, &file_path(meta)) {
+                None => out.roots.push(d),
+                Some(why) => out.problems.push(why),
+            }
+        }
         _ => {}
     }
     if (meta.format == SourceFormat::ClaudeCode) && !plain {
@@ -171,6 +175,67 @@ pub fn session_folders(meta: &SessionMeta, opts: &RootOptions) -> SessionFolders
     }
     out.bases.extend(out.roots.iter().cloned());
     out
+}
+
+/// goose's large-response folder: `goose_mcp_responses` in the temp folder goose uses
+/// (`$TMPDIR`, else `/tmp`; `%TEMP%` on Windows).
+fn goose_responses() -> PathBuf {
+    let m = crate::env::machine();
+    let temp = if cfg!(windows) {
+        m.var_path("TEMP").or_else(|| m.var_path("TMP"))
+    } else {
+        m.var_path("TMPDIR")
+    };
+    temp.unwrap_or_else(|| {
+        PathBuf::from(if cfg!(windows) {
+            "C:\\Windows\\Temp"
+        } else {
+            "/tmp"
+        })
+    })
+    .join("goose_mcp_responses")
+}
+
+fn file_path(meta: &SessionMeta) -> PathBuf {
+    absolute(&meta.path)
+}
+
+/// Why a folder in a shared place (the temp folder, where any local user may create it first)
+/// is not a root: it is a symlink, or another user owns it than the one who owns the session
+/// file. `None` when it may be searched (a missing folder holds nothing and may be).
+fn shared_folder_problem(dir: &Path, session_file: &Path) -> Option<String> {
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(_) => return None,
+    };
+    if meta.file_type().is_symlink() {
+        let to = std::fs::read_link(dir)
+            .map(|t| t.display().to_string())
+            .unwrap_or_else(|_| "?".into());
+        return Some(format!(
+            "{} is a symlink (to {to}) in a folder every user may write: not searched",
+            dir.display()
+        ));
+    }
+    if !meta.is_dir() {
+        return Some(format!("{} is not a folder: not searched", dir.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(owner) = std::fs::metadata(session_file).map(|m| m.uid())
+            && owner != meta.uid()
+        {
+            return Some(format!(
+                "{} belongs to another user (uid {}) than the session (uid {owner}): not searched",
+                dir.display(),
+                meta.uid()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = session_file;
+    None
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
