@@ -25,6 +25,14 @@ pub fn index_bar() -> indicatif::ProgressBar {
     bar
 }
 
+/// Tell the user, on stderr, what was done to Palimpsest's own caches (a damaged index set
+/// aside and built again, a cache that could not be used).
+pub fn notices(notices: &[String]) {
+    for n in notices {
+        eprintln!("palimpsest: note: {n}");
+    }
+}
+
 /// Print `value` as pretty JSON followed by a newline.
 pub fn json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     let mut out = stdout();

@@ -238,8 +238,8 @@ pub use cuts::{
 };
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, fleet_indexed_given, index_update,
-    index_update_given, load_session_printed, open_index, search, search_given, timeline_indexed,
-    timeline_indexed_grown, timeline_indexed_head,
+    index_update_given, load_session_printed, open_index, search, search_given, search_unindexed,
+    timeline_indexed, timeline_indexed_grown, timeline_indexed_head, with_index,
 };
 pub use postmortem::{
     DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills, spills_indexed,

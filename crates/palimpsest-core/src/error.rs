@@ -103,6 +103,15 @@ pub enum Error {
     /// The work was cancelled by the caller.
     #[error("cancelled")]
     Cancelled,
+    /// One of Palimpsest's own caches (the index) is damaged: it was set aside and is built
+    /// again by the next opener, which a caller may be right away.
+    #[error("{}: {message}", path.display())]
+    CacheDamaged {
+        /// The cache file.
+        path: PathBuf,
+        /// What SQLite said, and where the damaged file now is.
+        message: String,
+    },
 }
 
 /// Machine codes of an [`Error`] (and of the app's `IpcError`): the UI and scripts branch on
@@ -196,6 +205,7 @@ impl Error {
             Error::Watch(_) => ErrorCode::Io,
             Error::Chart(_) => ErrorCode::Internal,
             Error::Cancelled => ErrorCode::Cancelled,
+            Error::CacheDamaged { .. } => ErrorCode::Io,
         }
     }
 

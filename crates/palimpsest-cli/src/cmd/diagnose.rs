@@ -61,18 +61,35 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         && !a.no_index
         && a.spill_pattern.is_none()
         && !a.estimate_tokens;
-    if indexed {
-        let fleet = api::open_index(a.index.as_deref())
-            .and_then(|mut ix| api::fleet_indexed(&mut ix, &a.path, &opts))
-            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
-        if fleet.sessions.len() != 1 {
-            if a.json {
-                crate::output::json(&fleet)?;
-            } else {
-                print_fleet(&fleet)?;
+    // An index that cannot be opened or written is not needed: the folder is read instead.
+    let from_index = indexed
+        .then(|| {
+            api::with_index(a.index.as_deref(), |ix| {
+                api::fleet_indexed(ix, &a.path, &opts)
+            })
+        })
+        .and_then(|done| match done {
+            Ok((fleet, notices)) => {
+                crate::output::notices(&notices);
+                Some(fleet)
             }
-            return Ok(ExitCode::SUCCESS);
+            Err(e) => {
+                crate::output::notices(&[format!(
+                    "diagnosed without the index, which cannot be used: {e}"
+                )]);
+                None
+            }
+        });
+    let indexed = from_index.is_some();
+    if let Some(fleet) = from_index
+        && fleet.sessions.len() != 1
+    {
+        if a.json {
+            crate::output::json(&fleet)?;
+        } else {
+            print_fleet(&fleet)?;
         }
+        return Ok(ExitCode::SUCCESS);
     }
     let fleet_wanted = !indexed && a.session.is_none() && {
         // From the index when it holds the path as it is: listing a 2 GB transcript reads it.

@@ -60,15 +60,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         bodies: a.bodies,
         machine: a.machine.clone().unwrap_or_else(host_name),
     };
-    let mut ix = api::open_index(a.index.as_deref()).context("cannot open the index")?;
     let bar = crate::output::index_bar();
     let mut progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let done = api::export_parquet(&mut ix, &a.paths, &a.parquet, &opts, &export, &mut progress);
+    let done = api::with_index(a.index.as_deref(), |ix| {
+        api::export_parquet(ix, &a.paths, &a.parquet, &opts, &export, &mut progress)
+    });
     bar.finish_and_clear();
-    let (written, report) = done.context("cannot export")?;
+    let ((written, report), notices) = done.context("cannot export")?;
+    crate::output::notices(&notices);
     if a.json {
         crate::output::json(&serde_json::json!({"export": written, "index": report}))?;
         return Ok(ExitCode::SUCCESS);

@@ -26,20 +26,17 @@ pub struct Args {
 
 /// Run `index`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let mut ix = api::open_index(a.index.as_deref()).context("cannot open the index")?;
     let bar = crate::output::index_bar();
     let mut progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let report = api::index_update(
-        &mut ix,
-        &a.paths,
-        &DiagnoseOptions::default(),
-        &mut progress,
-    );
+    let done = api::with_index(a.index.as_deref(), |ix| {
+        api::index_update(ix, &a.paths, &DiagnoseOptions::default(), &mut progress)
+    });
     bar.finish_and_clear();
-    let report = report.context("cannot index")?;
+    let (report, notices) = done.context("cannot index")?;
+    crate::output::notices(&notices);
     if a.json {
         crate::output::json(&report)?;
         return Ok(ExitCode::SUCCESS);

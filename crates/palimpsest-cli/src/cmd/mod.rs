@@ -75,11 +75,12 @@ impl Target {
     pub fn ask_index<T>(
         &self,
         index: Option<Option<&std::path::Path>>,
-        ask: impl FnOnce(&palimpsest_core::index::Index) -> palimpsest_core::error::Result<Option<T>>,
+        ask: impl Fn(&palimpsest_core::index::Index) -> palimpsest_core::error::Result<Option<T>>,
     ) -> anyhow::Result<Option<T>> {
         let Some(at) = index else { return Ok(None) };
-        let ix = api::open_index(at).context("cannot open the index")?;
-        let found = ask(&ix).context("cannot read the index")?;
+        let (found, notices) =
+            api::with_index(at, |ix| ask(ix)).context("cannot read the index")?;
+        crate::output::notices(&notices);
         if found.is_none() {
             eprintln!(
                 "not in the index as it is on disk now: read from {}",

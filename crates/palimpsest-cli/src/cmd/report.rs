@@ -38,6 +38,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ..Default::default()
         },
         token_cache: palimpsest_core::tokens::TokenCache::default_dir(),
+        ..Default::default()
     };
     let html = if a.target.path.is_dir() && a.target.session.is_none() {
         report::fleet_report(&a.target.path, &o)

@@ -46,7 +46,6 @@ pub struct Args {
 
 /// Run `search`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let mut ix = api::open_index(a.index.as_deref()).context("cannot open the index")?;
     let q = Query {
         text: a.query.clone(),
         regex: a.regex,
@@ -55,9 +54,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         tool: a.tool.clone(),
         limit: a.limit,
     };
-    let (hits, report) = api::search(&mut ix, &a.paths, &q, &DiagnoseOptions::default())
-        .with_context(|| format!("cannot search for {:?}", a.query))?;
-    for p in &report.problems {
+    let searched = api::with_index(a.index.as_deref(), |ix| {
+        api::search(ix, &a.paths, &q, &DiagnoseOptions::default())
+    });
+    let (hits, problems) = match searched {
+        Ok(((hits, report), notices)) => {
+            crate::output::notices(&notices);
+            (hits, report.problems)
+        }
+        // A bad query is the user's to mend, not the index's.
+        Err(e) if e.code() == palimpsest_core::error::ErrorCode::Invalid => {
+            return Err(e).with_context(|| format!("cannot search for {:?}", a.query));
+        }
+        // The index cannot be opened or written (a read-only or full cache folder, another
+        // user's cache): every session is read and scanned instead, which finds the same.
+        Err(e) => {
+            crate::output::notices(&[format!(
+                "searched without the index, which cannot be used: {e}"
+            )]);
+            api::search_unindexed(&a.paths, &q)
+                .with_context(|| format!("cannot search for {:?}", a.query))?
+        }
+    };
+    for p in &problems {
         eprintln!("palimpsest: problem: {}", p.message);
     }
     if a.json {

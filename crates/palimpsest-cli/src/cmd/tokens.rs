@@ -80,6 +80,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(r) => r,
         None => count(&a, encoding, report_opts, prices)?,
     };
+    crate::output::notices(report.cache_note.as_slice());
     if let Some(file) = &a.svg {
         let theme = match a.theme {
             ThemeArg::Light => ThemeName::Light,

@@ -26,6 +26,29 @@ pub fn open_index(at: Option<&Path>) -> Result<Index> {
     }
 }
 
+/// Run `f` on the index at `at` (its default place when `None`), and once more on a new index
+/// when the file turns out damaged while `f` runs (it is then set aside: a cache is built
+/// again, never repaired). Returns `f`'s answer with what was done to the index, for the
+/// caller to tell the user (damaged files set aside).
+pub fn with_index<T>(
+    at: Option<&Path>,
+    mut f: impl FnMut(&mut Index) -> Result<T>,
+) -> Result<(T, Vec<String>)> {
+    let mut notices = Vec::new();
+    let mut ix = open_index(at)?;
+    notices.extend(ix.notice().map(str::to_owned));
+    match f(&mut ix) {
+        Err(crate::error::Error::CacheDamaged { message, .. }) => {
+            notices.push(message);
+            drop(ix);
+            let mut ix = open_index(at)?;
+            notices.extend(ix.notice().map(str::to_owned));
+            Ok((f(&mut ix)?, notices))
+        }
+        done => Ok((done?, notices)),
+    }
+}
+
 /// Bring the index up to date for `paths` (the default folders when empty).
 pub fn index_update(
     index: &mut Index,
@@ -119,6 +142,52 @@ pub fn search_given(
     };
     let report = index.update_given(&paths, opts, &mut |_, _| {}, given)?;
     Ok((index.search(&paths, query)?, report))
+}
+
+/// [`search`] without the index, for when it cannot be written (a read-only or full cache
+/// folder): every session under `paths` (the default folders when empty) read and scanned, as
+/// the index's answer is checked against ([`crate::index::search::scan`]). Slower, the same
+/// hits.
+pub fn search_unindexed(
+    paths: &[PathBuf],
+    query: &crate::index::search::Query,
+) -> Result<(Vec<crate::index::search::Hit>, Vec<crate::error::Problem>)> {
+    use crate::error::Problem;
+    // Canonical, as the index keys them: the hits name the same files either way.
+    let paths: Vec<PathBuf> = if paths.is_empty() {
+        default_paths()
+    } else {
+        paths.to_vec()
+    }
+    .into_iter()
+    .map(|p| p.canonicalize().unwrap_or(p))
+    .collect();
+    let mut sessions = Vec::new();
+    let mut problems = Vec::new();
+    for p in &paths {
+        let catalog = match crate::sources::open(p) {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(Problem::from(&e));
+                continue;
+            }
+        };
+        problems.extend(catalog.problems.iter().map(Problem::from));
+        for source in &catalog.sources {
+            match source.list() {
+                Ok(metas) => {
+                    for m in metas {
+                        match source.load(&m.id) {
+                            Ok(s) => sessions.push(s),
+                            Err(e) => problems.push(Problem::from(&e)),
+                        }
+                    }
+                }
+                Err(e) => problems.push(Problem::from(&e)),
+            }
+        }
+    }
+    Ok((crate::index::search::scan(&sessions, query)?, problems))
 }
 
 /// The timeline of session `id` (no id: the only one) under `path` from the index, when its file is unchanged since

@@ -35,13 +35,20 @@ pub fn token_report(
     let encoding = opts
         .encoding
         .unwrap_or_else(|| Encoding::for_model(session.meta.model.as_deref()));
-    let cache = opts
-        .cache_dir
-        .as_deref()
-        .map(TokenCache::open)
-        .transpose()?;
+    // A cache that cannot be opened (a read-only or full cache folder, another user's file)
+    // is done without, and the report says so.
+    let (cache, unopened) = match opts.cache_dir.as_deref().map(TokenCache::open) {
+        Some(Ok(c)) => (Some(c), None),
+        Some(Err(e)) => (None, Some(e)),
+        None => (None, None),
+    };
     let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
     let mut report = tokens::report::build(session, &counts, opts.report);
+    if let Some(e) = unopened {
+        report.cache_note = Some(format!("counted without the token cache: {e}"));
+    } else if let Some(why) = report.cache_note.take() {
+        report.cache_note = Some(format!("the token cache stopped being used: {why}"));
+    }
     let table = opts
         .prices
         .as_ref()

@@ -66,7 +66,7 @@ pub fn tables(
     prices: &PriceTable,
     opts: &ExportOptions,
 ) -> Result<Vec<Table>> {
-    let sql = |e: rusqlite::Error| Error::format(index.path(), format!("index database: {e}"));
+    let sql = |e: rusqlite::Error| crate::index::index_error(index.path(), e);
     let roots: Vec<PathBuf> = paths
         .iter()
         .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))

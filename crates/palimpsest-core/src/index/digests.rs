@@ -93,8 +93,7 @@ impl Index {
     ) -> Result<()> {
         let file = canonical(file).display().to_string();
         let path = self.path.clone();
-        let sql =
-            |e: rusqlite::Error| crate::error::Error::format(&path, format!("index database: {e}"));
+        let sql = |e: rusqlite::Error| super::index_error(&path, e);
         let tx = self.conn.transaction().map_err(sql)?;
         for d in digests {
             tx.execute(

@@ -9,7 +9,7 @@ use super::rows::{self, Prepared};
 use super::{IndexReport, store};
 use crate::analysis::asked::DiagnoseOptions;
 use crate::error::Problem;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::Session;
 
 use super::fingerprint::Fingerprint;
@@ -102,7 +102,7 @@ pub(super) fn run(
             });
         }
         drop(tx);
-        let sql = |e: rusqlite::Error| Error::format(path, format!("index database: {e}"));
+        let sql = |e: rusqlite::Error| super::index_error(path, e);
         let db = conn.transaction().map_err(sql)?;
         for (done, (i, prepared)) in rx.into_iter().enumerate() {
             let job = &jobs[i];

@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn an_append_rewrites_only_the_rows_that_changed() {
         let t = tempfile::tempdir().unwrap();
-        let conn = super::super::store::open(&t.path().join("index.db")).unwrap();
+        let (conn, _) = super::super::store::open(&t.path().join("index.db")).unwrap();
         let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
         write(&conn, 1, &first, 0, 0).unwrap();
         let before = conn.total_changes();
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn rows_a_reader_left_unchanged_are_not_compared_and_stand() {
         let t = tempfile::tempdir().unwrap();
-        let conn = super::super::store::open(&t.path().join("index.db")).unwrap();
+        let (conn, _) = super::super::store::open(&t.path().join("index.db")).unwrap();
         let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
         write(&conn, 1, &first, 0, 0).unwrap();
         let before = conn.total_changes();

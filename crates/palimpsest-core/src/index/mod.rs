@@ -76,6 +76,8 @@ pub struct IndexReport {
 pub struct Index {
     conn: Connection,
     path: PathBuf,
+    /// What opening it did that the user should hear of (a damaged file set aside).
+    notice: Option<String>,
 }
 
 /// The token-count cache beside the index (one cache folder for both), which indexing fills
@@ -87,6 +89,33 @@ fn token_dir(index: &Path) -> Option<PathBuf> {
 /// `path` as the index keys it: canonical when it exists.
 fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_owned())
+}
+
+/// The error for a failed statement on the index at `path`. A damaged file (bad pages, a
+/// truncated file, a bad header) is set aside at once, so the next opener builds the index
+/// again, and the error says so ([`Error::CacheDamaged`]); a full disk is named as such.
+pub(crate) fn index_error(path: &Path, e: rusqlite::Error) -> Error {
+    if crate::cachedb::is_damage(&e) {
+        let message = match crate::cachedb::set_aside(path) {
+            Ok(to) => format!(
+                "the index is damaged ({e}); it was set aside as {} and is built again on the \
+                 next run (it is a cache: deleting it loses nothing)",
+                to.display()
+            ),
+            Err(why) => format!(
+                "the index is damaged ({e}) and could not be set aside ({why}); delete it: it is \
+                 a cache, deleting it loses nothing"
+            ),
+        };
+        return Error::CacheDamaged {
+            path: path.to_owned(),
+            message,
+        };
+    }
+    Error::format(
+        path,
+        format!("index database: {}", crate::cachedb::explain(path, &e)),
+    )
 }
 
 /// True when `file` is `root` or inside it.
@@ -116,10 +145,18 @@ impl Index {
 
     /// Open (or create, or rebuild when its schema is older) the index at `path`.
     pub fn open(path: &Path) -> Result<Index> {
+        let (conn, notice) = store::open(path)?;
         Ok(Index {
-            conn: store::open(path)?,
+            conn,
             path: path.to_owned(),
+            notice,
         })
+    }
+
+    /// What opening the index did that the user should hear of: a damaged file set aside and
+    /// the index built again.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
     /// The token cache beside the index, when there is one (never created here): the counts
@@ -146,7 +183,7 @@ impl Index {
     }
 
     fn sql(&self, e: rusqlite::Error) -> Error {
-        Error::format(&self.path, format!("index database: {e}"))
+        index_error(&self.path, e)
     }
 
     /// Bring the index up to date for `paths`: `progress(done, total)` is called as changed
@@ -381,7 +418,7 @@ impl Index {
         }
         if !gone.is_empty() {
             let path = self.path.clone();
-            let sql = |e: rusqlite::Error| Error::format(&path, format!("index database: {e}"));
+            let sql = |e: rusqlite::Error| index_error(&path, e);
             let tx = self.conn.transaction().map_err(sql)?;
             for (id, file, _) in &gone {
                 store::remove(&tx, *id).map_err(sql)?;

@@ -84,7 +84,7 @@ impl Matcher {
                 Error::format(std::path::Path::new("--regex"), format!("bad regex: {e}"))
             })
         } else {
-            Ok(Matcher::Literal(q.text.to_lowercase()))
+            Ok(Matcher::Literal(lowered(&q.text).0))
         }
     }
 
@@ -105,15 +105,22 @@ impl Matcher {
     }
 }
 
-/// `text` lower-cased, with the byte offset in `text` of each byte of the result.
+/// `text` folded for a case-insensitive match, with the byte offset in `text` of each byte of
+/// the result. Query and text are folded alike, one character at a time: lower case, and the
+/// case pairs lower-casing alone does not unite — Greek final ς with σ (`ΟΔΟΣ` is `οδος` as a
+/// word and `οδοσ` by letters), Turkish İ and ı with i.
 fn lowered(text: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(text.len());
     let mut map = Vec::with_capacity(text.len() + 1);
     for (i, c) in text.char_indices() {
-        for l in c.to_lowercase() {
-            let before = out.len();
+        let mut push = |l: char| {
             out.push(l);
-            map.extend(std::iter::repeat_n(i, out.len() - before));
+            map.extend(std::iter::repeat_n(i, l.len_utf8()));
+        };
+        match c {
+            'ς' => push('σ'),
+            'İ' | 'ı' => push('i'),
+            _ => c.to_lowercase().for_each(push),
         }
     }
     map.push(text.len());
@@ -136,17 +143,23 @@ fn narrowing(q: &Query) -> Option<Vec<String>> {
     (!out.is_empty() && out.iter().all(|s| s.chars().count() >= 3)).then_some(out)
 }
 
+/// Letters whose case pairs FTS5's folding does not unite as [`lowered`] does (Σ σ ς; I i İ ı):
+/// a trigram holding one narrows nothing, it could only miss.
+const LOOSE: &[char] = &['Σ', 'σ', 'ς', 'I', 'i', 'İ', 'ı'];
+
 /// The FTS5 query for a literal: every trigram of it, ANDed (the index keeps no positions,
-/// so it cannot match a phrase; the candidates are checked after).
-fn fts_all_trigrams(s: &str) -> String {
+/// so it cannot match a phrase; the candidates are checked after); `None` when every trigram
+/// holds a [`LOOSE`] letter.
+fn fts_all_trigrams(s: &str) -> Option<String> {
     let chars: Vec<char> = s.chars().collect();
     let mut grams: Vec<String> = chars
         .windows(3)
+        .filter(|w| !w.iter().any(|c| LOOSE.contains(c)))
         .map(|w| format!("\"{}\"", w.iter().collect::<String>().replace('"', "\"\"")))
         .collect();
     grams.sort();
     grams.dedup();
-    format!("({})", grams.join(" AND "))
+    (!grams.is_empty()).then(|| format!("({})", grams.join(" AND ")))
 }
 
 /// Around `range` of `text`: up to 80 characters before and 160 after, newlines as spaces.
@@ -219,16 +232,16 @@ impl Index {
     pub fn search(&self, paths: &[std::path::PathBuf], q: &Query) -> Result<Vec<Hit>> {
         let m = Matcher::new(q)?;
         let roots: Vec<std::path::PathBuf> = paths.iter().map(|p| super::canonical(p)).collect();
-        let sql_err = |e: rusqlite::Error| Error::format(self.path(), format!("index search: {e}"));
+        let sql_err = |e: rusqlite::Error| super::index_error(self.path(), e);
         let mut args: Vec<String> = Vec::new();
-        let mut cond = match narrowing(q) {
-            Some(lits) => {
-                args.push(
-                    lits.iter()
-                        .map(|l| fts_all_trigrams(l))
-                        .collect::<Vec<_>>()
-                        .join(" OR "),
-                );
+        let fts = narrowing(q).and_then(|lits| {
+            lits.iter()
+                .map(|l| fts_all_trigrams(l))
+                .collect::<Option<Vec<_>>>()
+        });
+        let mut cond = match fts {
+            Some(each) => {
+                args.push(each.join(" OR "));
                 "parts MATCH ?1".to_owned()
             }
             None => "1".to_owned(),

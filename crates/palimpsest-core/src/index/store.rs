@@ -102,24 +102,71 @@ CREATE VIRTUAL TABLE parts USING fts5(
 );
 ";
 
-/// Open (creating, or rebuilding when its version differs) the index at `path`.
-pub fn open(path: &Path) -> Result<Connection> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+/// Open (creating, or rebuilding when its version differs) the index at `path`. A damaged
+/// file (SQLite finds it is not a sound database, or an index of this version lacks a table)
+/// is set aside as `<name>.damaged` and a new one built; the notice says so.
+pub fn open(path: &Path) -> Result<(Connection, Option<String>)> {
+    match open_sound(path) {
+        Ok(conn) => Ok((conn, None)),
+        Err(Opening::Damaged(why)) => {
+            let to = crate::cachedb::set_aside(path).map_err(|e| Error::io(path, e))?;
+            let conn = open_sound(path).map_err(|o| match o {
+                Opening::Failed(e) => e,
+                Opening::Damaged(why) => Error::format(path, format!("index database: {why}")),
+            })?;
+            let notice = format!(
+                "the index {} was damaged ({why}): it was set aside as {} and is built again",
+                path.display(),
+                to.display()
+            );
+            Ok((conn, Some(notice)))
+        }
+        Err(Opening::Failed(e)) => Err(e),
     }
-    let sql = |e: rusqlite::Error| Error::format(path, format!("index database: {e}"));
+}
+
+/// Why an index file did not open.
+enum Opening {
+    /// It is not a sound index: the words say how.
+    Damaged(String),
+    /// Anything else (a folder that cannot be made, a lock held too long, a full disk).
+    Failed(Error),
+}
+
+fn open_sound(path: &Path) -> std::result::Result<Connection, Opening> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Opening::Failed(Error::io(dir, e)))?;
+    }
+    let sql = |e: rusqlite::Error| {
+        if crate::cachedb::is_damage(&e) {
+            Opening::Damaged(e.to_string())
+        } else {
+            Opening::Failed(Error::format(
+                path,
+                format!("index database: {}", crate::cachedb::explain(path, &e)),
+            ))
+        }
+    };
     // Two runs (a CLI and the app, or the window's threads) may open or update it at once:
     // wait for the other writer rather than fail.
     let mut conn = crate::cachedb::open(path, std::time::Duration::from_secs(60)).map_err(sql)?;
     // The window opens the index for each answer, often while an update holds a long write
     // transaction: an index of this version is taken with reads alone, which WAL never makes
     // wait. Only building it takes the write lock.
-    if current(&conn).map_err(sql)? {
-        return Ok(conn);
+    match current(&conn).map_err(sql)? {
+        Version::Current => return Ok(conn),
+        Version::Lacks(tables) => {
+            return Err(Opening::Damaged(format!(
+                "it lacks the table{} {}",
+                if tables.len() == 1 { "" } else { "s" },
+                tables.join(", ")
+            )));
+        }
+        Version::Other => {}
     }
     let tx = crate::cachedb::schema_lock(&mut conn).map_err(sql)?;
     // Another opener may have built it while this one waited for the lock.
-    if !current(&tx).map_err(sql)? {
+    if current(&tx).map_err(sql)? != Version::Current {
         // Another version (or a new file): a cache is rebuilt, not migrated. It is emptied in
         // place, under the lock, since another opener may already hold the file.
         drop_everything(&tx).map_err(sql)?;
@@ -133,15 +180,51 @@ pub fn open(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
-/// True when the file holds an index of this version.
-fn current(conn: &Connection) -> rusqlite::Result<bool> {
+/// What an opened file holds.
+#[derive(Debug, PartialEq, Eq)]
+enum Version {
+    /// An index of this version, whole.
+    Current,
+    /// An index of this version without these tables: damaged.
+    Lacks(Vec<String>),
+    /// Another version, or nothing yet: built (again) here.
+    Other,
+}
+
+/// Every table an index of this version has, from its schema's own text.
+fn tables() -> Vec<&'static str> {
+    [SCHEMA, super::facts::SCHEMA, super::digests::SCHEMA]
+        .iter()
+        .flat_map(|s| s.split("CREATE ").skip(1))
+        .filter_map(|stmt| {
+            let rest = stmt
+                .strip_prefix("VIRTUAL TABLE ")
+                .or_else(|| stmt.strip_prefix("TABLE "))?;
+            rest.split(|c: char| c == '(' || c.is_whitespace()).next()
+        })
+        .collect()
+}
+
+/// Whether the file holds an index of this version, and whole.
+fn current(conn: &Connection) -> rusqlite::Result<Version> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let has_tables: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sessions'",
-        [],
-        |r| r.get(0),
-    )?;
-    Ok(version == SCHEMA_VERSION && has_tables)
+    let mut st = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?;
+    let have: Vec<String> = st
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if version != SCHEMA_VERSION || have.is_empty() {
+        return Ok(Version::Other);
+    }
+    let lacks: Vec<String> = tables()
+        .into_iter()
+        .filter(|t| !have.iter().any(|h| h == t))
+        .map(str::to_owned)
+        .collect();
+    Ok(if lacks.is_empty() {
+        Version::Current
+    } else {
+        Version::Lacks(lacks)
+    })
 }
 
 /// Drop every table of an index of another version: virtual tables first (each takes its

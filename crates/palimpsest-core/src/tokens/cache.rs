@@ -79,10 +79,7 @@ impl TokenCache {
     pub fn open(dir: &Path) -> Result<TokenCache> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let path = dir.join(FILE_NAME);
-        let sql = |source| Error::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let sql = |source| crate::cachedb::error(&path, source);
         let mut conn = crate::cachedb::open(&path, Duration::from_secs(5)).map_err(sql)?;
         // A cache of this version is taken with a read, which never waits on a writer; a
         // fresh or older one is migrated under the schema lock, by whichever opener gets it
@@ -124,10 +121,7 @@ impl TokenCache {
     }
 
     fn sql(&self, source: rusqlite::Error) -> Error {
-        Error::Sqlite {
-            path: self.path.clone(),
-            source,
-        }
+        crate::cachedb::error(&self.path, source)
     }
 
     /// Look up many keys in one read transaction; `None` where the text was never counted.

@@ -91,6 +91,9 @@ pub struct SessionCounts {
     pub pieces: Vec<PieceCount>,
     /// Cache use.
     pub stats: CountStats,
+    /// Why the cache stopped being used part way (a full disk, a file made read-only): the
+    /// counts are whole all the same.
+    pub cache_problem: Option<String>,
 }
 
 impl SessionCounts {
@@ -144,14 +147,33 @@ pub fn count_session(
         .map(|p| (cache.is_some() && p.text.len() >= CACHE_MIN_BYTES).then(|| p.text.key()))
         .collect();
     let mut known: HashMap<cache::Key, u64> = HashMap::new();
+    // A cache that fails is left, not the count: counting needs no cache.
+    let mut cache = cache;
+    let mut cache_problem = None;
     if let Some(c) = cache {
         let wanted: Vec<cache::Key> = keys.iter().flatten().copied().collect();
-        for (k, hit) in wanted.iter().zip(c.get_many(encoding, &wanted)?) {
-            if let Some(t) = hit {
-                known.insert(*k, t);
+        match c.get_many(encoding, &wanted) {
+            Ok(hits) => {
+                for (k, hit) in wanted.iter().zip(hits) {
+                    if let Some(t) = hit {
+                        known.insert(*k, t);
+                    }
+                }
+            }
+            Err(e) => {
+                cache_problem = Some(e.to_string());
+                cache = None;
             }
         }
     }
+    let mut store = |cache: &mut Option<&TokenCache>, fresh: &[(cache::Key, u64)]| {
+        if let Some(c) = *cache
+            && let Err(e) = c.put_many(encoding, fresh)
+        {
+            cache_problem = Some(e.to_string());
+            *cache = None;
+        }
+    };
 
     let mut stats = CountStats::default();
     let mut fresh: Vec<(cache::Key, u64)> = Vec::new();
@@ -160,9 +182,7 @@ pub fn count_session(
     let mut out = Vec::with_capacity(pieces.len());
     for (p, key) in pieces.iter().zip(&keys) {
         if cancel.load(Ordering::Relaxed) {
-            if let Some(c) = cache {
-                c.put_many(encoding, &fresh)?;
-            }
+            store(&mut cache, &fresh);
             return Err(Error::Cancelled);
         }
         let tokens = match key.and_then(|k| known.get(&k).copied()) {
@@ -198,21 +218,18 @@ pub fn count_session(
             next_report = prog.done_bytes + PROGRESS_STEP;
             progress(prog);
         }
-        if fresh_bytes >= 16 * PROGRESS_STEP
-            && let Some(c) = cache
-        {
-            c.put_many(encoding, &fresh)?;
+        if fresh_bytes >= 16 * PROGRESS_STEP && cache.is_some() {
+            store(&mut cache, &fresh);
             fresh.clear();
             fresh_bytes = 0;
         }
     }
-    if let Some(c) = cache {
-        c.put_many(encoding, &fresh)?;
-    }
+    store(&mut cache, &fresh);
     progress(prog);
     Ok(SessionCounts {
         encoding,
         pieces: out,
         stats,
+        cache_problem,
     })
 }

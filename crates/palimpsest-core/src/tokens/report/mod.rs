@@ -136,6 +136,10 @@ pub struct TokenReport {
     /// recorded no usage. Filled by `api::token_report`.
     #[serde(default)]
     pub cost: Option<crate::cost::SessionCost>,
+    /// Why the token cache was not used, or not all the way (it cannot be written, its disk is
+    /// full); null when it was, or when none was asked for. The counts are whole either way.
+    #[serde(default)]
+    pub cache_note: Option<String>,
 }
 
 /// Options of [`build`].
@@ -214,6 +218,7 @@ pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> 
             .or(session.meta.context_limit.map(|l| l * 4 / 5)),
         stats: counts.stats,
         cost: None,
+        cache_note: counts.cache_problem.clone(),
     }
 }
 

@@ -195,6 +195,7 @@ mod tests {
             encoding: Encoding::O200kBase,
             pieces: rows.iter().map(|&(m, p, c, t)| piece(m, p, c, t)).collect(),
             stats: CountStats::default(),
+            cache_problem: None,
         };
         let all = top_parts(&session, &pos, &counts, 100);
         let order: Vec<(usize, usize, u64, &str)> = all
