@@ -224,7 +224,22 @@ pub(crate) fn findings(d: &Diagnosis) -> Vec<(Severity, String)> {
     }
     // Most severe first; within a severity, the order above.
     out.sort_by_key(|(s, _)| *s);
+    for (_, clause) in &mut out {
+        clip(clause);
+    }
     out
+}
+
+/// The longest clause, in characters: a path or a call's arguments can be thousands of
+/// characters (one real verdict line was 17 886), and a verdict is read in a table cell.
+pub const CLAUSE_MAX: usize = 240;
+
+/// Cut `clause` to [`CLAUSE_MAX`] characters, the cut marked with `…`.
+fn clip(clause: &mut String) {
+    if let Some((at, _)) = clause.char_indices().nth(CLAUSE_MAX - 1) {
+        clause.truncate(at);
+        clause.push('…');
+    }
 }
 
 /// The session's severity: its worst finding's.
@@ -261,6 +276,21 @@ pub(crate) fn verdict(d: &Diagnosis, f: &[(Severity, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clause_is_at_most_240_characters() {
+        let mut long = format!("stuck re-reading /{}", "deep/".repeat(4_000));
+        clip(&mut long);
+        assert_eq!(
+            long.chars().count(),
+            CLAUSE_MAX,
+            "cut to the limit, the mark included"
+        );
+        assert!(long.ends_with("deep/…") || long.ends_with('…'), "{long}");
+        let mut short = "3 calls timed out".to_owned();
+        clip(&mut short);
+        assert_eq!(short, "3 calls timed out", "a short clause is left whole");
+    }
 
     #[test]
     fn numbers_read_naturally() {

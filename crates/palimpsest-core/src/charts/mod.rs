@@ -164,7 +164,20 @@ pub(crate) fn to_svg(
         draw(&root)?;
         root.present().map_err(draw_err)?;
     }
-    Ok(buf)
+    Ok(xml_safe(buf))
+}
+
+/// `svg` with the characters XML 1.0 does not allow anywhere (C0 controls but tab, newline and
+/// carriage return) shown as U+FFFD: a tool name holding one made the whole chart unreadable
+/// to a browser.
+fn xml_safe(svg: String) -> String {
+    let bad = |c: char| c < ' ' && !matches!(c, '\t' | '\n' | '\r');
+    if !svg.contains(bad) {
+        return svg;
+    }
+    svg.chars()
+        .map(|c| if bad(c) { '\u{FFFD}' } else { c })
+        .collect()
 }
 
 /// Width of every token chart.

@@ -28,6 +28,8 @@ pub struct ReportOptions {
     pub diagnose: DiagnoseOptions,
     /// The token count cache, when there is one (the charts count every message).
     pub token_cache: Option<std::path::PathBuf>,
+    /// Bytes of whole sessions a fleet report holds; `None`: [`FLEET_SECTIONS_BYTES`].
+    pub fleet_bytes: Option<usize>,
 }
 
 /// Write `html` to `to`, which must be an `.html` file: a report never lands anywhere else
@@ -56,7 +58,13 @@ pub fn session_report(s: &Session, o: &ReportOptions) -> Result<String> {
     ))
 }
 
-/// A report of every session under `path`: the fleet table, then each session's section.
+/// How much of a fleet report is whole sessions: past this many bytes of page, the rest of the
+/// sessions (the least severe: the table is stuck first) get a line saying how to report each
+/// on its own. A 5 000-session fleet in full was a 407 MB page no browser opens.
+pub const FLEET_SECTIONS_BYTES: usize = 32 << 20;
+
+/// A report of every session under `path`: the fleet table, then each session's section (as
+/// many as [`FLEET_SECTIONS_BYTES`] holds, most severe first; a line for each of the rest).
 pub fn fleet_report(path: &Path, o: &ReportOptions) -> Result<String> {
     use std::fmt::Write;
     let fleet = crate::api::diagnose_fleet(path, &o.diagnose)?;
@@ -76,14 +84,30 @@ pub fn fleet_report(path: &Path, o: &ReportOptions) -> Result<String> {
     for p in &fleet.problems {
         let _ = write!(body, "<p class=\"muted\">{}</p>", html::esc(&p.message));
     }
+    let budget = o.fleet_bytes.unwrap_or(FLEET_SECTIONS_BYTES);
+    let mut left_out = 0;
     for (k, row) in fleet.sessions.iter().enumerate() {
         let at = session::row_anchor(k, &row.session_id);
+        if body.len() > budget {
+            left_out += 1;
+            body.push_str(&session::left_out(row, &at));
+            continue;
+        }
         match crate::api::load_session(Path::new(&row.path), Some(&row.session_id)) {
             Ok(s) => body.push_str(&session::section(&s, o, &at, false)?),
             Err(e) => {
                 let _ = write!(body, "<p class=\"muted\">{}</p>", html::esc(&e.to_string()));
             }
         }
+    }
+    if left_out > 0 {
+        let _ = write!(
+            body,
+            "<p class=\"muted\">{left_out} of {} sessions are listed, not laid out: the page \
+             holds about {} MiB of sessions, the most severe first.</p>",
+            fleet.sessions.len(),
+            budget >> 20
+        );
     }
     Ok(html::page(
         &format!("{} — Palimpsest fleet post-mortem", path.display()),

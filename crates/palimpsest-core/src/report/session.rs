@@ -60,6 +60,30 @@ pub fn row_anchor(k: usize, id: &str) -> String {
     session_anchor(&format!("{}-{id}", k + 1))
 }
 
+/// The stand-in for a session a fleet report has no room for: its row's facts and the command
+/// that reports it on its own.
+pub fn left_out(r: &crate::analysis::FleetRow, at: &str) -> String {
+    format!(
+        "<section id=\"{at}\"><h2>{}</h2><p class=\"muted\">Left out of this page for its size; \
+         its own report: <code>palimpsest report {} --session {} -o report.html</code></p></section>",
+        esc(&r.title),
+        esc(&shell_word(&r.path)),
+        esc(&shell_word(&r.session_id))
+    )
+}
+
+/// `s` as one shell word: quoted when it holds anything but plain path characters.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// One session's section, anchored `at`; `whole` when it is the report's only one (an `h1`).
 pub fn section(s: &Session, o: &ReportOptions, at: &str, whole: bool) -> Result<String> {
     let d = crate::api::diagnose(s, &o.diagnose)?;

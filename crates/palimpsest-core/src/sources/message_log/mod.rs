@@ -18,6 +18,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
 pub mod convert;
+mod split;
 
 use build::Item;
 pub use build::{Dialect, detect_dialect};
@@ -85,19 +86,24 @@ fn jsonl_looks_like_log(head: &[u8]) -> bool {
 
 fn json_looks_like_log(head: &[u8]) -> bool {
     if head.len() < 64 * 1024 {
-        return match serde_json::from_slice::<Value>(head) {
-            Ok(Value::Array(items)) => items.first().is_some_and(log_line),
-            Ok(Value::Object(o)) => match o.get("messages") {
-                Some(Value::Array(items)) => {
-                    items.first().is_none_or(log_line) && !items.is_empty()
-                        || o.contains_key("system")
-                }
-                _ => false,
-            },
-            _ => false,
-        };
+        match serde_json::from_slice::<Value>(head) {
+            Ok(Value::Array(items)) => return items.first().is_some_and(log_line),
+            Ok(Value::Object(o)) => {
+                return match o.get("messages") {
+                    Some(Value::Array(items)) => {
+                        items.first().is_none_or(log_line) && !items.is_empty()
+                            || o.contains_key("system")
+                    }
+                    _ => false,
+                };
+            }
+            Ok(_) => return false,
+            // A document that does not parse may still be a log with one bad element: its
+            // opening says.
+            Err(_) => {}
+        }
     }
-    // Too big to parse from the head: sniff its opening.
+    // Too big to parse from the head, or damaged: sniff its opening.
     let text = String::from_utf8_lossy(head);
     let t = text.trim_start();
     (t.starts_with('[') || t.contains("\"messages\""))
@@ -143,12 +149,34 @@ impl MessageLogSource {
             return Ok((items, None));
         }
         let text = std::fs::read_to_string(&self.path).map_err(|e| Error::io(&self.path, e))?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| Error::Line {
-            path: self.path.clone(),
-            line: e.line(),
-            message: format!("not valid JSON: {e}"),
-        })?;
-        build::document_items(&self.path, v)
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) => build::document_items(&self.path, v),
+            // One bad element is one error row: the others are read (`split`).
+            Err(e) => match split::elements(&text) {
+                Some(elements) => Ok((
+                    elements
+                        .into_iter()
+                        .map(|(n, v)| {
+                            let v = v.map_err(|(message, raw)| {
+                                let at = Error::Line {
+                                    path: self.path.clone(),
+                                    line: n,
+                                    message,
+                                };
+                                (at.to_string(), raw)
+                            });
+                            Item::from_line(n, v)
+                        })
+                        .collect(),
+                    None,
+                )),
+                None => Err(Error::Line {
+                    path: self.path.clone(),
+                    line: e.line(),
+                    message: format!("not valid JSON: {e}"),
+                }),
+            },
+        }
     }
 
     /// The display name, the same when listed and when loaded: the first user text (60
@@ -223,7 +251,7 @@ impl SessionSource for MessageLogSource {
             return Ok(vec![self.build()?.0.meta]);
         }
         // JSONL: count lines and parse only the first user message.
-        let file = std::fs::File::open(&self.path).map_err(|e| Error::io(&self.path, e))?;
+        let file = crate::sources::open_file(&self.path)?;
         let mut count = 0;
         let mut records = 0;
         let mut summaries = 0;
