@@ -16,6 +16,7 @@ mod cli_diff;
 mod cli_export;
 mod cli_fleet;
 mod cli_goose;
+mod cli_guarantees;
 mod cli_markdown;
 mod cli_numbers;
 mod cli_readonly;

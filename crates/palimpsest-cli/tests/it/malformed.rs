@@ -369,6 +369,16 @@ fn malformed_corpus_keeps_every_promise() {
                     failures.push(format!("{who}: listed {got:?}, expected {want:?}"));
                 }
             }
+            Expect::ListsBaseAnd(more) => {
+                let mut got = ids.clone();
+                got.sort();
+                let mut want = base_ids.clone();
+                want.extend(more.iter().cloned());
+                want.sort();
+                if got != want {
+                    failures.push(format!("{who}: listed {got:?}, expected {want:?}"));
+                }
+            }
             Expect::Either => {}
         }
     }

@@ -34,6 +34,7 @@ mod goose;
 mod goose_input;
 mod goose_readonly;
 mod goose_v17;
+mod guarantees;
 mod index;
 mod index_bodies;
 mod index_diagnosis;

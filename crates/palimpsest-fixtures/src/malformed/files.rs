@@ -1,7 +1,9 @@
 //! Filesystem oddities around a good session: a FIFO where the session file should be (given
-//! directly, and met while scanning a folder), a directory named like the session file,
-//! symlink cycles, a dangling symlink. Reading a FIFO blocks forever and a cycle is walked
-//! without end unless the reader refuses them; the good session beside them must still list.
+//! directly, met while scanning a folder, named like a subagent run or a spill file in the
+//! session's own folder), a directory named like the session file, symlink cycles, a dangling
+//! symlink, and another agent's session file beside it (a goose legacy file, which once made
+//! goose claim the whole folder). Reading a FIFO blocks forever and a cycle is walked without
+//! end unless the reader refuses them; the good session beside them must still list.
 
 use std::path::Path;
 
@@ -61,6 +63,40 @@ pub fn cases(base: &Base, out: &Path) -> Result<Vec<Case>> {
     std::fs::create_dir_all(&more)?;
     let name = base.main.file_name().unwrap_or_default();
     mkfifo(&more.join(name))?;
+    c.target = c.dir.clone();
+    v.push(c);
+
+    // FIFOs named like a subagent run and a spill file in the session's own folder.
+    let mut c = base.case(out, "fifo-as-run-and-spill", Expect::ListsOnce);
+    base.write(&c.dir, None)?;
+    let own = c.dir.join(base.main.with_extension(""));
+    for rel in [
+        "subagents/agent-a0fifo.jsonl",
+        "tool-results/toolu_fifo.txt",
+    ] {
+        let p = own.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap_or(&own))?;
+        mkfifo(&p)?;
+    }
+    c.target = c.dir.clone();
+    v.push(c);
+
+    // A goose legacy session beside the good one: both are listed.
+    let mut c = base.case(
+        out,
+        "beside-goose-legacy",
+        Expect::ListsBaseAnd(vec!["20250903_090000".into()]),
+    );
+    base.write(&c.dir, None)?;
+    let folder = c
+        .dir
+        .join(base.main.parent().unwrap_or_else(|| Path::new("")));
+    std::fs::create_dir_all(&folder)?;
+    std::fs::write(
+        folder.join("20250903_090000.jsonl"),
+        "{\"working_dir\":\"/w\",\"description\":\"beside\",\"message_count\":1}\n\
+         {\"id\":null,\"role\":\"user\",\"created\":1700000000,\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}\n",
+    )?;
     c.target = c.dir.clone();
     v.push(c);
 

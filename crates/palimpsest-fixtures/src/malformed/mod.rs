@@ -39,6 +39,9 @@ pub enum Expect {
     },
     /// A folder target: lists exactly the base's sessions, each once.
     ListsOnce,
+    /// A folder target: lists the base's sessions and these, each once (another agent's file
+    /// beside the base must neither hide it nor be hidden).
+    ListsBaseAnd(Vec<String>),
     /// Loads (something is lost with the damage, nothing else is promised).
     Loads,
     /// Refused: listing or loading fails, or lists no session, with an error naming the file.
