@@ -47,4 +47,9 @@ match_start: number,
 /**
  * Where it ends in `snippet`, in characters.
  */
-match_end: number, };
+match_end: number, 
+/**
+ * The match is in a tool result a microcompact cleared: the text searched is the result
+ * as stored, which the model no longer receives.
+ */
+cleared: boolean, };

@@ -20,4 +20,10 @@ usage: UsageSplit,
 /**
  * Dollars; null when the model has no price.
  */
-usd: number | null, };
+usd: number | null, 
+/**
+ * The provider's id of the request, when the source recorded one (Claude Code's
+ * `requestId`, else its response's `message.id`): a transcript resumed into a new file
+ * carries the requests it copied under the same ids, and a fleet counts each once.
+ */
+request_id: string | null, };

@@ -64,4 +64,9 @@ stats: CountStats,
  * What the session cost at the price table's rates (from recorded usage); null when it
  * recorded no usage. Filled by `api::token_report`.
  */
-cost: SessionCost | null, };
+cost: SessionCost | null, 
+/**
+ * Why the token cache was not used, or not all the way (it cannot be written, its disk is
+ * full); null when it was, or when none was asked for. The counts are whole either way.
+ */
+cache_note: string | null, };

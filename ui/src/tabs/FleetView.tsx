@@ -52,6 +52,11 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
           <p data-testid="fleet-totals">
             {t.sessions} sessions: <strong className="sev-stuck">{t.stuck_sessions} stuck</strong>, <span className="sev-watch">{t.watch_sessions} to watch</span>, {t.ok_sessions} ok ·
             cost <strong>{dollars(t.cost_usd)}</strong>
+            {t.shared.requests ? (
+              <span title="A transcript resumed into a new file carries the requests it copied: each is counted once in the total (the rows keep their own files' cost)." data-testid="fleet-shared">
+                {" "}({t.shared.requests} requests held by two sessions counted once)
+              </span>
+            ) : null}
             {t.unpriced_sessions ? ` (${t.unpriced_sessions} without a price)` : ""} · re-read rate <strong>{percent(t.reread_rate)}</strong> ({t.rereads} of {t.reads} reads) · {t.compactions} compactions · usable summaries{" "}
             <strong>{t.usable_summary_rate === null ? "n/a" : percent(t.usable_summary_rate)}</strong>
           </p>

@@ -276,6 +276,14 @@ fn print_fleet(f: &Fleet) -> anyhow::Result<()> {
         t.rereads,
         t.reads
     )?;
+    if t.shared.requests > 0 {
+        writeln!(
+            out,
+            "{} requests held by more than one session (a transcript resumed into a new file) \
+             counted once: ${:.2} not counted twice",
+            t.shared.requests, t.shared.usd
+        )?;
+    }
     for p in &f.problems {
         writeln!(out, "problem: {}", p.message)?;
     }

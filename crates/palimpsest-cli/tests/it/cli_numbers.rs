@@ -92,3 +92,61 @@ fn indexing_one_transcript_twice_adds_its_subagent_runs_once() {
         "the transcript and its two runs are added once, then found unchanged"
     );
 }
+
+#[test]
+fn a_resumed_transcript_is_billed_once_in_the_fleet() {
+    // See: issue 45. Two files sharing all their request ids were each billed in full in the
+    // fleet's total. The copy is the real transcript under a new session id, as Claude Code
+    // writes a resumed conversation into a new file.
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap())];
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("-home-dev-x");
+    std::fs::create_dir_all(&project).unwrap();
+    let real = fixtures().join("real/claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl");
+    std::fs::copy(
+        &real,
+        project.join("ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"),
+    )
+    .unwrap();
+    let resumed = "11111111-2222-4333-8444-555555555555";
+    let copy: String = std::fs::read_to_string(&real)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v.get("sessionId").is_some() {
+                v["sessionId"] = resumed.into();
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(project.join(format!("{resumed}.jsonl")), copy).unwrap();
+    let p = project.to_str().unwrap();
+    for args in [
+        vec!["diagnose", p, "--json"],
+        vec!["diagnose", p, "--no-index", "--json"],
+    ] {
+        let f = json_of(run_env(&args, &env), &args);
+        let rows: Vec<f64> = f["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["cost_usd"].as_f64().unwrap())
+            .collect();
+        assert_eq!(
+            rows,
+            [5.31621585, 5.31621585],
+            "{args:?}: each file's own cost"
+        );
+        assert_eq!(
+            (
+                f["totals"]["cost_usd"].as_f64(),
+                f["totals"]["shared"]["requests"].as_u64(),
+                f["totals"]["shared"]["usd"].as_f64()
+            ),
+            (Some(5.31621585), Some(217), Some(5.31621585)),
+            "{args:?}: the 217 requests the copy holds are billed once"
+        );
+    }
+}

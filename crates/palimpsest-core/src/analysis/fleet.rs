@@ -69,8 +69,13 @@ pub struct FleetTotals {
     pub watch_sessions: usize,
     /// Sessions with no finding.
     pub ok_sessions: usize,
-    /// The sum of the sessions' costs that have one.
+    /// The sum of the sessions' costs that have one, each request counted once: a request a
+    /// resumed transcript copied from another session is in `shared`, not counted again.
     pub cost_usd: f64,
+    /// Requests held by more than one session, and what their copies cost (left out of
+    /// `cost_usd`; each row's `cost_usd` is still its own file's).
+    #[serde(default)]
+    pub shared: crate::cost::Shared,
     /// Sessions without a cost (unknown model or no recorded usage).
     pub unpriced_sessions: usize,
     /// Compactions.
@@ -132,8 +137,13 @@ pub fn row(meta: &SessionMeta, d: &Diagnosis, cost_usd: Option<f64>) -> FleetRow
     }
 }
 
-/// Sort the rows and sum them.
-pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::error::Problem>) -> Fleet {
+/// Sort the rows and sum them, each request once (`shared`: the copies of requests one session
+/// holds from another, [`crate::cost::shared`]).
+pub fn fleet(
+    mut rows: Vec<FleetRow>,
+    problems: Vec<crate::error::Problem>,
+    shared: crate::cost::Shared,
+) -> Fleet {
     rows.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)
@@ -154,7 +164,10 @@ pub fn fleet(mut rows: Vec<FleetRow>, problems: Vec<crate::error::Problem>) -> F
                 .filter(|r| r.severity == Severity::Watch)
                 .count(),
             ok_sessions: rows.iter().filter(|r| r.severity == Severity::Ok).count(),
-            cost_usd: rows.iter().filter_map(|r| r.cost_usd).sum(),
+            cost_usd: crate::cost::round_usd(
+                rows.iter().filter_map(|r| r.cost_usd).sum::<f64>() - shared.usd,
+            ),
+            shared,
             unpriced_sessions: rows.iter().filter(|r| r.cost_usd.is_none()).count(),
             compactions,
             usable_summaries: usable,

@@ -33,6 +33,7 @@ pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::anal
     let catalog = sources::open(path)?;
     let mut problems: Vec<Problem> = catalog.problems.iter().map(Problem::from).collect();
     let mut rows = Vec::new();
+    let mut requests: Vec<crate::cost::RequestCost> = Vec::new();
     // Each session is loaded by the source that listed it: asking the catalog would list
     // every source again for every session (quadratic in a home of hundreds).
     for source in &catalog.sources {
@@ -49,15 +50,22 @@ pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::anal
                 .and_then(|s| diagnose(&s, opts).map(|d| (s, d)))
             {
                 Ok((s, d)) => {
-                    let cost =
-                        crate::cost::session_cost(&s, opts.price_table()).and_then(|c| c.total_usd);
-                    rows.push(crate::analysis::fleet::row(&s.meta, &d, cost));
+                    let cost = crate::cost::session_cost(&s, opts.price_table());
+                    let usd = cost.as_ref().and_then(|c| c.total_usd);
+                    requests.extend(cost.into_iter().flat_map(|c| c.per_request));
+                    rows.push(crate::analysis::fleet::row(&s.meta, &d, usd));
                 }
                 Err(e) => problems.push(Problem::from(&e)),
             }
         }
     }
-    Ok(crate::analysis::fleet::fleet(rows, problems))
+    let shared = crate::cost::shared(
+        requests
+            .iter()
+            .filter_map(|r| Some((r.request_id.as_deref()?, r.model.as_deref(), &r.usage))),
+        opts.price_table(),
+    );
+    Ok(crate::analysis::fleet::fleet(rows, problems, shared))
 }
 
 /// Every spill file of a loaded session, with sizes, the capped result beside it, and the calls

@@ -143,6 +143,11 @@ pub struct RequestCost {
     pub usage: UsageSplit,
     /// Dollars; null when the model has no price.
     pub usd: Option<f64>,
+    /// The provider's id of the request, when the source recorded one (Claude Code's
+    /// `requestId`, else its response's `message.id`): a transcript resumed into a new file
+    /// carries the requests it copied under the same ids, and a fleet counts each once.
+    #[serde(default)]
+    pub request_id: Option<String>,
 }
 
 /// One model's share.
@@ -193,7 +198,10 @@ pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost
             .filter(|u| u.prompt() + u.output > 0)
             .cloned()
             .collect();
-        for u in all {
+        let request_id = ["requestId", "message_id"]
+            .iter()
+            .find_map(|k| m.detail(k).and_then(|v| v.as_str().map(str::to_owned)));
+        for (k, u) in all.into_iter().enumerate() {
             let model = m
                 .detail("model")
                 .and_then(|v| v.as_str().map(str::to_owned))
@@ -203,10 +211,43 @@ pub fn session_cost(session: &Session, table: &PriceTable) -> Option<SessionCost
                 model,
                 usage: u,
                 usd: None,
+                // Only the message's own request has its id (the counts billed beside it do not).
+                request_id: request_id.clone().filter(|_| k == 0),
             });
         }
     }
     priced(per_request, table)
+}
+
+/// Requests a fleet holds more than once: a transcript resumed into a new file copies the
+/// conversation it goes on from, requests and their usage included, so both files bill them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Shared {
+    /// Copies of requests already counted in another session.
+    pub requests: usize,
+    /// What those copies cost at the table's rates.
+    pub usd: f64,
+}
+
+/// The copies among `requests` (each `(request id, model, usage)` in fleet order): every
+/// request after the first with its id, priced at `table`.
+pub fn shared<'a>(
+    requests: impl IntoIterator<Item = (&'a str, Option<&'a str>, &'a UsageSplit)>,
+    table: &PriceTable,
+) -> Shared {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Shared::default();
+    for (id, model, usage) in requests {
+        if !seen.insert(id) {
+            out.requests += 1;
+            out.usd += model
+                .and_then(|m| table.price(m))
+                .map_or(0.0, |p| price_request(p, usage));
+        }
+    }
+    out.usd = round_usd(out.usd);
+    out
 }
 
 /// `cost` priced again at `table` (a user's table laid over the one it was priced at): each

@@ -114,6 +114,7 @@ impl Tables {
                     ("cache_write_1h_tokens", I64(vec![])),
                     ("prompt_tokens", I64(vec![])),
                     ("cost_usd", F64(vec![])),
+                    ("request_id", Str(vec![])),
                 ],
             ),
             findings: keyed(
@@ -254,7 +255,8 @@ impl Tables {
         prices: &PriceTable,
     ) -> rusqlite::Result<()> {
         let mut q = conn.prepare_cached(
-            "SELECT n, idx, at, model, input, output, cache_read, cache_write, cache_write_1h
+            "SELECT n, idx, at, model, input, output, cache_read, cache_write, cache_write_1h,
+                    request_id
              FROM requests WHERE session = ?1 ORDER BY n",
         )?;
         let mut rows = q.query(params![s.rowid])?;
@@ -285,6 +287,7 @@ impl Tables {
                 .and_then(|m| prices.price(m))
                 .map(|p| round_usd(price_request(p, &u)));
             t.float("cost_usd", usd);
+            t.str("request_id", r.get::<_, Option<String>>(9)?.as_deref());
             t.end_row();
         }
         Ok(())

@@ -23,6 +23,8 @@ pub struct RequestRow {
     pub model: Option<String>,
     /// Its tokens by tier.
     pub usage: UsageSplit,
+    /// The provider's id of the request, when recorded ([`crate::cost::RequestCost`]).
+    pub request_id: Option<String>,
 }
 
 /// One compaction as the post-mortem sees it.
@@ -91,6 +93,7 @@ pub fn requests(session: &Session, cost: Option<&SessionCost>) -> Vec<RequestRow
                 .and_then(|m| m.created),
             model: r.model.clone(),
             usage: r.usage.clone(),
+            request_id: r.request_id.clone(),
         })
         .collect()
 }
@@ -194,8 +197,10 @@ CREATE TABLE requests(
     cache_read INTEGER NOT NULL,
     cache_write INTEGER NOT NULL,
     cache_write_1h INTEGER NOT NULL,
+    request_id TEXT,
     PRIMARY KEY(session, n)
 ) WITHOUT ROWID;
+CREATE INDEX requests_id ON requests(request_id) WHERE request_id IS NOT NULL;
 CREATE TABLE cuts(
     session INTEGER NOT NULL,
     n INTEGER NOT NULL,
@@ -243,7 +248,8 @@ pub fn write(
     let n = |v: usize| v as i64;
     let mut q = conn.prepare_cached(
         "INSERT INTO requests(session, n, idx, at, model, input, output, cache_read,
-             cache_write, cache_write_1h) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             cache_write, cache_write_1h, request_id)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for (k, r) in requests.iter().enumerate() {
         let u = &r.usage;
@@ -258,6 +264,7 @@ pub fn write(
             u.cache_read as i64,
             u.cache_write as i64,
             u.cache_write_1h as i64,
+            r.request_id,
         ])?;
     }
     let mut q = conn.prepare_cached(

@@ -60,25 +60,73 @@ impl Index {
         let roots: Vec<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
         let mut q = self
             .conn
-            .prepare("SELECT file, row_json, usage_json FROM sessions")
+            .prepare("SELECT id, file, row_json, usage_json FROM sessions")
             .map_err(|e| self.sql(e))?;
-        let rows: Vec<(String, String, String)> = q
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        let rows: Vec<(i64, String, String, String)> = q
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .map_err(|e| self.sql(e))?
             .collect::<rusqlite::Result<_>>()
             .map_err(|e| self.sql(e))?;
+        let mut ids = std::collections::HashSet::new();
         let rows: Vec<FleetRow> = rows
             .into_iter()
-            .filter(|(f, _, _)| under(f, &roots))
-            .filter_map(|(_, row, usage)| {
+            .filter(|(_, f, _, _)| under(f, &roots))
+            .filter_map(|(id, _, row, usage)| {
                 let mut row: FleetRow = serde_json::from_str(&row).ok()?;
                 let buckets: Vec<crate::cost::Bucket> =
                     serde_json::from_str(&usage).unwrap_or_default();
                 row.cost_usd = crate::cost::price_buckets(&buckets, prices);
+                ids.insert(id);
                 Some(row)
             })
             .collect();
-        Ok(crate::analysis::fleet::fleet(rows, problems))
+        let shared = self.shared_requests(&ids, prices)?;
+        Ok(crate::analysis::fleet::fleet(rows, problems, shared))
+    }
+
+    /// The copies among the requests of sessions `ids` (rowids): requests whose id another of
+    /// them holds too, found by the index on `request_id`.
+    fn shared_requests(
+        &self,
+        ids: &std::collections::HashSet<i64>,
+        prices: &crate::cost::PriceTable,
+    ) -> Result<crate::cost::Shared> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT session, request_id, model, input, output, cache_read, cache_write,
+                        cache_write_1h
+                 FROM requests WHERE request_id IN (
+                     SELECT request_id FROM requests WHERE request_id IS NOT NULL
+                     GROUP BY request_id HAVING count(*) > 1)
+                 ORDER BY session, n",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(i64, String, Option<String>, crate::cost::UsageSplit)> = q
+            .query_map([], |r| {
+                let n = |i: usize| r.get::<_, i64>(i).map(|v| v as u64);
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    crate::cost::UsageSplit {
+                        input: n(3)?,
+                        output: n(4)?,
+                        cache_read: n(5)?,
+                        cache_write: n(6)?,
+                        cache_write_1h: n(7)?,
+                    },
+                ))
+            })
+            .map_err(|e| self.sql(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.sql(e))?;
+        Ok(crate::cost::shared(
+            rows.iter()
+                .filter(|(s, ..)| ids.contains(s))
+                .map(|(_, id, model, usage)| (id.as_str(), model.as_deref(), usage)),
+            prices,
+        ))
     }
 
     /// The sessions under folder `path` as the index holds them (newest update first, as

@@ -62,7 +62,8 @@ fn search_unites_greek_final_sigma_and_turkish_dotted_i() {
             limit: 10,
             ..Default::default()
         };
-        let (hits, _) = api::search(ix, std::slice::from_ref(&logs), &q, &Default::default()).unwrap();
+        let (hits, _) =
+            api::search(ix, std::slice::from_ref(&logs), &q, &Default::default()).unwrap();
         hits.iter().map(|h| h.index).collect::<Vec<_>>()
     };
     for (q, want) in [
