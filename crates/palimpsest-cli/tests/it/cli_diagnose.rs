@@ -144,8 +144,10 @@ fn spills_lists_present_missing_and_unsaved_files() {
         "--json",
     ]);
     assert_eq!(
-        goose["needs_confirmation"], 3,
-        "goose's data dir is outside the session's folders"
+        (&goose["needs_confirmation"], &goose["missing"]),
+        (&serde_json::Value::from(0), &serde_json::Value::from(3)),
+        "goose's data dir is outside the session's folders, and not on this machine: missing, \
+         nothing to confirm (issue 45)"
     );
 }
 

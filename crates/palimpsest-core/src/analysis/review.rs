@@ -22,7 +22,8 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 pub enum SpillStatus {
     /// Exists inside the session's folders.
     Present,
-    /// Should be inside the session's folders but is not there.
+    /// Not there: inside the session's folders, or anywhere on this machine (a session
+    /// recorded on another one names its paths there).
     Missing,
     /// The marker says the full text was never saved.
     NotSaved,
@@ -306,7 +307,13 @@ fn entry(
         }
         Resolution::Outside(p) => {
             e.resolved = Some(p.to_string_lossy().into_owned());
-            e.status = SpillStatus::NeedsConfirmation;
+            // A file that is nowhere on this machine (the session was recorded on another one)
+            // is missing: there is nothing to confirm opening.
+            e.status = if std::fs::symlink_metadata(&p).is_ok() {
+                SpillStatus::NeedsConfirmation
+            } else {
+                SpillStatus::Missing
+            };
         }
     }
     e

@@ -69,10 +69,15 @@ pub(super) fn diff(
     let (messages, compactions) = (&session.messages, &session.compactions);
     let session_id = id.to_owned();
     let mut known = None;
+    // The compactions already there: those reported, or, for a session never loaded, those
+    // that cut before the messages its listing counted (a listing's own count of compactions
+    // may be made another way than the reader's records).
+    let mut old_compactions = seen.compactions;
     match &seen.fingerprints {
         None => {
             // Never loaded: the listing's count is the baseline.
             let from = seen.listing.0.min(messages.len());
+            old_compactions = compactions.iter().filter(|c| c.cut_index < from).count();
             if from < messages.len() {
                 out.push(Change::Appended {
                     session_id: session_id.clone(),
@@ -117,7 +122,7 @@ pub(super) fn diff(
             known = Some((start, now));
         }
     }
-    for record in compactions.iter().skip(seen.compactions) {
+    for record in compactions.iter().skip(old_compactions) {
         out.push(Change::Compaction {
             session_id: session_id.clone(),
             record: record.clone(),

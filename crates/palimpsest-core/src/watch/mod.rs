@@ -90,6 +90,10 @@ pub enum Change {
 struct Seen {
     /// `(message_count, updated)` from the listing: a change means "reload".
     listing: (usize, Option<i64>),
+    /// The session's file as it was (size, modification time) when last looked at: a file
+    /// nobody wrote since is not reloaded, whatever its listing says (a listing from the index
+    /// and one from the file may count differently).
+    file: Option<Stamp>,
     /// Content fingerprints of the messages, when the session was loaded at least once.
     fingerprints: Option<Vec<u64>>,
     /// Visibility per message, parallel to `fingerprints`.
@@ -100,6 +104,17 @@ struct Seen {
     /// state than the file's, which a read ahead of the file as it is replaces
     /// ([`Tracker::adopt`]). Until then, or [`READ_AHEAD_WAIT`], the session is not reloaded.
     provisional: bool,
+}
+
+/// A file's size and modification time.
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+/// `path`'s [`Stamp`], when it is a file.
+fn stamp(path: &str) -> Option<Stamp> {
+    let m = std::fs::metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file)?;
+    Some((m.len(), m.modified().ok()))
 }
 
 /// How long a tracker started from the index ([`Tracker::following`]) waits for the read ahead
@@ -173,6 +188,8 @@ impl Tracker {
         for meta in wanted {
             let mut seen = Seen {
                 listing: (meta.message_count, meta.updated),
+                // A provisional listing is of an older state than the file's: no stamp of now.
+                file: (!provisional).then(|| stamp(&meta.path)).flatten(),
                 provisional,
                 ..Seen::default()
             };
@@ -247,8 +264,10 @@ impl Tracker {
             let listing = (meta.message_count, meta.updated);
             let id = meta.id.clone();
             let waiting = std::time::Instant::now() < self.patience;
+            let file = stamp(&meta.path);
             let seen = match self.seen.get(&id) {
                 Some(s) if s.listing == listing => continue,
+                Some(s) if file.is_some() && s.file == file => continue,
                 // Its read ahead is on its way: reloading it here would read it a second time.
                 Some(s) if s.provisional && waiting => continue,
                 Some(s) => s.clone(),
@@ -287,6 +306,7 @@ impl Tracker {
             let base_len = seen.fingerprints.as_ref().map(Vec::len);
             let known = diff(&id, &seen, session, hint, &mut out);
             seen.listing = listing;
+            seen.file = file;
             seen.remember(&session.messages, known, session.compactions.len());
             self.seen.insert(id.clone(), seen);
             let Some(patches) = self.patches.as_mut() else {

@@ -67,6 +67,7 @@ impl Primed {
         let session = reader.session();
         let seen = Seen {
             listing: (listed.message_count, listed.updated),
+            file: super::stamp(&meta.path),
             fingerprints: Some(session.iter().map(fingerprint).collect()),
             visibility: session
                 .messages

@@ -400,8 +400,9 @@ fn coworker_spill_files_present_missing_and_not_saved() {
     );
     assert_eq!(
         without.spills[0].status,
-        SpillStatus::NeedsConfirmation,
-        "without the root, the absolute path is only offered for confirmation"
+        SpillStatus::Missing,
+        "without the root, a path that is nowhere on this machine is missing, not offered for \
+         confirmation (issue 45)"
     );
     assert_eq!(
         without.spills[0].resolved.as_deref(),
@@ -411,7 +412,7 @@ fn coworker_spill_files_present_missing_and_not_saved() {
 }
 
 #[test]
-fn goose_spills_outside_the_session_need_confirmation_and_list_their_readers() {
+fn goose_spills_recorded_elsewhere_are_missing_and_list_their_readers() {
     let s = api::load_session(&fixture("goose-stuck/sessions.db"), None).unwrap();
     let r = analysis::review_spills(&s, &ReviewOptions::default());
     let got: Vec<(Option<usize>, SpillStatus, Vec<usize>)> = r
@@ -422,11 +423,12 @@ fn goose_spills_outside_the_session_need_confirmation_and_list_their_readers() {
     assert_eq!(
         got,
         vec![
-            (Some(21), SpillStatus::NeedsConfirmation, vec![22]),
-            (Some(23), SpillStatus::NeedsConfirmation, vec![24]),
-            (Some(25), SpillStatus::NeedsConfirmation, vec![26]),
+            (Some(21), SpillStatus::Missing, vec![22]),
+            (Some(23), SpillStatus::Missing, vec![24]),
+            (Some(25), SpillStatus::Missing, vec![26]),
         ],
-        "goose's data dir is not a session folder; each spill was read by the next call"
+        "goose's data dir is not a session folder, and not on this machine (the session was \
+         recorded elsewhere); each spill was read by the next call"
     );
     assert!(
         r.spills

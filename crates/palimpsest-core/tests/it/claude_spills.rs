@@ -95,8 +95,9 @@ fn a_path_under_another_sessions_folder_is_not_taken_for_this_one() {
     assert_eq!(named.len(), 1, "the notice is still a spill");
     assert_eq!(
         named[0].status,
-        SpillStatus::NeedsConfirmation,
-        "another session's tool-results/ is not this session's: the path stays outside"
+        SpillStatus::Missing,
+        "another session's tool-results/ is not this session's: the path stays outside, and \
+         as no such file exists it is missing"
     );
     assert!(
         named[0]

@@ -151,3 +151,50 @@ fn watching_writes_nothing_to_the_agent_files() {
         );
     }
 }
+
+#[test]
+fn a_file_nobody_writes_is_not_announced_again_when_its_listing_comes_from_elsewhere() {
+    // See: issue 45. About 11 s after a cold launch the window marked files nobody was writing
+    // live and announced their cuts again (6/8/4/4 where there were 3/4/2/2): the tracker's
+    // baseline was a listing read from the files, its next look a listing from the index just
+    // built, and a session never loaded was reloaded and all its compactions reported anew.
+    // A Codex rollout's listing counts its response items (9), its load the items a compaction
+    // put back too (13): the two listings differ while the file does not.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("sessions");
+    palimpsest_fixtures::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/codex/sessions"),
+        &dir,
+        &[],
+    )
+    .unwrap();
+    let machine = palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+    palimpsest_core::env::with(machine, || {
+        let mut tracker = Tracker::new(&dir, None).expect("watchable");
+        let mut ix = palimpsest_core::index::Index::open_default().unwrap();
+        ix.update(
+            std::slice::from_ref(&dir),
+            &palimpsest_core::api::DiagnoseOptions::default(),
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(
+            tracker.refresh(),
+            [],
+            "nothing was written: nothing is reported"
+        );
+
+        // Touched, not written: reloaded, and still nothing new.
+        let remote = dir.join(
+            "2026/02/24/rollout-2026-02-24T10-51-00-019c8f0a-0000-7000-8000-00000000a001.jsonl",
+        );
+        let text = std::fs::read(&remote).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&remote, &text).unwrap();
+        assert_eq!(
+            tracker.refresh(),
+            [],
+            "the same messages and cuts are not new ones"
+        );
+    });
+}
