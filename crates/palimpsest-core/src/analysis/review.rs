@@ -306,14 +306,14 @@ fn entry(
             e.status = SpillStatus::Missing;
         }
         Resolution::Outside(p) => {
-            e.resolved = Some(p.to_string_lossy().into_owned());
             // A file that is nowhere on this machine (the session was recorded on another one)
             // is missing: there is nothing to confirm opening.
-            e.status = if std::fs::symlink_metadata(&p).is_ok() {
+            e.status = if p.symlink_metadata().is_ok() {
                 SpillStatus::NeedsConfirmation
             } else {
                 SpillStatus::Missing
             };
+            e.resolved = Some(p.to_string_lossy().into_owned());
         }
     }
     e
