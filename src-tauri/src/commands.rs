@@ -10,7 +10,7 @@ use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::search::{Hit, Query};
 use palimpsest_core::rpc::{BundledExamplesReq, SearchReq};
 use palimpsest_core::rpc::{
-    CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
+    CancelFleetReq, CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
 use palimpsest_core::rpc::{
     DiagnoseFleetReq, DiagnoseReq, GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq,
@@ -145,14 +145,27 @@ pub fn diagnose_fleet(
     state: State<'_, AppState>,
     req: DiagnoseFleetReq,
 ) -> Result<Fleet, IpcError> {
-    let (path, opts) = (Path::new(&req.path), DiagnoseOptions::default());
+    let path = Path::new(&req.path);
+    let opts = DiagnoseOptions {
+        cancel: Some(progress::FLEET.start()),
+        ..Default::default()
+    };
     let given = state.given_kept();
+    let mut counted = progress::counter("fleet", &req.path);
     match api::open_index(None)
-        .and_then(|mut ix| api::fleet_indexed_given(&mut ix, path, &opts, &given))
+        .and_then(|mut ix| api::fleet_indexed_given(&mut ix, path, &opts, &given, &mut counted))
     {
         Ok(f) => Ok(f),
+        Err(e) if e.code() == palimpsest_core::error::ErrorCode::Cancelled => Err(e.into()),
         Err(_) => Ok(api::diagnose_fleet(path, &opts)?),
     }
+}
+
+/// Stop the fleet's update in progress; false when none runs.
+#[tauri::command(async)]
+pub fn cancel_fleet(_state: State<'_, AppState>, req: CancelFleetReq) -> Result<bool, IpcError> {
+    let CancelFleetReq {} = req;
+    Ok(progress::FLEET.cancel())
 }
 
 /// Search every session of the sources shown (Ctrl+K), through the index (brought up to date

@@ -32,6 +32,9 @@ pub fn plugin() -> tauri::plugin::TauriPlugin<tauri::Wry> {
 /// The token count: one at a time (a new one cancels the last).
 pub static TOKENS: Tasks = Tasks::new();
 
+/// The fleet's update: one at a time.
+pub static FLEET: Tasks = Tasks::new();
+
 /// The cancel flag of the task of one kind that is running, if any.
 pub struct Tasks {
     running: Mutex<Option<Arc<AtomicBool>>>,
@@ -68,12 +71,26 @@ impl Tasks {
     }
 }
 
+/// A `(done, total)` callback for core that emits `task-progress` events for `task` on `id`,
+/// counting pieces (sessions) rather than bytes.
+pub fn counter(task: &'static str, id: &str) -> impl FnMut(usize, usize) {
+    let mut report = reporter(task, id);
+    move |done, total| {
+        report(Progress {
+            done_pieces: done,
+            total_pieces: total,
+            ..Progress::default()
+        })
+    }
+}
+
 /// A progress callback for core that emits `task-progress` events for `task` on session `id`.
 pub fn reporter(task: &'static str, id: &str) -> impl FnMut(Progress) {
     let id = id.to_owned();
     let mut last: Option<Instant> = None;
     move |progress: Progress| {
-        let done = progress.done_bytes >= progress.total_bytes;
+        let done = progress.done_bytes >= progress.total_bytes
+            && progress.done_pieces >= progress.total_pieces;
         if !done && last.is_some_and(|t| t.elapsed() < EVERY) {
             return;
         }

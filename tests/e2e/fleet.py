@@ -3,7 +3,9 @@ transcript past its first screen, the fleet table's sorting and fit."""
 
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import time
 
 from common import (  # noqa: E402
@@ -43,6 +45,16 @@ def test_ctrl_k_search_opens_the_message(c):
              sid, what=f"session {sid} to open")
     c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
              index, timeout=30, what=f"message {index} in the inspector")
+    # The match is marked in the inspector and scrolled into its view (issue 45: a hit opened
+    # without either).
+    marked = c.d.wait("const p = document.querySelector('[data-testid=inspector] .parts');"
+                      "return p && p.dataset.marked ? [p.dataset.marked, !!(window.CSS && CSS.highlights && CSS.highlights.has('search-hit'))] : null;",
+                      timeout=10, what="the match marked in the inspector")
+    check(marked[0].lower() == "fetch_rows" and marked[1], f"the inspector marks fetch_rows with the search highlight; got {marked}")
+    seen = c.d.run("const r = [...CSS.highlights.get('search-hit')][0].getBoundingClientRect();"
+                   "const i = document.querySelector('[data-testid=inspector]').getBoundingClientRect();"
+                   "return [r.top, r.bottom, i.top, i.bottom];")
+    check(seen[0] >= seen[2] and seen[1] <= seen[3], f"the marked match is inside the inspector's view; got {seen}")
 
 
 def test_a_session_reopens_from_the_index(c):
@@ -131,6 +143,8 @@ def test_fleet_table_sorts_and_fits(c):
         fits = c.d.run("const t = document.querySelector('[data-testid=fleet-table]'); const m = document.querySelector('main.main');"
                        "return [t.getBoundingClientRect().right, m.getBoundingClientRect().right];")
         check(fits[0] <= fits[1] + 1, f"the table ends inside its pane (verdicts wrap); table right {fits[0]}, pane right {fits[1]}")
+        verdict = c.d.run("return document.querySelector('[data-testid=fleet-table] tbody td.verdict-cell').getBoundingClientRect().width;")
+        check(verdict >= 150, f"the verdict column is wide enough to read (issue 45: it was 60 px); got {verdict:.0f} px")
         click_in_view(c, "[data-testid=fleet-sort-calls]")
         calls = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => Number(t.cells[2].textContent));"
                          "return document.querySelector('[data-testid=fleet-table] th[aria-sort=descending]') ? r : null;",
@@ -160,3 +174,62 @@ def test_fleet_table_sorts_and_fits(c):
         c.d.run("const s = document.querySelector('[data-testid=session-sort]'); if (s) { s.value = 'listed';"
                 "s.dispatchEvent(new Event('change', {bubbles: true})); }")
         open_tab(c, "timeline")
+
+
+def test_a_cold_fleet_counts_its_progress_and_cancels(c):
+    """A fleet of 40 real transcripts nobody indexed yet (issue 45: 15-19 s with no count and no
+    Cancel): the pane counts the sessions read, Cancel stops it, and it can be asked again."""
+    real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code",
+                        "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+    home = tempfile.mkdtemp(prefix="palimpsest-e2e-coldfleet-")
+    project = os.path.join(home, "-home-dev-fleet")
+    os.makedirs(project)
+    text = open(real, encoding="utf-8").read()
+    for n in range(40):
+        sid = f"258c7280-ae70-4798-8000-{n:012d}"
+        with open(os.path.join(project, f"{sid}.jsonl"), "w", encoding="utf-8") as f:
+            f.write(text.replace("258c7280-ae70-4798-800f-63464d01a85d", sid))
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(home, "cache"))
+    # The session opened first is indexed beforehand, so opening it reads nothing and starts no
+    # indexing of its folder behind the window: the fleet is the one to read the other 39.
+    first = "258c7280-ae70-4798-8000-000000000000"
+    subprocess.run([cli_binary(c), "index", os.path.join(project, f"{first}.jsonl")], env=env, check=True,
+                   capture_output=True)
+    try:
+        with main_app_closed(c), own_driver(c, env, "tauri-driver-coldfleet.log") as d:
+            d.start(c.app, [project])
+            d.wait("return document.querySelectorAll('[data-testid=session]').length === 40;", timeout=60,
+                   what="the 40 sessions listed")
+            d.run("document.querySelector(`[data-testid=session][data-session-id='${arguments[0]}']`).scrollIntoView();", first)
+            d.click(f"[data-testid=session][data-session-id='{first}']")
+            d.wait("return document.querySelectorAll('[data-testid=row]').length > 0;", timeout=60,
+                   what="a session open")
+            d.click('[data-tab="postmortem"]')
+            d.wait("return !!document.querySelector('[data-testid=fleet-run]');", timeout=30, what="the fleet's button")
+            # The real transcript's re-reads table ends inside the pane (its last columns were cut).
+            fits = d.wait("const t = document.querySelector('[data-testid=rereads-table]')?.getBoundingClientRect();"
+                          "const p = document.querySelector('main.main').getBoundingClientRect();"
+                          "return t ? [t.right, p.right] : null;", timeout=60, what="the re-reads table")
+            check(fits[0] <= fits[1] + 1, f"the re-reads table ends inside its pane; table right {fits[0]}, pane right {fits[1]}")
+            d.run("document.querySelector('[data-testid=fleet-run]').scrollIntoView({block: 'center'});")
+            d.click("[data-testid=fleet-run]")
+            shown = d.wait("const p = document.querySelector('[data-testid=fleet-progress]');"
+                           "return p && / of 39 /.test(p.textContent) ? p.textContent : null;", timeout=60,
+                           what="the fleet counting the sessions it reads")
+            check("Reading" in shown and "Cancel" in shown, f"the pane says how far it is and offers Cancel; got {shown!r}")
+            d.run("document.querySelector('[data-testid=fleet]').scrollIntoView({block: 'start'});")
+            time.sleep(0.3)
+            d.screenshot(os.path.join(c.out, "cold-fleet.png"))
+            d.run("document.querySelector('[data-testid=fleet-cancel]').scrollIntoView({block: 'center'});")
+            d.click("[data-testid=fleet-cancel]")
+            said = d.wait("return document.querySelector('[data-testid=fleet-cancelled]')?.textContent || null;",
+                          timeout=60, what="the fleet stopped")
+            check(said.startswith("Cancelled after ") and "of 39 sessions" in said,
+                  f"the pane says it stopped, and how far it got; got {said!r}")
+            check(d.run("return !document.querySelector('[data-testid=fleet-progress]');"), "no longer in progress")
+            d.run("document.querySelector('[data-testid=fleet-again]').scrollIntoView({block: 'center'});")
+            d.click("[data-testid=fleet-again]")
+            d.wait("return !!document.querySelector('[data-testid=fleet-progress]') || "
+                   "!!document.querySelector('[data-testid=fleet-table]');", timeout=30, what="the fleet asked again")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

@@ -55,7 +55,14 @@ def test_without_a_path_it_lists_every_agent_folder_in_home(c):
         shutil.rmtree(home, ignore_errors=True)
 
 
+CUTS = """
+return Array.from(document.querySelectorAll('[data-testid=session]')).map(b =>
+  [b.dataset.sessionId, b.textContent.match(/(\\d+) cuts?/)?.[1], !!b.querySelector('[data-testid=live-dot]')]);
+"""
+
+
 def sources_in_home(c, d, home):
+    launched = time.time()
     d.start(c.app, [])
     groups = d.wait(GROUPS.replace("return Array", "const g = Array") +
                     "return g.length && g.every(x => x.loaded) ? g : null;", timeout=30,
@@ -90,6 +97,17 @@ def sources_in_home(c, d, home):
           f"'streaming' matches only the Codex session, counted per group; got {narrowed}")
     d.run(SET_FILTER, "")
     shots(c, "sources.png", "screenshot-sources.png", d)
+    # Files nobody writes stay as they are once the index is built behind the window (issue 45:
+    # about 11 s after a cold launch they were marked live and their cuts announced again,
+    # doubling the counts). The Codex rollout is the case: its listing counts 9 messages, its
+    # load 13; opening it indexes its folder behind the window.
+    before = d.run(CUTS)
+    h.open_session("019c8f0a-0000-7000-8000-00000000a001")
+    opened = time.time()
+    time.sleep(max(0.0, max(launched + 20, opened + 10) - time.time()))
+    after = d.run(CUTS)
+    check(after == before and not any(live for _, _, live in after),
+          f"once indexed, no session is live and no cut count changed;\n before {before}\n after  {after}")
 
 
 def test_an_empty_home_offers_the_bundled_examples(c):

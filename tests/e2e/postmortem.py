@@ -74,6 +74,12 @@ def test_spills_coworker_lists_files_and_flags_the_missing_one(c):
               f"exactly one spill file is flagged missing (0002-run_shell-output.txt); got {missing}")
         text = c.d.text("[data-testid=spills]")
         check("✖ missing" in text, "the missing file is flagged with a mark and a word, not colour alone")
+        # Every column ends inside the pane (issue 45: the last ones were cut off).
+        cols = c.d.run("const p = document.querySelector('[data-testid=spills]').getBoundingClientRect();"
+                       "const hs = Array.from(document.querySelectorAll('[data-testid=spills-table] th'));"
+                       "return [hs.map(h => h.getBoundingClientRect().right), p.right, hs.map(h => h.textContent)];")
+        check(len(cols[0]) == 6 and all(r <= cols[1] + 1 for r in cols[0]),
+              f"all six columns end inside the Spills pane (right {cols[1]:.0f}); got {list(zip(cols[2], [round(r) for r in cols[0]]))}")
         # The first (present) file: capped result beside the file, the elided middle marked.
         c.d.wait("return !!document.querySelector('[data-testid=spill-text] .elided-middle');", timeout=15,
                  what="the spill file beside its capped result, elided middle marked")

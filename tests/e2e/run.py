@@ -25,8 +25,8 @@ from cuts import (  # noqa: E402
     test_six_cuts_agent_view_names_the_cut_that_produced_it, test_unanswered_call_finding_badge_and_request_context,
 )
 from fleet import (  # noqa: E402
-    test_a_real_transcript_past_the_first_screen_comes_in_whole, test_a_session_reopens_from_the_index,
-    test_ctrl_k_search_opens_the_message, test_fleet_table_sorts_and_fits,
+    test_a_cold_fleet_counts_its_progress_and_cancels, test_a_real_transcript_past_the_first_screen_comes_in_whole,
+    test_a_session_reopens_from_the_index, test_ctrl_k_search_opens_the_message, test_fleet_table_sorts_and_fits,
 )
 from home import test_an_empty_home_offers_the_bundled_examples, test_without_a_path_it_lists_every_agent_folder_in_home  # noqa: E402
 from live import test_live_writer_rows_appear_once_in_order  # noqa: E402
@@ -82,6 +82,7 @@ TESTS = [
     test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests,
     test_unanswered_call_finding_badge_and_request_context,
     test_two_recorded_runs_side_by_side,
+    test_a_cold_fleet_counts_its_progress_and_cancels,
     test_a_200_mb_session_never_blocks_the_window,
     test_without_a_path_it_lists_every_agent_folder_in_home,
     test_an_empty_home_offers_the_bundled_examples,

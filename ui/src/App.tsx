@@ -56,6 +56,8 @@ export function App() {
   const [ranking, setRanking] = useState(false);
   // A search hit opened: the message to select once its session's timeline is in.
   const [pendingHit, setPendingHit] = useState<{ id: string; index: number } | null>(null);
+  // The text a search hit matched, marked in the inspector while its message is shown.
+  const [searchMark, setSearchMark] = useState<{ index: number; text: string } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const liveView = useLive(selected, setSources, setTimeline, setSelected);
   // The selected session's rows, the first screen at once (rowsIn: those still coming).
@@ -149,6 +151,8 @@ export function App() {
       setSearching(false);
       if (!key) return;
       setTab("timeline");
+      // The inspector marks the match and scrolls to it once the message is shown.
+      setSearchMark({ index: h.index, text: Array.from(h.snippet).slice(h.match_start, h.match_end).join("") });
       // The open session: select at once (selecting it again would reload it and lose the
       // cursor); another one: once its timeline is in.
       if (selected && selected.path === key.path && selected.id === key.id) return selectMessage(h.index);
@@ -377,7 +381,16 @@ export function App() {
             onCopy={(what) => clip.copy(what === "cut" ? { cut: shownCut } : { summary: shownCut })}
           />
         ) : wide ? null : (
-          <Inspector detail={detail} loading={detailLoading} error={detailError} showRaw={showRaw} onToggleRaw={() => setShowRaw((r) => !r)} onLink={openLink} onCopy={detail ? () => clip.copy({ message: detail.message.index }) : undefined} />
+          <Inspector
+            detail={detail}
+            loading={detailLoading}
+            error={detailError}
+            showRaw={showRaw}
+            onToggleRaw={() => setShowRaw((r) => !r)}
+            onLink={openLink}
+            onCopy={detail ? () => clip.copy({ message: detail.message.index }) : undefined}
+            mark={searchMark && detail?.message.index === searchMark.index ? searchMark.text : null}
+          />
         )}
       </div>
       <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || rowsIn !== null || sources === null} />

@@ -39,6 +39,7 @@ macro_rules! with_commands {
             replay_sweep($crate::rpc::ReplaySweepReq) -> $crate::views::panels::SweepView,
             diagnose($crate::rpc::DiagnoseReq) -> $crate::analysis::Diagnosis,
             diagnose_fleet($crate::rpc::DiagnoseFleetReq) -> $crate::analysis::Fleet,
+            cancel_fleet($crate::rpc::CancelFleetReq) -> bool,
             spills($crate::rpc::SpillsReq) -> $crate::analysis::SpillReview,
             spill_text($crate::rpc::SpillTextReq) -> $crate::analysis::SpillEntry,
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
@@ -184,13 +185,20 @@ pub struct DiagnoseReq {
     pub id: String,
 }
 
-/// Request of `diagnose_fleet`: every session under a source, diagnosed.
+/// Request of `diagnose_fleet`: every session under a source, diagnosed (progress goes out as
+/// [`TaskProgress`] events of task `fleet`, in sessions; `cancel_fleet` stops it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct DiagnoseFleetReq {
     /// The source path.
     pub path: String,
 }
+
+/// Request of `cancel_fleet`: stop the fleet's update in progress (it answers `cancelled`;
+/// what was indexed so far is kept). Returns whether one was running.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CancelFleetReq {}
 
 /// Request of `spills`: every spill file of one session (no file is read).
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 // show as diffs (`DiffBlock`) with their arguments folded; everything else is text nodes. Its
 // links (a subagent's or compactor run's transcript, a compaction's transcript, a spill file)
 // open what they name through `onLink`; "Copy as Markdown" goes through `onCopy`.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { MessageDetail } from "../bindings/MessageDetail";
 import type { Part } from "../bindings/Part";
 import type { Problem } from "../bindings/Problem";
@@ -25,12 +25,16 @@ export interface InspectorProps {
   onLink?: (link: Link) => void;
   /** Copy the message as Markdown (absent: no copy button). */
   onCopy?: () => void;
+  /** Text a search matched in this message: marked (its first occurrence) and scrolled to. */
+  mark?: string | null;
 }
 
 const LINK_LABEL: Record<Link["kind"], string> = { subagent: "subagent run", transcript: "transcript", spill_file: "spill file" };
 
-export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink, onCopy }: InspectorProps) {
+export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink, onCopy, mark }: InspectorProps) {
   const [plain, setPlain] = useState(false);
+  const parts = useRef<HTMLDivElement>(null);
+  useEffect(() => markFirst(parts.current, mark ?? null), [detail, mark, plain, showRaw]);
   if (error) {
     return (
       <aside className="inspector" data-testid="inspector">
@@ -88,7 +92,7 @@ export function Inspector({ detail, loading, error, showRaw, onToggleRaw, onLink
           </pre>
         </>
       ) : (
-        <div className="parts">
+        <div className="parts" ref={parts}>
           {m.parts.map((p, i) => (
             <PartBlock key={i} part={p} markdown={!plain && (m.role === "assistant" || m.kind === "summary")} edits={plain ? [] : detail.edits.filter((e) => e.part === i)} rewritten={rewritten} />
           ))}
@@ -234,4 +238,38 @@ export function delegationNote(details: unknown, session: string | undefined): s
   const parts = [typeof mode === "string" ? mode : null, typeof delivered === "boolean" ? (delivered ? "result delivered" : "result not delivered") : null];
   const said = parts.filter((p) => p !== null);
   return said.length ? ` (${said.join(", ")})` : "";
+}
+
+/** The highlight a search hit's match is shown with (`::highlight(search-hit)` in the styles). */
+const HIT = "search-hit";
+
+/** Mark the first occurrence of `text` (case-insensitive) in `root` with the CSS highlight
+ *  [`HIT`] and scroll it into view; clear the mark when there is no text. A highlight marks a
+ *  range without touching the elements React renders. */
+export function markFirst(root: HTMLElement | null, text: string | null) {
+  const highlights = (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights;
+  highlights?.delete(HIT);
+  if (!root || !text) return;
+  const range = findText(root, text);
+  if (!range) return;
+  const Highlight = (globalThis as { Highlight?: new (r: Range) => unknown }).Highlight;
+  if (highlights && Highlight) highlights.set(HIT, new Highlight(range));
+  root.dataset.marked = range.toString();
+  (range.startContainer.parentElement ?? root).scrollIntoView({ block: "center" });
+}
+
+/** The range of the first occurrence of `text` in one text node under `root`, case-insensitive. */
+export function findText(root: HTMLElement, text: string): Range | null {
+  const want = text.toLowerCase();
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const at = (n.textContent ?? "").toLowerCase().indexOf(want);
+    if (at >= 0) {
+      const r = root.ownerDocument.createRange();
+      r.setStart(n, at);
+      r.setEnd(n, at + text.length);
+      return r;
+    }
+  }
+  return null;
 }

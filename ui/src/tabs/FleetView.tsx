@@ -2,7 +2,8 @@
 // brings it up to date first), with severity, re-reads, compactions, cost and verdict. Any
 // column sorts (click its header; again to reverse); the verdict wraps in its column so the
 // table fits the pane. Each row opens its session. Sorting is `fleetSort`'s.
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { call, onEvent } from "../ipc";
 import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
 import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
@@ -25,9 +26,13 @@ const COLUMNS: { key: FleetKey; label: string; num?: boolean }[] = [
 export function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
   // The source whose fleet the user asked for; a small source is asked for without a click.
   const [askedFor, setAskedFor] = useState<string | null>(null);
+  // Bumped by "Diagnose again" after a Cancel: the same request, asked once more.
+  const [round, setRound] = useState(0);
   const asked = count <= FLEET_AUTO || askedFor === path;
   const [sort, setSort] = useState<{ key: FleetKey; dir: SortDir }>({ key: "severity", dir: "asc" });
-  const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count]);
+  const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count, round]);
+  const done = useFleetProgress(path, busy);
+  const cancelled = err?.code === "cancelled";
   const rows = useMemo(() => (fleet ? sortFleet(fleet.sessions, sort.key, sort.dir) : []), [fleet, sort]);
   const t = fleet?.totals;
   const sortBy = (key: FleetKey) =>
@@ -41,12 +46,25 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
         </button>
       )}
       {busy && (
-        <p className="hint">
+        <p className="hint" data-testid="fleet-progress">
           <span className="spinner" aria-hidden="true" />
-          Diagnosing {count} sessions (from the index: only new and changed ones are read)…
+          {done && done.total > 0
+            ? `Reading ${done.done} of ${done.total} new or changed sessions (the others come from the index)… `
+            : `Diagnosing ${count} sessions (from the index: only new and changed ones are read)… `}
+          <button type="button" className="link" onClick={() => void call("cancel_fleet", {}).catch(() => {})} data-testid="fleet-cancel">
+            Cancel
+          </button>
         </p>
       )}
-      {err && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
+      {cancelled && (
+        <p className="hint" data-testid="fleet-cancelled">
+          Cancelled{done && done.total > 0 ? ` after ${done.done} of ${done.total} sessions (kept in the index)` : ""}.{" "}
+          <button type="button" onClick={() => setRound((r) => r + 1)} data-testid="fleet-again">
+            Diagnose again
+          </button>
+        </p>
+      )}
+      {err && !cancelled && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
       {fleet && t && (
         <>
           <p data-testid="fleet-totals">
@@ -61,6 +79,11 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
             <strong>{t.usable_summary_rate === null ? "n/a" : percent(t.usable_summary_rate)}</strong>
           </p>
           <table className="grid-table fleet-table" data-testid="fleet-table">
+            <colgroup>
+              {COLUMNS.map((c) => (
+                <col key={c.key} className={`fleet-col-${c.key}`} />
+              ))}
+            </colgroup>
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
@@ -109,4 +132,28 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
       )}
     </section>
   );
+}
+
+/** The fleet's update so far, from the app's `task-progress` events of task `fleet` for
+ *  `path` (sessions read of those that changed), while `busy`. */
+function useFleetProgress(path: string, busy: boolean): { done: number; total: number } | null {
+  const [done, setDone] = useState<{ done: number; total: number } | null>(null);
+  useEffect(() => {
+    if (!busy) return;
+    setDone(null);
+    let unlisten: (() => void) | undefined;
+    let gone = false;
+    onEvent("task-progress", (p) => {
+      if (p.task === "fleet" && p.id === path) setDone({ done: p.progress.done_pieces, total: p.progress.total_pieces });
+    })
+      .then((u) => (gone ? u() : (unlisten = u)))
+      .catch(() => {
+        // Outside the app (unit tests) there are no events.
+      });
+    return () => {
+      gone = true;
+      unlisten?.();
+    };
+  }, [busy, path]);
+  return done;
 }

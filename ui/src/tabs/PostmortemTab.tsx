@@ -113,7 +113,16 @@ function Findings({ d, select }: { d: Diagnosis; select: (i: number) => void }) 
           {rereads.length === 0 ? (
             <p className="muted">No file was read twice.</p>
           ) : (
-            <table className="grid-table">
+            <table className="grid-table rereads-table" data-testid="rereads-table">
+              <colgroup>
+                <col className="rereads-col-file" />
+                <col className="rereads-col-n" />
+                <col className="rereads-col-n" />
+                <col className="rereads-col-wide" />
+                <col className="rereads-col-wide" />
+                <col className="rereads-col-n" />
+                <col className="rereads-col-at" />
+              </colgroup>
               <thead>
                 <tr>
                   <th>file</th>

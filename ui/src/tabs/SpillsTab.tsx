@@ -76,7 +76,15 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
       </p>
       {suggestions}
       <div className="spill-list" role="listbox" aria-label="Spill files">
-        <table className="grid-table">
+        <table className="grid-table spills-table" data-testid="spills-table">
+          <colgroup>
+            <col className="spills-col-status" />
+            <col className="spills-col-file" />
+            <col className="spills-col-size" />
+            <col className="spills-col-kind" />
+            <col className="spills-col-named" />
+            <col className="spills-col-read" />
+          </colgroup>
           <thead>
             <tr>
               <th>status</th>

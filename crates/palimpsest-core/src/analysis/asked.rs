@@ -19,9 +19,19 @@ pub struct DiagnoseOptions {
     pub max_text_bytes: usize,
     /// The price table fleet rows are costed with; `None` is the shipped snapshot.
     pub prices: Option<crate::cost::PriceTable>,
+    /// Set by the caller to stop a fleet's update between sessions (the window's Cancel):
+    /// what was indexed so far is kept, and the update answers `Error::Cancelled`.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl DiagnoseOptions {
+    /// True once the caller asked to stop ([`DiagnoseOptions::cancel`]).
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// The price table to cost sessions with.
     pub fn price_table(&self) -> &crate::cost::PriceTable {
         self.prices

@@ -99,19 +99,21 @@ pub fn fleet_indexed(
     path: &Path,
     opts: &DiagnoseOptions,
 ) -> Result<crate::analysis::Fleet> {
-    fleet_indexed_given(index, path, opts, &[])
+    fleet_indexed_given(index, path, opts, &[], &mut |_, _| {})
 }
 
 /// [`fleet_indexed`], the update taking the sessions in `given` as read already (the app's
 /// copy of a transcript it follows live): one whose file is as read is not read again.
+/// `progress(done, total)` is called as changed sessions are indexed; `opts.cancel` stops it.
 pub fn fleet_indexed_given(
     index: &mut Index,
     path: &Path,
     opts: &DiagnoseOptions,
     given: &[crate::index::Given],
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<crate::analysis::Fleet> {
     let paths = [path.to_owned()];
-    let report = index.update_given(&paths, opts, &mut |_, _| {}, given)?;
+    let report = index.update_given(&paths, opts, progress, given)?;
     index.fleet(&paths, report.problems, opts.price_table())
 }
 

@@ -92,6 +92,9 @@ pub(super) fn run(
             let (jobs, next) = (&jobs, &next);
             scope.spawn(move || {
                 loop {
+                    if opts.cancelled() {
+                        break;
+                    }
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
                     let prepared = prepare(catalog, job, opts, token_dir, snapshots);
@@ -129,7 +132,11 @@ pub(super) fn run(
             }
             progress(done + 1, total);
         }
+        // Cancelled: what was indexed is kept, and the next update goes on from there.
         db.commit().map_err(sql)?;
+        if opts.cancelled() {
+            return Err(crate::error::Error::Cancelled);
+        }
         if jobs.iter().any(|j| j.was.is_some())
             && let Some(s) = snapshots
         {
