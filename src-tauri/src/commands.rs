@@ -17,9 +17,9 @@ use palimpsest_core::rpc::{
     LoadSourceReq, OpenPathReq, OpenSpillAnywayReq, SpillTextReq, SpillsReq,
 };
 use palimpsest_core::tokens::TokenCache;
-use palimpsest_core::tokens::report::{ReportOptions, TokenReport, TokenView, shown};
 use palimpsest_core::views::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::views::timeline::Timeline;
+use palimpsest_core::views::tokens::{ReportOptions, TokenReport, TokenView, shown};
 use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
 use tauri::State;
 

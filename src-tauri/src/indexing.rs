@@ -78,7 +78,7 @@ pub fn token_report(
     path: &str,
     id: &str,
     encoding: Option<palimpsest_core::tokens::Encoding>,
-) -> Option<palimpsest_core::tokens::report::TokenReport> {
+) -> Option<palimpsest_core::views::tokens::TokenReport> {
     let ix = api::open_index(None).ok()?;
     api::token_report_indexed(&ix, Path::new(path), Some(id), encoding)
         .ok()

@@ -26,6 +26,7 @@ pub mod report;
 pub mod rpc;
 pub mod sources;
 pub mod tokens;
+pub mod tool;
 pub mod views;
 pub mod watch;
 

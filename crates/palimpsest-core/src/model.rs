@@ -203,6 +203,12 @@ pub struct Message {
 }
 
 impl Message {
+    /// The recorded context (input + cache reads + cache writes) of the request this message
+    /// answers, as its reader recorded it ([`Message::usage`]: the shapes are the readers').
+    pub fn recorded_prompt(&self) -> Option<u64> {
+        self.usage.first().map(UsageSplit::prompt)
+    }
+
     /// A visible, ordinary message with the given parts (used by readers and tests).
     pub fn new(index: usize, role: Role, parts: Vec<Part>) -> Self {
         Self {

@@ -31,7 +31,7 @@ macro_rules! with_commands {
             load_source($crate::rpc::LoadSourceReq) -> $crate::views::SourceGroup,
             get_timeline($crate::rpc::GetTimelineReq) -> $crate::views::timeline::Timeline,
             get_message($crate::rpc::GetMessageReq) -> $crate::views::MessageDetail,
-            count_tokens($crate::rpc::CountTokensReq) -> $crate::tokens::report::TokenView,
+            count_tokens($crate::rpc::CountTokensReq) -> $crate::views::tokens::TokenView,
             cancel_tokens($crate::rpc::CancelTokensReq) -> bool,
             token_charts($crate::rpc::TokenChartsReq) -> $crate::views::panels::TokenCharts,
             replay_panel($crate::rpc::ReplayReq) -> $crate::views::panels::ReplayPanel,

@@ -9,9 +9,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use palimpsest_core::api;
-use palimpsest_core::compaction::cutview::SessionCuts;
 use palimpsest_core::compaction::{CompactionAnatomy, CompactionsView, HealthIssue};
 use palimpsest_core::rpc::MarkdownOf;
+use palimpsest_core::views::cuts::SessionCuts;
 use serde::Serialize;
 
 /// Arguments of `compactions`.

@@ -12,8 +12,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use palimpsest_core::api::{self, TokenOptions};
 use palimpsest_core::charts::{ThemeName, thousands};
-use palimpsest_core::tokens::report::{CategoryTotals, ReportOptions, TokenReport};
 use palimpsest_core::tokens::{Category, Encoding, Progress, TokenCache};
+use palimpsest_core::views::tokens::{CategoryTotals, ReportOptions, TokenReport};
 
 /// Arguments of `tokens`.
 #[derive(clap::Args)]

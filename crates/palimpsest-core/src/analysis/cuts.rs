@@ -150,13 +150,12 @@ fn is_microcompact(session: &Session, c: &crate::model::CompactionRecord) -> boo
         .any(|m| m.kind == MessageKind::Summary);
     c.trigger == Some(crate::model::Trigger::Replacement)
         || c.trigger == Some(crate::model::Trigger::Micro)
-            && (!crate::compaction::cutview::micro::compacted_ids(c).is_empty()
-                || c.summary_index.is_none() && !summary_follows)
+            && (!c.cleared_calls().is_empty() || c.summary_index.is_none() && !summary_follows)
 }
 
 /// The messages holding the tool results a microcompact record names.
 fn cleared_messages(session: &Session, record: &crate::model::CompactionRecord) -> Vec<usize> {
-    let ids = crate::compaction::cutview::micro::compacted_ids(record);
+    let ids = record.cleared_calls();
     session
         .messages
         .iter()

@@ -84,8 +84,8 @@ pub fn is_timeout(text: &str) -> bool {
 /// stays in (the same error again is a loop).
 fn asks_a_service(c: &Call) -> bool {
     !c.is_error
-        && super::verbs::split_name(c.name).0.is_some()
-        && super::verbs::verb(c.name) == super::verbs::Verb::Look
+        && crate::tool::split_name(c.name).0.is_some()
+        && crate::tool::verb(c.name) == crate::tool::Verb::Look
 }
 
 /// Find loops. `classes[i]` classifies `calls[i]`.

@@ -35,7 +35,6 @@ pub mod spill_roots;
 pub mod spill_text;
 pub mod spills;
 pub mod thrash;
-pub mod verbs;
 pub mod verdict;
 
 use regex::Regex;

@@ -214,10 +214,10 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
         class.look_only = true;
     } else {
         // MCP and extension tools: their verb says what they did; unknown stays unknown.
-        match super::verbs::verb(call.name) {
-            super::verbs::Verb::Look => class.look_only = true,
-            super::verbs::Verb::Change => class.changes = true,
-            super::verbs::Verb::Unknown => {}
+        match crate::tool::verb(call.name) {
+            crate::tool::Verb::Look => class.look_only = true,
+            crate::tool::Verb::Change => class.changes = true,
+            crate::tool::Verb::Unknown => {}
         }
     }
     class

@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 
 use super::cuts::Cut;
 use crate::model::{Part, Role, Session};
-use crate::tokens::report::message_usage;
 
 /// A compaction that freed less than this share of its context did not help.
 pub const FREED_MIN: f64 = 0.20;
@@ -86,7 +85,7 @@ pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
     let recorded = |i: usize| {
         let m = &msgs[i];
         (m.role == Role::Assistant)
-            .then(|| message_usage(m))
+            .then(|| m.recorded_prompt())
             .flatten()
             .filter(|&u| u > 0)
     };

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use crate::compaction::cutview::SessionCuts;
 use crate::compaction::{Api, CompactionsView, LintReport};
 use crate::error::Result;
 use crate::model::SessionMeta;
+use crate::views::cuts::SessionCuts;
 
 /// The cut view of session `id` under `path` as the index made it, when it holds the file as
 /// it is: what [`super::session_cuts`] gives with the session's BPE counts, without reading

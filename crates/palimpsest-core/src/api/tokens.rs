@@ -18,7 +18,7 @@ pub struct TokenOptions {
     /// Where the count cache lives; `None` counts without caching.
     pub cache_dir: Option<std::path::PathBuf>,
     /// Views: how many top tools/parts, which trigger line.
-    pub report: crate::tokens::report::ReportOptions,
+    pub report: crate::views::tokens::ReportOptions,
     /// The price table; `None` is the shipped snapshot.
     pub prices: Option<crate::cost::PriceTable>,
 }
@@ -30,7 +30,7 @@ pub fn token_report(
     opts: &TokenOptions,
     progress: &mut dyn FnMut(crate::tokens::Progress),
     cancel: &std::sync::atomic::AtomicBool,
-) -> Result<crate::tokens::report::TokenReport> {
+) -> Result<crate::views::tokens::TokenReport> {
     use crate::tokens::{self, Encoding, TokenCache};
     let encoding = opts
         .encoding
@@ -43,7 +43,7 @@ pub fn token_report(
         None => (None, None),
     };
     let counts = tokens::count_session(session, encoding, cache.as_ref(), progress, cancel)?;
-    let mut report = tokens::report::build(session, &counts, opts.report);
+    let mut report = crate::views::tokens::build(session, &counts, opts.report);
     if let Some(e) = unopened {
         report.cache_note = Some(format!("counted without the token cache: {e}"));
     } else if let Some(why) = report.cache_note.take() {
@@ -65,7 +65,7 @@ pub fn token_report_indexed(
     path: &Path,
     id: Option<&str>,
     encoding: Option<crate::tokens::Encoding>,
-) -> Result<Option<crate::tokens::report::TokenReport>> {
+) -> Result<Option<crate::views::tokens::TokenReport>> {
     Ok(index
         .token_report(path, id)?
         .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
@@ -80,10 +80,10 @@ pub fn token_report_indexed_as(
     path: &Path,
     id: Option<&str>,
     encoding: Option<crate::tokens::Encoding>,
-    opts: &crate::tokens::report::ReportOptions,
+    opts: &crate::views::tokens::ReportOptions,
     table: &crate::cost::PriceTable,
-) -> Result<Option<crate::tokens::report::TokenReport>> {
-    let kept = crate::tokens::report::ReportOptions::default();
+) -> Result<Option<crate::views::tokens::TokenReport>> {
+    let kept = crate::views::tokens::ReportOptions::default();
     if opts.top > kept.top || opts.trigger_tokens != kept.trigger_tokens {
         return Ok(None);
     }
@@ -100,7 +100,7 @@ pub fn token_report_indexed_as(
 /// The Tokens view as one SVG (final-context share, processed share, context per request with
 /// compaction cuts, top tools), in the light or dark theme.
 pub fn token_charts_svg(
-    report: &crate::tokens::report::TokenReport,
+    report: &crate::views::tokens::TokenReport,
     theme: crate::charts::ThemeName,
 ) -> Result<String> {
     crate::charts::tokens_svg(report, theme)
@@ -128,7 +128,7 @@ pub fn session_counts(session: &Session, cache: Option<&TokenCache>) -> Option<C
 
 /// The Tokens panel's four charts, one SVG each, in the light or dark theme.
 pub fn token_charts(
-    report: &crate::tokens::report::TokenReport,
+    report: &crate::views::tokens::TokenReport,
     theme: crate::charts::ThemeName,
 ) -> Result<crate::views::panels::TokenCharts> {
     crate::views::panels::token_charts(report, theme)

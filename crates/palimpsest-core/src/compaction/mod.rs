@@ -11,12 +11,10 @@
 //! - [`lint`]: pairing findings per request, and [`lint_messages`] for any list (replay).
 //! - [`request`]: how messages map onto the OpenAI / Anthropic request arrays (error indices).
 //! - [`health`]: is a summary a summary.
-//! - [`cutview`]: the app's cut and request views (three columns, file fates, findings).
 //! - [`recorded`]: a request a provider log recorded beside the one rebuilt here.
 
 pub mod anatomy;
 pub mod context;
-pub mod cutview;
 pub mod health;
 pub mod lint;
 pub mod recorded;

@@ -211,7 +211,7 @@ fn make(
     let (d, (counts, tokens, cut_view)) = (d?, counted?);
     // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
     // price table), from the counts just made.
-    let mut token_report = crate::tokens::report::build(session, &counts, Default::default());
+    let mut token_report = crate::views::tokens::build(session, &counts, Default::default());
     token_report.cost = crate::cost::session_cost(session, crate::cost::PriceTable::bundled());
     let cost = crate::cost::session_cost(session, opts.price_table());
     let requests = super::facts::requests(session, cost.as_ref());
@@ -262,6 +262,6 @@ fn count(
     // The app's cut view reads the counts back from the cache this count filled; they are
     // the same numbers.
     let counted = crate::tokens::counter::Counted::from_tokens(session, &tokens, encoding);
-    let cut_view = crate::api::session_cuts(session, Some(&counted));
+    let cut_view = crate::views::cuts::session_cuts(session, &counted);
     Ok((counts, tokens, cut_view))
 }

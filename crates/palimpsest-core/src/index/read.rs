@@ -323,7 +323,7 @@ impl Index {
         &self,
         path: &Path,
         id: Option<&str>,
-    ) -> Result<Option<crate::tokens::report::TokenReport>> {
+    ) -> Result<Option<crate::views::tokens::TokenReport>> {
         self.kept_json(path, id, "token_reports")
     }
 
@@ -334,7 +334,7 @@ impl Index {
         &self,
         path: &Path,
         id: Option<&str>,
-    ) -> Result<Option<crate::compaction::cutview::SessionCuts>> {
+    ) -> Result<Option<crate::views::cuts::SessionCuts>> {
         self.kept_json(path, id, "cut_views")
     }
 
@@ -344,12 +344,7 @@ impl Index {
         &self,
         path: &Path,
         id: Option<&str>,
-    ) -> Result<
-        Option<(
-            crate::model::SessionMeta,
-            crate::compaction::cutview::SessionCuts,
-        )>,
-    > {
+    ) -> Result<Option<(crate::model::SessionMeta, crate::views::cuts::SessionCuts)>> {
         self.kept_json_of(path, id, "cut_views")
     }
 

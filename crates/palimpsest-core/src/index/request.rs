@@ -3,15 +3,15 @@
 //! again). The requests and both rule sets' lint come from the cut view the index keeps; the
 //! context's messages from their rows, each of which says for which requests it was in the
 //! model's context (`rows::MessageRow::seen`); their tokens from the BPE counts kept beside
-//! them. The same view made from a loaded session is [`crate::compaction::cutview::request_view`].
+//! them. The same view made from a loaded session is [`crate::views::cuts::request_view`].
 
 use std::path::Path;
 
 use rusqlite::params;
 
 use super::Index;
-use crate::compaction::cutview::RequestView;
 use crate::error::Result;
+use crate::views::cuts::RequestView;
 use crate::views::timeline::TimelineRow;
 
 impl Index {
@@ -31,8 +31,7 @@ impl Index {
         let Ok(meta) = serde_json::from_str::<crate::model::SessionMeta>(&s.meta) else {
             return Ok(None);
         };
-        let Some(cuts) =
-            self.row_json::<crate::compaction::cutview::SessionCuts>(s.rowid, "cut_views")?
+        let Some(cuts) = self.row_json::<crate::views::cuts::SessionCuts>(s.rowid, "cut_views")?
         else {
             return Ok(None);
         };

@@ -107,10 +107,10 @@ pub struct Prepared {
     pub diagnosis: crate::analysis::Diagnosis,
     /// The token report in the session model's vocabulary, costed with the shipped price
     /// table: what the Tokens view shows first.
-    pub token_report: crate::tokens::report::TokenReport,
+    pub token_report: crate::views::tokens::TokenReport,
     /// The cut view (every cut's anatomy, every request, the pairing lint) counted in BPE:
     /// what the window's ribbon, cut marks and Requests tab start from.
-    pub cut_view: crate::compaction::cutview::SessionCuts,
+    pub cut_view: crate::views::cuts::SessionCuts,
     /// The spill files its messages name (the built-in markers): the Spills tab's review
     /// starts from these and looks at the disk as it is then.
     pub spill_refs: Vec<crate::analysis::spill_refs::SpillRef>,

@@ -65,6 +65,31 @@ pub struct CompactionRecord {
 }
 
 impl CompactionRecord {
+    /// The call ids whose results this record cleared: a microcompact's `compactedToolIds`, or a
+    /// content replacement's `replacements[].toolUseId`.
+    pub fn cleared_calls(&self) -> Vec<String> {
+        let raw = self.raw.as_ref();
+        if let Some(a) = raw
+            .and_then(|m| m.get("compactedToolIds"))
+            .and_then(Value::as_array)
+        {
+            return a
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+        }
+        raw.and_then(|m| m.get("replacements"))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|r| r.get("toolUseId").and_then(Value::as_str))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// True when this compaction may have taken message `index` (before its cut) out of the
     /// model's view: not kept, and inside the archived span of a collapse.
     pub fn may_drop(&self, index: usize) -> bool {

@@ -138,7 +138,10 @@ fn stamp(files: &[PathBuf]) -> Vec<Option<(u64, SystemTime)>> {
 
 /// The folder snapshots live in: `$XDG_CACHE_HOME/palimpsest/snapshots`.
 pub fn snapshot_root() -> Option<PathBuf> {
-    crate::tokens::TokenCache::default_dir().map(|d| d.join("snapshots"))
+    crate::env::machine()
+        .cache_dir
+        .as_ref()
+        .map(|d| d.join("snapshots"))
 }
 
 /// Copy the database and its `-wal` or `-journal` into a private folder, consistently, and open

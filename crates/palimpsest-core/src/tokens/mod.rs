@@ -20,7 +20,6 @@ pub mod category;
 pub mod counter;
 pub mod known;
 pub mod ranks;
-pub mod report;
 pub mod split;
 pub mod table;
 pub mod totals;

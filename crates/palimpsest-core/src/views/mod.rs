@@ -13,8 +13,8 @@
 //! | replay panel | [`panels::ReplayPanel`] | `api::replay_panel` |
 //! | simulation | [`panels::SimulationSummary`] | `api::replay_summary` |
 //! | sweep | [`panels::SweepView`] | `api::replay_sweep_view_indexed` |
-//! | tokens | `tokens::report::TokenView` (the window's; the CLI prints the whole `TokenReport`) | `api::token_report`, `api::token_report_indexed`, then `tokens::report::shown` |
-//! | token charts | [`panels::TokenCharts`] (of `tokens::report::TokenReport`) | `api::token_charts`, `api::token_report` |
+//! | tokens | `views::tokens::TokenView` (the window's; the CLI prints the whole `TokenReport`) | `api::token_report`, `api::token_report_indexed`, then `views::tokens::shown` |
+//! | token charts | [`panels::TokenCharts`] (of `views::tokens::TokenReport`) | `api::token_charts`, `api::token_report` |
 //! | diagnosis | `analysis::Diagnosis` | `api::diagnose`, `api::diagnosis_indexed` |
 //!
 //! The cut views, the token report and the diagnosis are their modules' results, shown as they
@@ -27,9 +27,8 @@ mod recorded;
 mod sources;
 pub mod timeline;
 
-/// The cut and request views: computed with the compaction they show (file fates need its
-/// anatomy), so their types live there and are named here.
-pub use crate::compaction::cutview as cuts;
+pub mod cuts;
+pub mod tokens;
 pub use message::MessageDetail;
 pub use recorded::RecordedSet;
 pub use sources::{SourceGroup, SourceOrigin};

@@ -14,8 +14,8 @@ use crate::replay::options::{PolicyName, ReplayOptions, ReplayView};
 use crate::replay::simulate::{SimCompaction, Totals};
 use crate::replay::sweep::{Axis, Metric, SweepGrid};
 use crate::replay::{Counter, ReplayedMessage, SummarySource};
-use crate::tokens::report::TokenReport;
 use crate::views::timeline::TimelineRow;
+use crate::views::tokens::TokenReport;
 
 /// The Tokens panel's charts, one SVG each, drawn in one theme.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

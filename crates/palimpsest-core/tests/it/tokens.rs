@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use palimpsest_core::model::{
     CompactionRecord, Message, MessageKind, Part, Role, Session, SourceFormat, Trigger,
 };
-use palimpsest_core::tokens::report::{self, ReportOptions};
 use palimpsest_core::tokens::{self, Category, Encoding, TokenCache};
+use palimpsest_core::views::tokens::{self as report, ReportOptions};
 use serde_json::{Value, json};
 
 /// tiktoken's own count (the reference engine), for independent expectations.

@@ -1,11 +1,11 @@
-//! The Tokens view as the window receives it (`tokens::report::shown`), on the real
+//! The Tokens view as the window receives it (`views::tokens::shown`), on the real
 //! auto-compacted Claude Code transcript with its recorded usage priced: every request's line
 //! is the report's, the two long lists stay in the app, and the rest is the report as it is.
 
 use std::path::Path;
 
 use palimpsest_core::api;
-use palimpsest_core::tokens::report::{TokenReport, shown};
+use palimpsest_core::views::tokens::{TokenReport, shown};
 
 #[test]
 fn the_window_gets_every_request_line_and_not_the_lists() {

@@ -212,7 +212,7 @@ pub(super) fn post_from_usage(
             .skip(start)
             .take_while(|m| m.index < end)
             .filter(|m| m.role == crate::model::Role::Assistant)
-            .find_map(|m| crate::tokens::report::message_usage(m).filter(|&u| u > 0));
+            .find_map(|m| m.recorded_prompt().filter(|&u| u > 0));
         if let Some(u) = used {
             c.post_tokens = Some(u);
             c.post_tokens_from_usage = true;

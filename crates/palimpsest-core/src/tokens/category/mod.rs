@@ -156,13 +156,11 @@ pub fn tool_kind(name: &str, arguments: &Arguments) -> ToolKind {
         "webfetch" | "websearch" | "web_search" | "web_fetch" | "fetch" | "browse" => ToolKind::Web,
         "task" | "agent" | "subagent" | "spawn_agent" | "delegate" => ToolKind::Agent,
         // A server's tool: its verb says which ([`crate::analysis::verbs`]).
-        _ if crate::analysis::verbs::split_name(name).0.is_some() => {
-            match crate::analysis::verbs::verb(name) {
-                crate::analysis::verbs::Verb::Look => ToolKind::McpLook,
-                crate::analysis::verbs::Verb::Change => ToolKind::McpChange,
-                crate::analysis::verbs::Verb::Unknown => ToolKind::Other,
-            }
-        }
+        _ if crate::tool::split_name(name).0.is_some() => match crate::tool::verb(name) {
+            crate::tool::Verb::Look => ToolKind::McpLook,
+            crate::tool::Verb::Change => ToolKind::McpChange,
+            crate::tool::Verb::Unknown => ToolKind::Other,
+        },
         _ => ToolKind::Other,
     }
 }

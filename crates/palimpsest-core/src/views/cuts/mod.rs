@@ -13,16 +13,16 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::anatomy::{CompactionAnatomy, anatomy};
-use super::context::{Eras, RequestInfo};
-use super::health::HealthProfile;
-use super::lint::{Finding, LintReport, lint_session};
+use crate::compaction::anatomy::{CompactionAnatomy, anatomy};
+use crate::compaction::context::{Eras, RequestInfo};
+use crate::compaction::health::HealthProfile;
+use crate::compaction::lint::{Finding, LintReport, lint_session};
 mod brief;
 pub mod micro;
-use super::request::Api;
 use crate::analysis::calls::calls;
 use crate::analysis::paths::file_name;
 use crate::analysis::reads::{AccessKind, classify};
+use crate::compaction::request::Api;
 use crate::model::{Session, Trigger};
 use crate::tokens::Counter;
 use crate::views::timeline::TimelineRow;
@@ -187,7 +187,7 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
         .collect();
     let lint = [Api::Openai, Api::Anthropic]
         .into_iter()
-        .map(|api| lint_session(session, &eras, super::shape_for(session, api)))
+        .map(|api| lint_session(session, &eras, crate::compaction::shape_for(session, api)))
         .collect();
     SessionCuts {
         cuts,
@@ -356,11 +356,13 @@ pub fn request_view(
     number: usize,
     counter: &dyn Counter,
 ) -> Option<RequestView> {
-    let ctx = super::request_context(session, number, counter)?;
+    let ctx = crate::compaction::request_context(session, number, counter)?;
     let eras = Eras::new(session);
     let findings = [Api::Openai, Api::Anthropic]
         .into_iter()
-        .flat_map(|api| lint_session(session, &eras, super::shape_for(session, api)).findings)
+        .flat_map(|api| {
+            lint_session(session, &eras, crate::compaction::shape_for(session, api)).findings
+        })
         .filter(|f| {
             f.first_request.is_some_and(|a| a <= number)
                 && f.last_request.is_some_and(|b| number <= b)

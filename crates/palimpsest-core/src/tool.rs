@@ -1,4 +1,6 @@
-//! What a tool without a known name does, from the verb its name starts with.
+//! What a tool without a known name does, from the verb its name starts with: part of the
+//! session model's vocabulary, which the post-mortem (`analysis`) and the token categories
+//! (`tokens`) both read. What a named shell, file or search tool does is `analysis::reads`'.
 //!
 //! MCP servers name their tools `<verb>_<object>` (`update_issue`, `createPage`, `list-projects`),
 //! and agents prefix them with the server (`mcp__linear__update_issue`, goose's

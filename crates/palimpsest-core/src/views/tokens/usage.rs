@@ -31,10 +31,9 @@ pub struct UsageComparison {
     pub recorded_processed: Option<u64>,
 }
 
-/// The recorded context (input + cache reads + cache writes) of the request `m` answers, as its
-/// reader recorded it ([`Message::usage`]: the shapes are the readers').
+/// The recorded context of the request `m` answers ([`Message::recorded_prompt`]).
 pub fn message_usage(m: &Message) -> Option<u64> {
-    m.usage.first().map(|u| u.prompt())
+    m.recorded_prompt()
 }
 
 pub(crate) fn usage(

@@ -11,13 +11,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-pub use super::totals::{CategoryCounts, CategoryShare, CategoryTotals};
+pub use crate::tokens::totals::{CategoryCounts, CategoryShare, CategoryTotals};
 mod shown;
 mod top;
 mod usage;
-use super::{Category, CountStats, SessionCounts, ToolKind};
 use crate::compaction::Eras;
 use crate::model::{Role, Session, Trigger};
+use crate::tokens::{Category, CountStats, SessionCounts, ToolKind};
 pub use shown::{RequestLine, TokenView, shown};
 use usage::usage;
 pub use usage::{UsageComparison, message_usage};

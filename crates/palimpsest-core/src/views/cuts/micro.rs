@@ -31,31 +31,6 @@ pub struct ClearedResult {
     pub tokens_counted: u64,
 }
 
-/// The call ids a microcompact record names (`compactedToolIds`), or a content replacement
-/// (`replacements[].toolUseId`).
-pub(crate) fn compacted_ids(record: &CompactionRecord) -> Vec<String> {
-    let raw = record.raw.as_ref();
-    if let Some(a) = raw
-        .and_then(|m| m.get("compactedToolIds"))
-        .and_then(Value::as_array)
-    {
-        return a
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-    }
-    raw.and_then(|m| m.get("replacements"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|r| r.get("toolUseId").and_then(Value::as_str))
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `tokensSaved` as the agent recorded it.
 pub fn tokens_saved_recorded(record: &CompactionRecord) -> Option<u64> {
     record
@@ -85,7 +60,7 @@ pub fn cleared(
     carriers: &[FileCarrier],
     counter: &dyn Counter,
 ) -> Vec<ClearedResult> {
-    let ids = compacted_ids(record);
+    let ids = record.cleared_calls();
     let mut out = Vec::new();
     for m in session.messages.iter().take(record.cut_index) {
         for p in &m.parts {
