@@ -65,12 +65,15 @@ rust-test: ui
 ui-test: ui-deps
 	cd ui && npx tsc --noEmit && npx vitest run
 
+# The library crates, bottom layer first (docs/ARCHITECTURE.md): their types are the app's.
+LIBRARIES := palimpsest-model palimpsest-tokens palimpsest-analysis palimpsest-index palimpsest-core
+
 # Regenerate ui/src/bindings from the core types (ts-rs exports them from test functions).
 # Generated into a scratch folder first, so a build failure never leaves the folder half empty.
 BINDINGS_TMP := $(TARGET_DIR)/ts-bindings
 bindings:
 	rm -rf "$(BINDINGS_TMP)"
-	TS_RS_EXPORT_DIR="$(BINDINGS_TMP)" $(CARGO) test -p palimpsest-core --features ts --lib export_bindings --quiet
+	TS_RS_EXPORT_DIR="$(BINDINGS_TMP)" $(CARGO) test $(LIBRARIES:%=-p %) --features ts --lib export_bindings --quiet
 	find ui/src/bindings -name '*.ts' -delete
 	cp -r "$(BINDINGS_TMP)"/. ui/src/bindings/
 

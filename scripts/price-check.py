@@ -3,7 +3,7 @@
 
 One request per API response (`message.id`); each usage figure is the largest the response's
 lines carry (Claude Code 2.1 writes one line per content block and only the last has the final
-`output_tokens`). Prices come from the table Palimpsest ships (crates/palimpsest-core/data/
+`output_tokens`). Prices come from the table Palimpsest ships (crates/palimpsest-analysis/data/
 prices.json): fresh input, output, cache reads, 5-minute and 1-hour cache writes, the 200k tier.
 
     scripts/price-check.py fixtures/real/claude-code/*.jsonl
@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "palimpsest-core",
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "palimpsest-analysis",
                      "data", "prices.json")
 
 

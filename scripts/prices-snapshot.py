@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the price table Palimpsest ships (crates/palimpsest-core/data/prices.json) from the
+"""Write the price table Palimpsest ships (crates/palimpsest-analysis/data/prices.json) from the
 copy of LiteLLM's model_prices_and_context_window.json inside a `litellm` wheel, with its
 licence beside it (PRICES-LICENSE). Only token prices of chat models are kept: per-token
 input, output, cache read and cache write, and the long-context tiers.
@@ -8,7 +8,7 @@ input, output, cache read and cache write, and the long-context tiers.
 """
 import datetime, glob, json, os, subprocess, sys, tempfile, zipfile
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "crates", "palimpsest-core", "data")
+OUT = os.path.join(os.path.dirname(__file__), "..", "crates", "palimpsest-analysis", "data")
 FIELDS = {
     "input_cost_per_token": "input",
     "output_cost_per_token": "output",
@@ -55,7 +55,7 @@ def main():
         json.dump(snapshot, f, indent=0, sort_keys=True)
         f.write("\n")
     with open(os.path.join(OUT, "PRICES-LICENSE"), "w") as f:
-        f.write("crates/palimpsest-core/data/prices.json is derived from LiteLLM's\n")
+        f.write("crates/palimpsest-analysis/data/prices.json is derived from LiteLLM's\n")
         f.write("model_prices_and_context_window.json (litellm %s), under this licence:\n\n" % version)
         f.write(licence)
     print("%d models written (litellm %s)" % (len(models), version))

@@ -1,32 +1,28 @@
-//! Palimpsest's core: read agent sessions of several formats into one model, find where their
-//! context was compacted, replay compaction under other settings, count tokens and diagnose
-//! stuck workers.
+//! Palimpsest's api: one function per view ([`api`]) over the layers below it — the session
+//! model and its readers (`palimpsest-model`), token counts (`palimpsest-tokens`), compactions,
+//! replay, cost and the post-mortem (`palimpsest-analysis`), the fleet index
+//! (`palimpsest-index`) — and what only a front end asks for: the window's panels and
+//! charts, HTML reports, comparing two runs, following sessions live, the app's command list.
+//! The CLI and the app are thin layers over [`api`]; the crates below are named here under the
+//! module names they had, so `palimpsest_core::model::Session` is the model's own type.
 //!
-//! This crate does no I/O beyond reading the files it is pointed at (and its own token cache),
-//! prints nothing and knows nothing of the CLI or the app: both are thin layers over [`api`].
+//! Nothing here prints, and nothing here knows the CLI or the app.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
 
-pub mod analysis;
+pub use palimpsest_analysis::{analysis, compaction, cost, replay};
+pub use palimpsest_index as index;
+pub use palimpsest_index::export;
+pub use palimpsest_model::{env, error, model, sources, tool};
+pub use palimpsest_tokens as tokens;
+
 pub mod api;
-mod cachedb;
 pub mod charts;
-pub mod compaction;
 pub mod compare;
-pub mod cost;
-pub mod env;
-pub mod error;
-pub mod export;
 pub mod follow;
-pub mod index;
 pub mod markdown;
-pub mod model;
-pub mod replay;
 pub mod report;
 pub mod rpc;
-pub mod sources;
-pub mod tokens;
-pub mod tool;
 pub mod views;
 pub mod watch;
 

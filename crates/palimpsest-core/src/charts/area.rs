@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use super::{Theme, ThemeName, WIDTH, draw_err, short, to_svg};
 use crate::error::Result;
 use crate::tokens::Category;
-use crate::views::tokens::{RequestTokens, TokenReport};
+use palimpsest_analysis::views::tokens::{RequestTokens, TokenReport};
 
 /// Pixel height of the chart.
 pub const HEIGHT: u32 = 460;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::tokens::Category;
-use crate::views::tokens::TokenReport;
+use palimpsest_analysis::views::tokens::TokenReport;
 
 pub mod area;
 pub mod heatmap;

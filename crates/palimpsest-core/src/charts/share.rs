@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::{Theme, ThemeName, WIDTH, draw_err, thousands, to_svg};
 use crate::error::Result;
 use crate::tokens::Category;
-use crate::views::tokens::CategoryTotals;
+use palimpsest_analysis::views::tokens::CategoryTotals;
 
 const ROW: u32 = 30;
 const TOP: u32 = 64;

@@ -25,10 +25,9 @@ mod message;
 pub mod panels;
 mod recorded;
 mod sources;
-pub mod timeline;
 
-pub mod cuts;
-pub mod tokens;
 pub use message::MessageDetail;
+/// The views the index keeps too, made in the analysis crate.
+pub use palimpsest_analysis::views::{cuts, timeline, tokens};
 pub use recorded::RecordedSet;
 pub use sources::{SourceGroup, SourceOrigin};

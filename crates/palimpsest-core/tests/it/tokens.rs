@@ -87,12 +87,12 @@ fn published_counts() {
 
 #[test]
 fn counts_equal_tiktoken_on_code_prose_and_unicode() {
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let crates = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let mut corpus: Vec<String> = Vec::new();
     for dir in [
-        src.to_owned(),
-        format!("{src}/tokens"),
-        format!("{src}/sources"),
+        format!("{crates}/palimpsest-core/src"),
+        format!("{crates}/palimpsest-tokens/src"),
+        format!("{crates}/palimpsest-model/src/sources"),
     ] {
         for e in std::fs::read_dir(&dir).expect("core sources are readable") {
             let p = e.unwrap().path();

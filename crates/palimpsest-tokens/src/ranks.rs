@@ -176,7 +176,7 @@ impl Ranks {
 
 #[cfg(test)]
 mod tests {
-    use crate::tokens::Encoding;
+    use crate::Encoding;
 
     #[test]
     fn scan_and_heap_merge_the_same_pairs() {

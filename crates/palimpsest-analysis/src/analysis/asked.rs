@@ -41,7 +41,7 @@ impl DiagnoseOptions {
 }
 
 /// The user's spill-marker pattern, compiled.
-pub(crate) fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
+pub fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
     opts.spill_pattern
         .as_deref()
         .map(super::spills::custom_pattern)

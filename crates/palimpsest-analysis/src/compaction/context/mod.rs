@@ -313,7 +313,7 @@ impl Eras {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::testkit::{compacted_seed_five, seed_five_session};
+    use crate::testkit::{compacted_seed_five, seed_five_session};
 
     #[test]
     fn requests_are_the_assistant_answers_plus_the_next_one() {

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::FleetRow;
 use crate::cost::{Bucket, PriceTable};
 use crate::error::{Error, Result};
-use crate::index::{Index, under};
 use crate::model::SessionMeta;
+use crate::{Index, under};
 pub use parquet::{Col, Table};
 
 /// What to export.
@@ -66,7 +66,7 @@ pub fn tables(
     prices: &PriceTable,
     opts: &ExportOptions,
 ) -> Result<Vec<Table>> {
-    let sql = |e: rusqlite::Error| crate::index::index_error(index.path(), e);
+    let sql = |e: rusqlite::Error| crate::index_error(index.path(), e);
     let roots: Vec<PathBuf> = paths
         .iter()
         .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))

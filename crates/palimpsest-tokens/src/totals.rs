@@ -34,7 +34,8 @@ pub struct CategoryCounts {
 }
 
 impl CategoryCounts {
-    pub(crate) fn from_array(a: &[u64; 10]) -> Self {
+    /// From counts indexed by [`Category`] position.
+    pub fn from_array(a: &[u64; 10]) -> Self {
         CategoryCounts {
             system: a[0],
             user_text: a[1],
@@ -91,7 +92,8 @@ pub struct CategoryTotals {
 }
 
 impl CategoryTotals {
-    pub(crate) fn from_array(a: &[u64; 10]) -> Self {
+    /// From counts indexed by [`Category`] position.
+    pub fn from_array(a: &[u64; 10]) -> Self {
         let total: u64 = a.iter().sum();
         CategoryTotals {
             total,

@@ -19,8 +19,6 @@ pub mod health;
 pub mod lint;
 pub mod recorded;
 pub mod request;
-#[cfg(test)]
-pub(crate) mod testkit;
 
 pub use anatomy::{CompactionAnatomy, anatomy};
 pub use context::{Eras, RequestInfo};

@@ -1,29 +1,9 @@
-//! Writes the rank tables token counting reads in place (`src/tokens/table.rs` says why and
-//! how they are laid out), from the vocabularies `bpe-openai` embeds: the same rank files as
-//! OpenAI's tiktoken. And names the build of the Claude Code and Codex readers and the session
-//! model (`PALIMPSEST_READER_BUILD`, a hash of their sources), which a reader's snapshot is
-//! tagged with (`sources/kept.rs`): a snapshot another build of them wrote is never taken,
-//! whatever changed, its layout or what a line becomes.
-
-#[path = "src/tokens/table.rs"]
-mod table;
+//! Names the build of the Claude Code and Codex readers and the session model
+//! (`PALIMPSEST_READER_BUILD`, a hash of their sources), which a reader's snapshot is tagged
+//! with (`sources/kept.rs`): a snapshot another build of them wrote is never taken, whatever
+//! changed, its layout or what a line becomes.
 
 fn main() {
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    for (name, tokenizer) in [
-        ("o200k_base", bpe_openai::o200k_base()),
-        ("cl100k_base", bpe_openai::cl100k_base()),
-    ] {
-        let bpe = &tokenizer.bpe;
-        let tokens: Vec<&[u8]> = (0..bpe.num_tokens())
-            .map(|id| bpe.token_bytes(id as u32))
-            .collect();
-        let path = out.join(format!("{name}.ranks"));
-        std::fs::write(&path, table::write(&tokens))
-            .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
-    }
-    println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=src/tokens/table.rs");
     let reader = [
         "src/model.rs",
         "src/model",

@@ -2,9 +2,16 @@
 //!
 //! [`count_session`] splits a session into pieces ([`category`]), counts each with the chosen
 //! vocabulary ([`bpe`]), reusing counts from the on-disk [`cache`] by content hash, and reports
-//! progress and honours a cancel flag on the way. [`report`] turns the counts into the views the
-//! CLI and the app show (final context, tokens processed over the run, per request, top tools
-//! and parts, recorded usage beside our estimate); `charts` draws them.
+//! progress and honours a cancel flag on the way. Above the session model only: what the counts
+//! become on screen (the token report, its charts) is the analysis crate's `views::tokens` and
+//! core's `charts`.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+#![warn(missing_docs)]
+
+// The layer below, under the names every module of this crate uses.
+#[cfg(test)]
+use palimpsest_model::testkit;
+use palimpsest_model::{cachedb, env, error, model, tool};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

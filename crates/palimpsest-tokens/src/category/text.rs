@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::{ToolKind, split_arguments};
+use crate::cache::Key;
 use crate::model::{Arguments, Body};
-use crate::tokens::cache::Key;
 
 /// The text of a [`Piece`]: borrowed from its part, or made again each time it is read (a tool
 /// result's [`Body`] unpacked, a call's arguments as JSON), so splitting a session never holds
@@ -94,9 +94,9 @@ pub(super) const MADE_KEPT: usize = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::testkit;
+    use crate::category::pieces;
     use crate::model::{Message, Part, Role};
-    use crate::tokens::category::pieces;
+    use crate::testkit;
     use serde_json::json;
 
     #[test]

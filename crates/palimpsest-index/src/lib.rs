@@ -17,8 +17,17 @@
 //! `request`'s; requests, compactions and findings
 //! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+#![warn(missing_docs)]
+
+// The layers below, under the names every module of this crate uses.
+use palimpsest_analysis::{analysis, compaction, cost, replay, views};
+use palimpsest_model::{cachedb, env, error, model, sources};
+use palimpsest_tokens as tokens;
+
 mod body;
 pub mod digests;
+pub mod export;
 pub mod facts;
 pub mod fingerprint;
 mod jobs;

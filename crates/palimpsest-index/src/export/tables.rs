@@ -7,7 +7,7 @@ use rusqlite::params;
 
 use super::{Col, Indexed, Table};
 use crate::cost::{PriceTable, UsageSplit, price_buckets, price_request, round_usd};
-use crate::index::store::part_base;
+use crate::store::part_base;
 
 fn int(v: usize) -> Option<i64> {
     i64::try_from(v).ok()

@@ -150,8 +150,8 @@ impl PartialOrd for Ranked<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compaction::testkit;
     use crate::model::{Message, Part, Role};
+    use crate::testkit;
     use crate::tokens::{CountStats, Encoding, PieceCount};
 
     fn piece(

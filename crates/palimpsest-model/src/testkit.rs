@@ -1,5 +1,6 @@
 //! Hand-built sessions for the unit tests: seed 000's five-message conversation and what
-//! upstream goose's compactor leaves of it.
+//! upstream goose's compactor leaves of it. Shared by every crate's unit tests.
+#![allow(missing_docs)]
 
 use serde_json::json;
 
