@@ -262,6 +262,10 @@ fn count(
     // The app's cut view reads the counts back from the cache this count filled; they are
     // the same numbers.
     let counted = crate::tokens::counter::Counted::from_tokens(session, &tokens, encoding);
-    let cut_view = crate::views::cuts::session_cuts(session, &counted);
+    // What the session does not hold as it is (the stored text of the results a microcompact
+    // cleared) is counted through the cache too, so the next update counts none of it again.
+    let counter = crate::tokens::remember::Remembering::new(counted, cache);
+    let cut_view = crate::views::cuts::session_cuts(session, &counter);
+    counter.keep();
     Ok((counts, tokens, cut_view))
 }

@@ -156,6 +156,20 @@ impl Counted {
         }
     }
 
+    /// The tokens of `m` when it is the session's message as stored (not a copy with other
+    /// content); `None` for a message to count afresh.
+    pub fn stored(&self, m: &Message) -> Option<u64> {
+        match self.by_index.get(m.index) {
+            Some(Some((n, print))) if *print == fingerprint(m) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The encoding these counts are in.
+    pub fn encoding(&self) -> Encoding {
+        self.bpe.encoding
+    }
+
     /// The tokens of the message stored at `index`, when the session holds it.
     pub fn of_index(&self, index: usize) -> Option<u64> {
         self.by_index.get(index).copied().flatten().map(|(n, _)| n)
@@ -168,10 +182,7 @@ impl Counter for Counted {
     }
 
     fn count(&self, m: &Message) -> u64 {
-        match self.by_index.get(m.index) {
-            Some(Some((n, print))) if *print == fingerprint(m) => *n,
-            _ => self.bpe.count(m),
-        }
+        self.stored(m).unwrap_or_else(|| self.bpe.count(m))
     }
 }
 

@@ -27,6 +27,7 @@ pub mod category;
 pub mod counter;
 pub mod known;
 pub mod ranks;
+pub mod remember;
 pub mod split;
 pub mod table;
 pub mod totals;

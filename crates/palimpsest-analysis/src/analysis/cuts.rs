@@ -68,6 +68,9 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
             })
             .collect()
     } else {
+        // Found once for every microcompact: a scan of the messages per microcompact made a
+        // long session's hundreds of them quadratic.
+        let results = results_by_call(session);
         session
             .compactions
             .iter()
@@ -88,7 +91,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 kept: c.kept.iter().copied().collect(),
                 micro: is_microcompact(session, c),
                 cleared: if is_microcompact(session, c) {
-                    cleared_messages(session, c)
+                    cleared_messages(&results, c)
                 } else {
                     Vec::new()
                 },
@@ -153,20 +156,39 @@ fn is_microcompact(session: &Session, c: &crate::model::CompactionRecord) -> boo
             && (!c.cleared_calls().is_empty() || c.summary_index.is_none() && !summary_follows)
 }
 
-/// The messages holding the tool results a microcompact record names.
-fn cleared_messages(session: &Session, record: &crate::model::CompactionRecord) -> Vec<usize> {
-    let ids = record.cleared_calls();
-    session
-        .messages
+/// The messages holding each call's result, by call id, in order.
+fn results_by_call(session: &Session) -> std::collections::HashMap<&str, Vec<usize>> {
+    let mut out: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for m in &session.messages {
+        for p in &m.parts {
+            if let crate::model::Part::ToolResult { call_id, .. } = p {
+                let at = out.entry(call_id.as_str()).or_default();
+                if at.last() != Some(&m.index) {
+                    at.push(m.index);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The messages before the cut holding the tool results a microcompact record names, in
+/// order (`results`: [`results_by_call`]).
+fn cleared_messages(
+    results: &std::collections::HashMap<&str, Vec<usize>>,
+    record: &crate::model::CompactionRecord,
+) -> Vec<usize> {
+    let mut out: Vec<usize> = record
+        .cleared_calls()
         .iter()
-        .take(record.cut_index)
-        .filter(|m| {
-            m.parts.iter().any(|p| {
-                matches!(p, crate::model::Part::ToolResult { call_id, .. } if ids.contains(call_id))
-            })
-        })
-        .map(|m| m.index)
-        .collect()
+        .filter_map(|id| results.get(id.as_str()))
+        .flatten()
+        .copied()
+        .filter(|&i| i < record.cut_index)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Indices of the ordinary messages cut `k` (0-based position in `cuts`) dropped: those after

@@ -70,6 +70,15 @@ fn unpack(packed: &[u8], len: usize) -> String {
 }
 
 impl Body {
+    /// A body holding `text` plain, never packed: for a message made only to be counted and
+    /// dropped at once, where packing would cost more than the message lives.
+    pub fn plain(text: String) -> Self {
+        Self {
+            len: text.len(),
+            held: Held::Plain(text.into_boxed_str()),
+        }
+    }
+
     /// A body holding `text`, packed when it is long and shrinks.
     pub fn new(text: String) -> Self {
         let len = text.len();

@@ -5,10 +5,11 @@
 //! the tokens saved, as recorded (`tokensSaved`) beside our count. The reader already put the
 //! stored text back into each result's `raw` (`sources::claude::visibility`).
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::FileCarrier;
 use crate::model::{CompactionRecord, Message, Part, Role, Session};
 use crate::tokens::Counter;
 
@@ -53,16 +54,62 @@ fn stored_text(raw: &Value) -> String {
     }
 }
 
+/// Where each tool call and its results are in a session, by call id, found once for all of
+/// its microcompacts (a scan per microcompact, and per result for its call, made a session of
+/// hundreds of them quadratic).
+pub struct Calls<'a> {
+    /// Positions of the messages holding each call's result, in order.
+    results: HashMap<&'a str, Vec<usize>>,
+    /// The message holding each call, and the call's tool: the first such call.
+    calls: HashMap<&'a str, (usize, &'a str)>,
+}
+
+impl<'a> Calls<'a> {
+    /// Every call and result of `session`.
+    pub fn new(session: &'a Session) -> Self {
+        let mut results: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut calls: HashMap<&str, (usize, &str)> = HashMap::new();
+        for (pos, m) in session.messages.iter().enumerate() {
+            for p in &m.parts {
+                match p {
+                    Part::ToolResult { call_id, .. } => {
+                        let at = results.entry(call_id.as_str()).or_default();
+                        if at.last() != Some(&pos) {
+                            at.push(pos);
+                        }
+                    }
+                    Part::ToolCall { id, name, .. } => {
+                        calls.entry(id.as_str()).or_insert((m.index, name.as_str()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Calls { results, calls }
+    }
+}
+
 /// Every result `record` (a microcompact) cleared, in stored order.
 pub fn cleared(
     session: &Session,
     record: &CompactionRecord,
-    carriers: &[FileCarrier],
+    calls: &Calls<'_>,
+    carried: &HashMap<usize, &[String]>,
     counter: &dyn Counter,
 ) -> Vec<ClearedResult> {
-    let ids = record.cleared_calls();
+    let ids: HashSet<String> = record.cleared_calls().into_iter().collect();
+    let mut holders: Vec<usize> = ids
+        .iter()
+        .filter_map(|id| calls.results.get(id.as_str()))
+        .flatten()
+        .copied()
+        .filter(|&p| p < record.cut_index)
+        .collect();
+    holders.sort_unstable();
+    holders.dedup();
     let mut out = Vec::new();
-    for m in session.messages.iter().take(record.cut_index) {
+    for pos in holders {
+        let m = &session.messages[pos];
         for p in &m.parts {
             let Part::ToolResult { call_id, raw, .. } = p else {
                 continue;
@@ -70,21 +117,14 @@ pub fn cleared(
             if !ids.contains(call_id) {
                 continue;
             }
-            let call = session.messages.iter().find_map(|c| {
-                c.parts.iter().find_map(|q| match q {
-                    Part::ToolCall { id, name, .. } if id == call_id => {
-                        Some((c.index, name.clone()))
-                    }
-                    _ => None,
-                })
-            });
+            let call = calls.calls.get(call_id.as_str());
             let text = stored_text(&raw.value());
             let probe = Message::new(
                 m.index,
                 Role::User,
                 vec![Part::ToolResult {
                     call_id: call_id.clone(),
-                    text: text.into(),
+                    text: crate::model::Body::plain(text),
                     is_error: false,
                     raw: Value::Null.into(),
                 }],
@@ -92,12 +132,11 @@ pub fn cleared(
             out.push(ClearedResult {
                 index: m.index,
                 call_id: call_id.clone(),
-                call_index: call.as_ref().map(|c| c.0),
-                tool: call.map(|c| c.1),
-                paths: carriers
-                    .iter()
-                    .find(|c| c.index == m.index)
-                    .map(|c| c.paths.clone())
+                call_index: call.map(|c| c.0),
+                tool: call.map(|c| c.1.to_owned()),
+                paths: carried
+                    .get(&m.index)
+                    .map(|p| p.to_vec())
                     .unwrap_or_default(),
                 tokens_counted: counter.count(&probe),
             });

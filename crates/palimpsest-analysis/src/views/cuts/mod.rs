@@ -3,7 +3,7 @@
 //! content the dropped messages carried, and the context of request N as timeline rows with its
 //! pairing findings under both providers' rules.
 //!
-//! Composes [`super::anatomy`], [`super::lint`] and [`super::context`] with the file-access
+//! Composes `compaction::anatomy`, `compaction::lint` and `compaction::context` with the file-access
 //! classification of [`crate::analysis::reads`]; drawing is the UI's business. A "carrier" is a
 //! message holding the result of a call that read a file (`cat store.py`, `Read`, `read_file`,
 //! a `text_editor` view): the file's text reached the model through it. A re-appended copy of a
@@ -181,9 +181,21 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
         .enumerate()
         .map(|(p, m)| (m.index, p))
         .collect();
+    // Looked up by every cut; made once, so a session of hundreds of cuts stays linear.
+    let carried: HashMap<usize, &[String]> =
+        carriers.iter().map(|c| (c.index, &c.paths[..])).collect();
+    let calls = micro::Calls::new(session);
     let cuts = anatomy(session, &eras, counter, &profile)
         .into_iter()
-        .map(|a| detail(session, &eras, &carriers, &pos_of, counter, a))
+        .map(|a| {
+            let at = Lookups {
+                carriers: &carriers,
+                carried: &carried,
+                pos_of: &pos_of,
+                calls: &calls,
+            };
+            detail(session, &eras, &at, counter, a)
+        })
         .collect();
     let lint = [Api::Openai, Api::Anthropic]
         .into_iter()
@@ -198,36 +210,45 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
     }
 }
 
+/// What [`detail`] looks up, made once per session.
+struct Lookups<'a> {
+    carriers: &'a [FileCarrier],
+    /// What each message carried, by message index.
+    carried: &'a HashMap<usize, &'a [String]>,
+    /// Position in the session of each message index.
+    pos_of: &'a HashMap<usize, usize>,
+    calls: &'a micro::Calls<'a>,
+}
+
 fn detail(
     session: &Session,
     eras: &Eras,
-    carriers: &[FileCarrier],
-    pos_of: &HashMap<usize, usize>,
+    at: &Lookups<'_>,
     counter: &dyn Counter,
     a: CompactionAnatomy,
 ) -> CutDetail {
+    let (carriers, carried, pos_of) = (at.carriers, at.carried, at.pos_of);
     let msgs = &session.messages;
     let block = eras.block(a.ordinal);
     let dropped: Vec<usize> = block.dropped.iter().map(|&p| msgs[p].index).collect();
     let record = &session.compactions[a.ordinal];
     let micro = matches!(a.trigger, Some(Trigger::Micro | Trigger::Replacement));
     let cleared = if micro {
-        micro::cleared(session, record, carriers, counter)
+        micro::cleared(session, record, at.calls, carried, counter)
     } else {
         Vec::new()
     };
     let mut kept = a.kept_tail.clone();
     kept.extend(a.preserved_index.filter(|p| !kept.contains(p)));
     // A cleared result stays in the context as a placeholder: it is not kept verbatim.
-    kept.retain(|k| !cleared.iter().any(|c| c.index == *k));
+    let cleared_at: std::collections::HashSet<usize> = cleared.iter().map(|c| c.index).collect();
+    kept.retain(|k| !cleared_at.contains(k));
     let summary_text = a
         .summary_index
         .and_then(|i| pos_of.get(&i))
         .map(|&p| msgs[p].text());
 
-    // What each message carried; a re-appended copy carries what its original did.
-    let carried: HashMap<usize, &[String]> =
-        carriers.iter().map(|c| (c.index, &c.paths[..])).collect();
+    // What each message carried (`carried`); a re-appended copy carries what its original did.
     // The copies are the last entries of `kept_tail`; `kept` may add the preserved copy.
     let first_copy = a.kept_tail.len() - a.kept_copies_of.len();
     let kept_carries = |k: usize, i: usize| -> &[String] {

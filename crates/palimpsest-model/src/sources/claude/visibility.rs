@@ -58,8 +58,15 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
         .filter(|(_, n)| n.subtype.as_deref() == Some("microcompact_boundary"))
         .map(|(i, _)| i)
         .collect();
+    // Which messages hold each call's result, found once: a long session has hundreds of
+    // microcompacts, and a scan of every earlier message for each made reading it quadratic.
+    let results = if micro.is_empty() {
+        std::collections::HashMap::new()
+    } else {
+        results_by_call(b)
+    };
     for at in micro {
-        records.push(micro_record(b, at));
+        records.push(micro_record(b, at, &results));
     }
     records.sort_by_key(|r| r.cut_index);
     records
@@ -123,7 +130,27 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     }
 }
 
-fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
+/// The messages holding each tool call's result, by call id, in order.
+fn results_by_call(b: &Builder) -> std::collections::HashMap<String, Vec<usize>> {
+    let mut out: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    for (i, m) in b.messages.iter().enumerate() {
+        for p in &m.parts {
+            if let Part::ToolResult { call_id, .. } = p {
+                let at = out.entry(call_id.clone()).or_default();
+                if at.last() != Some(&i) {
+                    at.push(i);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn micro_record(
+    b: &mut Builder,
+    at: usize,
+    results: &std::collections::HashMap<String, Vec<usize>>,
+) -> CompactionRecord {
     let meta = b.nodes[at].compact_meta.as_deref().cloned();
     let ids: HashSet<String> = meta
         .as_ref()
@@ -135,13 +162,18 @@ fn micro_record(b: &mut Builder, at: usize) -> CompactionRecord {
                 .collect()
         })
         .unwrap_or_default();
-    let clears =
-        |p: &Part| matches!(p, Part::ToolResult { call_id, .. } if ids.contains(call_id.as_str()));
-    for m in &mut b.messages[..at] {
-        if !m.parts.iter().any(clears) {
-            continue;
-        }
-        let m = Arc::make_mut(m);
+    // The earlier messages holding a listed result, in order, each once.
+    let mut holders: Vec<usize> = ids
+        .iter()
+        .filter_map(|id| results.get(id))
+        .flatten()
+        .copied()
+        .filter(|&i| i < at)
+        .collect();
+    holders.sort_unstable();
+    holders.dedup();
+    for i in holders {
+        let m = Arc::make_mut(&mut b.messages[i]);
         let mut cleared = Vec::new();
         for p in &mut m.parts {
             if let Part::ToolResult {
