@@ -7,7 +7,6 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod ahead;
-#[cfg(unix)]
 mod alloc;
 mod commands;
 mod indexing;
@@ -17,8 +16,6 @@ mod memo;
 #[cfg(target_os = "linux")]
 mod painting;
 mod progress;
-#[cfg(unix)]
-mod relaunch;
 #[cfg(target_os = "linux")]
 mod renderer;
 mod runtime;
@@ -47,21 +44,42 @@ macro_rules! handlers {
     }};
 }
 
-fn main() {
-    // First, before any thread or window: may run the app again, painting on the CPU and
-    // purging freed memory at once.
-    #[cfg(unix)]
-    {
+/// The process settings the app needs, made before anything else runs: painting on the CPU on
+/// a machine without a GPU (`painting`), and allocators that give freed memory back at once
+/// (`alloc`). Each is left alone when the user set its variable.
+fn settle_process() {
+    #[cfg(target_os = "linux")]
+    let paint_on_cpu = painting::wanted();
+    let allocators = alloc::wanted(|name| std::env::var_os(name));
+    // SAFETY: this runs first in `main`, while the process has one thread, so nothing reads
+    // the environment or the allocators' options while they change: `set_var` and
+    // mimalloc's `mi_option_set` are not thread-safe. WebKit's renderer process, started
+    // later, inherits the variable; mimalloc and glibc read their variables before `main`,
+    // so their settings go through their own calls.
+    #[allow(unsafe_code)]
+    unsafe {
         #[cfg(target_os = "linux")]
-        let painting = painting::wanted();
-        #[cfg(not(target_os = "linux"))]
-        let painting = None;
-        let vars: Vec<_> = painting
-            .into_iter()
-            .chain(alloc::wanted(|name| std::env::var_os(name)))
-            .collect();
-        relaunch::with(&vars);
+        if let Some((name, value)) = paint_on_cpu {
+            std::env::set_var(name, value);
+        }
+        for setting in allocators {
+            match setting {
+                alloc::Setting::PurgeDelay(ms) => {
+                    libmimalloc_sys::mi_option_set(alloc::MI_OPTION_PURGE_DELAY, ms.into());
+                }
+                #[cfg(all(target_os = "linux", target_env = "gnu"))]
+                alloc::Setting::TrimThreshold(bytes) => {
+                    libc::mallopt(libc::M_TRIM_THRESHOLD, bytes);
+                }
+                #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+                alloc::Setting::TrimThreshold(_) => {}
+            }
+        }
     }
+}
+
+fn main() {
+    settle_process();
     // The one place the app's core learns the environment.
     palimpsest_core::env::install(palimpsest_core::env::Machine::new(
         dirs::home_dir(),

@@ -6,10 +6,10 @@
 //! them: on a 2-core machine busy reading a 200 MB transcript, switching tabs held the page for
 //! 200–950 ms while the page's own work (React, layout) took 20 ms. Skia painting on the CPU
 //! (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`) draws the same tiles without that detour; the e2e
-//! long-task probe measures the difference (README, "Big sessions").
+//! long-task probe measures the difference (docs/PERFORMANCE.md).
 //!
 //! WebKit reads the variable once, in the renderer process, which inherits the app's environment:
-//! the app is started again with it set (`relaunch`). A user who set any of WebKit's rendering
+//! `main` sets it before any thread starts. A user who set any of WebKit's rendering
 //! variables chose for themselves, and is left alone. What a GPU machine does is left to WebKit.
 
 use std::ffi::OsString;

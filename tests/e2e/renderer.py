@@ -96,9 +96,10 @@ test_a_crashed_renderer_is_reloaded.kills_the_renderer = True
 
 
 def test_without_a_gpu_the_renderer_paints_on_the_cpu(c):
-    """No GPU render node here (CI under Xvfb): the app runs itself again, same process, with
-    Skia painting on the CPU, so its renderer never waits on a software OpenGL. A value the user
-    set is kept as they set it."""
+    """No GPU render node here (CI under Xvfb): the app sets Skia painting on the CPU at the top
+    of its `main`, so its renderer never waits on a software OpenGL. A value the user set is kept
+    as they set it. The app is not executed again for it: its own start-up environment (what
+    /proc shows of the process as started) holds only what it was given."""
     gpu = os.path.isdir("/dev/dri") and any(n.startswith("renderD") for n in os.listdir("/dev/dri"))
     base = {k: v for k, v in os.environ.items() if not k.startswith("WEBKIT_") and k != "LIBGL_ALWAYS_SOFTWARE"}
     cache = tempfile.mkdtemp(prefix="palimpsest-e2e-painting-")
@@ -110,9 +111,14 @@ def test_without_a_gpu_the_renderer_paints_on_the_cpu(c):
                     env["WEBKIT_SKIA_ENABLE_CPU_RENDERING"] = given.decode()
                 app = subprocess.Popen([c.app, c.fixtures], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
                 try:
-                    # The renderer is the child of the app's own process id: the app ran itself
-                    # again in place, it did not start a second process.
+                    # The renderer is the child of the app's own process id.
                     pid = wait_for("the app's renderer", lambda: renderers(app.pid))[0]
+                    with open(f"/proc/{app.pid}/environ", "rb") as f:
+                        started = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+                    for name in (b"WEBKIT_SKIA_ENABLE_CPU_RENDERING", b"MIMALLOC_PURGE_DELAY", b"MALLOC_TRIM_THRESHOLD_"):
+                        check(started.get(name) == (given if name.startswith(b"WEBKIT") else None),
+                              f"the app was started with {name!r}={started.get(name)!r}: it executed itself "
+                              f"again with its settings instead of making them in main")
                     with open(f"/proc/{pid}/environ", "rb") as f:
                         vars_ = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
                     got = vars_.get(b"WEBKIT_SKIA_ENABLE_CPU_RENDERING")
