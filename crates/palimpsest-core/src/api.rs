@@ -247,7 +247,7 @@ pub use postmortem::{
 pub(crate) use replay::replay_counter;
 pub use replay::{
     replay, replay_panel, replay_simulate, replay_summary, replay_sweep, replay_sweep_svg,
-    replay_verify,
+    replay_verify, replay_with_panel,
 };
 pub use tokens::{
     TokenOptions, session_counts, token_charts, token_charts_svg, token_report,

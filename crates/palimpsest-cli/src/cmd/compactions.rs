@@ -19,7 +19,8 @@ use serde::Serialize;
 pub struct Args {
     #[command(flatten)]
     target: super::Target,
-    /// Print JSON: {"compactions": [{cut_index, trigger, pre_tokens, ...}]}.
+    /// Print JSON: {"compactions": [{cut_index, trigger, pre_tokens, ...}], "cuts", "lint",
+    /// "profile", "carriers", "request_list", ...}: the cut view the window receives.
     #[arg(long)]
     json: bool,
     /// One cut, numbered from 1 as the window names them: as Markdown, or with --json the cut
@@ -35,11 +36,37 @@ pub struct Args {
     no_index: bool,
 }
 
+/// `compactions --json`: every key of the cut view the window receives (`SessionCuts`), beside
+/// the keys this command printed first (`compactions`, and `requests` as a count, so the
+/// window's list of requests is `request_list`).
 #[derive(Serialize)]
 struct Out<'a> {
     session: &'a str,
-    compactions: &'a [CompactionAnatomy],
+    compactions: Vec<&'a CompactionAnatomy>,
     requests: usize,
+    /// Every cut whole, as an opened cut shows it.
+    cuts: &'a [palimpsest_core::views::cuts::CutDetail],
+    /// Every request with its context size; the last one is the next request.
+    request_list: &'a [palimpsest_core::compaction::RequestInfo],
+    profile: &'a palimpsest_core::compaction::HealthProfile,
+    carriers: &'a [palimpsest_core::views::cuts::FileCarrier],
+    /// Pairing lint under OpenAI's rules, then Anthropic's.
+    lint: &'a [palimpsest_core::compaction::lint::LintReport],
+}
+
+impl<'a> Out<'a> {
+    fn of(session: &'a str, cuts: &'a SessionCuts) -> Self {
+        Out {
+            session,
+            compactions: cuts.cuts.iter().map(|c| &c.anatomy).collect(),
+            requests: cuts.requests.len(),
+            cuts: &cuts.cuts,
+            request_list: &cuts.requests,
+            profile: &cuts.profile,
+            carriers: &cuts.carriers,
+            lint: &cuts.lint,
+        }
+    }
 }
 
 /// Run `compactions`. A file the user's index holds as it is now is answered from its cut
@@ -52,7 +79,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     {
         return match a.cut {
             Some(n) => print_cut(&meta.id, &cuts, usize::try_from(n - 1)?),
-            None => print(&meta.id, &api::compactions_of(cuts), a.json),
+            None if a.json => json(&meta.id, &cuts),
+            None => print(&meta.id, &api::compactions_of(cuts)),
         };
     }
     let session = a.target.load("read")?;
@@ -64,20 +92,27 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return one_cut(&session, at, a.summary);
     }
-    let view = api::compactions(&session, super::session_counts(&session).as_ref());
-    print(&session.meta.id, &view, a.json)
+    let counts = super::session_counts(&session);
+    if a.json {
+        return json(
+            &session.meta.id,
+            &api::session_cuts(&session, counts.as_ref()),
+        );
+    }
+    print(
+        &session.meta.id,
+        &api::compactions(&session, counts.as_ref()),
+    )
 }
 
-/// The compactions of session `id`, one line each or as JSON.
-fn print(id: &str, view: &CompactionsView, json: bool) -> anyhow::Result<ExitCode> {
-    if json {
-        crate::output::json(&Out {
-            session: id,
-            compactions: &view.compactions,
-            requests: view.requests.len(),
-        })?;
-        return Ok(ExitCode::SUCCESS);
-    }
+/// The cut view of session `id` as JSON.
+fn json(id: &str, cuts: &SessionCuts) -> anyhow::Result<ExitCode> {
+    crate::output::json(&Out::of(id, cuts))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The compactions of session `id`, one line each.
+fn print(id: &str, view: &CompactionsView) -> anyhow::Result<ExitCode> {
     let mut out = crate::output::stdout();
     if view.compactions.is_empty() {
         writeln!(out, "{id}: no compactions")?;
@@ -153,17 +188,39 @@ fn line(c: &CompactionAnatomy) -> String {
         None => "-".into(),
     };
     format!(
-        "cut {:>5}  {trigger:<8} {tokens}  summary {} ({} chars) [{health}]  kept {:?}  dropped {dropped}  preserved {preserved}{}",
+        "cut {:>5}  {trigger:<8} {tokens}  summary {} ({} chars) [{health}]  kept [{}]  dropped {dropped}  preserved {preserved}{}",
         c.cut_index,
         opt(c.summary_index),
         opt(c.summary_chars),
-        c.kept_tail,
+        runs(&c.kept_tail),
         if c.chained_summaries.is_empty() {
             String::new()
         } else {
             format!("  chains {:?}", c.chained_summaries)
         }
     )
+}
+
+/// Message indexes as runs (`3, 5..=9`): a microcompact keeps hundreds in a row, which a line
+/// listing each one buries.
+fn runs(indexes: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indexes.len() {
+        let start = indexes[i];
+        let mut end = start;
+        while i + 1 < indexes.len() && indexes[i + 1] == end + 1 {
+            i += 1;
+            end = indexes[i];
+        }
+        out.push(if end == start {
+            start.to_string()
+        } else {
+            format!("{start}..={end}")
+        });
+        i += 1;
+    }
+    out.join(", ")
 }
 
 fn issue(i: &HealthIssue) -> String {

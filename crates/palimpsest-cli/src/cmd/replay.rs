@@ -22,6 +22,10 @@ struct Explained<'a> {
     note: &'a palimpsest_core::replay::explain::PolicyNote,
     /// Which numbering the indices use, said once.
     index_space: &'static str,
+    /// The agent view as the Replay tab draws it (`ReplayPanel.rows`).
+    rows: &'a [palimpsest_core::views::panels::ReplayRow],
+    /// Tokens of the whole replayed context (`ReplayPanel.tokens`).
+    tokens: u64,
 }
 
 /// Every index of `replay --json` (`cut_index`, `requested_cut_index`, `kept_tail`, each
@@ -215,13 +219,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let view = api::replay(&session, &opts, super::token_cache().as_ref());
+    let (view, panel) = if a.json {
+        let (view, panel) = api::replay_with_panel(&session, &opts, super::token_cache().as_ref());
+        (view, Some(panel))
+    } else {
+        (
+            api::replay(&session, &opts, super::token_cache().as_ref()),
+            None,
+        )
+    };
     let note = palimpsest_core::replay::explain::policy_note(&session, &opts);
-    if a.json {
+    if let Some(panel) = panel {
         crate::output::json(&Explained {
             view: &view,
             note: &note,
             index_space: INDEX_SPACE,
+            rows: &panel.rows,
+            tokens: panel.tokens,
         })?;
         return Ok(ExitCode::SUCCESS);
     }

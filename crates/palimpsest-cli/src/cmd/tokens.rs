@@ -23,12 +23,17 @@ pub struct Args {
     /// The vocabulary; by default chosen from the session's model (GPT-4/3.5: cl100k_base).
     #[arg(long, value_parser = ["o200k_base", "cl100k_base"])]
     encoding: Option<String>,
-    /// Print JSON: {"encoding", "final_context", "processed", "recorded_usage", "cost", ...}.
+    /// Print JSON: {"encoding", "final_context", "processed", "recorded_usage", "cost", ...,
+    /// "requests", "priced_requests"}: the whole report, with the keys the window's view adds.
     #[arg(long)]
     json: bool,
     /// Also write the charts (final share, processed share, context per request, top tools) as SVG.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Also write the four charts the window's Tokens tab draws, one SVG each, into DIR:
+    /// final_context.svg, processed.svg, per_request.svg, top_tools.svg.
+    #[arg(long, value_name = "DIR")]
+    charts: Option<PathBuf>,
     /// Chart theme.
     #[arg(long, value_enum, default_value = "light")]
     theme: ThemeArg,
@@ -81,20 +86,56 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         None => count(&a, encoding, report_opts, prices)?,
     };
     crate::output::notices(report.cache_note.as_slice());
+    let theme = match a.theme {
+        ThemeArg::Light => ThemeName::Light,
+        ThemeArg::Dark => ThemeName::Dark,
+    };
     if let Some(file) = &a.svg {
-        let theme = match a.theme {
-            ThemeArg::Light => ThemeName::Light,
-            ThemeArg::Dark => ThemeName::Dark,
-        };
         let svg = api::token_charts_svg(&report, theme)?;
         std::fs::write(file, svg).with_context(|| format!("cannot write {}", file.display()))?;
     }
+    if let Some(dir) = &a.charts {
+        write_charts(dir, &api::token_charts(&report, theme)?)?;
+    }
     if a.json {
-        crate::output::json(&report)?;
+        crate::output::json(&Out {
+            requests: palimpsest_core::views::tokens::shown::lines(&report),
+            priced_requests: palimpsest_core::views::tokens::shown::priced(&report),
+            report: &report,
+        })?;
     } else {
         print_text(&report)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `tokens --json`: the whole report, and the two keys the window's `TokenView` adds to it.
+#[derive(serde::Serialize)]
+struct Out<'a> {
+    #[serde(flatten)]
+    report: &'a TokenReport,
+    /// Every request's line, as the window lists them.
+    requests: Vec<palimpsest_core::views::tokens::shown::RequestLine>,
+    /// How many requests the cost priced.
+    priced_requests: usize,
+}
+
+/// The window's four charts, one file each in `dir`.
+fn write_charts(
+    dir: &std::path::Path,
+    c: &palimpsest_core::views::panels::TokenCharts,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (name, svg) in [
+        ("final_context.svg", &c.final_context),
+        ("processed.svg", &c.processed),
+        ("per_request.svg", &c.per_request),
+        ("top_tools.svg", &c.top_tools),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, svg).with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    Ok(())
 }
 
 /// The report of a session loaded and counted now (the cache reused and filled).

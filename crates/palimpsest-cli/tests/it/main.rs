@@ -13,6 +13,7 @@ mod cli_cuts_index;
 mod cli_defaults;
 mod cli_diagnose;
 mod cli_diff;
+mod cli_dto;
 mod cli_export;
 mod cli_fleet;
 mod cli_goose;

@@ -75,6 +75,22 @@ pub fn replay_panel(
     crate::views::panels::replay_panel(session, opts, view, &counter)
 }
 
+/// One replay both ways: the replayed messages whole, and the Replay panel the window draws of
+/// them (`replay --json` prints the two together, so the CLI has every key the window gets).
+pub fn replay_with_panel(
+    session: &Session,
+    opts: &crate::replay::options::ReplayOptions,
+    cache: Option<&TokenCache>,
+) -> (
+    crate::replay::options::ReplayView,
+    crate::views::panels::ReplayPanel,
+) {
+    let counter = replay_counter(session, cache);
+    let view = crate::replay::options::replay_once(session, opts, None, &counter);
+    let panel = crate::views::panels::replay_panel(session, opts, view.clone(), &counter);
+    (view, panel)
+}
+
 /// The totals and compactions of a loaded session run forward under a replay policy.
 pub fn replay_summary(
     session: &Session,

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 pub use crate::tokens::totals::{CategoryCounts, CategoryShare, CategoryTotals};
-mod shown;
+pub mod shown;
 mod top;
 mod usage;
 use crate::compaction::Eras;

@@ -39,17 +39,8 @@ pub struct TokenView {
 /// `report` as the window receives it (taken, not copied: its lists are what the window is
 /// spared, tens of megabytes on a 2 GB session).
 pub fn shown(mut report: TokenReport) -> TokenView {
-    let requests = report
-        .per_request
-        .iter()
-        .map(|r| RequestLine {
-            request: r.request,
-            message_index: r.message_index,
-            total: r.total,
-            recorded: r.recorded,
-        })
-        .collect();
-    let priced_requests = report.cost.as_ref().map_or(0, |c| c.per_request.len());
+    let requests = lines(&report);
+    let priced_requests = priced(&report);
     report.per_request = Vec::new();
     if let Some(c) = report.cost.as_mut() {
         c.per_request = Vec::new();
@@ -59,4 +50,23 @@ pub fn shown(mut report: TokenReport) -> TokenView {
         requests,
         priced_requests,
     }
+}
+
+/// Every request's line of `report`, as [`TokenView::requests`] has them.
+pub fn lines(report: &TokenReport) -> Vec<RequestLine> {
+    report
+        .per_request
+        .iter()
+        .map(|r| RequestLine {
+            request: r.request,
+            message_index: r.message_index,
+            total: r.total,
+            recorded: r.recorded,
+        })
+        .collect()
+}
+
+/// How many requests `report`'s cost priced, as [`TokenView::priced_requests`] says.
+pub fn priced(report: &TokenReport) -> usize {
+    report.cost.as_ref().map_or(0, |c| c.per_request.len())
 }
