@@ -7,6 +7,7 @@ pub mod claude;
 pub mod claude_views;
 pub mod codex;
 pub mod coworker;
+pub mod distinct;
 pub mod goose;
 pub mod live;
 pub mod malformed;
