@@ -14,7 +14,7 @@ APP_RELEASE := $(TARGET_DIR)/release/palimpsest-app
 # `make run ARGS=path/to/sessions.db` opens that instead of the default locations.
 ARGS ?=
 
-.PHONY: all run test deps deps-e2e ui ui-deps app app-release fmt clippy rust-test ui-test bindings \
+.PHONY: all run test deps deps-e2e ui ui-deps app app-release fmt clippy doc rust-test ui-test bindings \
 	bindings-check e2e e2e-bins screenshot clean-ui
 
 all: app
@@ -62,6 +62,10 @@ clippy: ui
 rust-test: ui
 	$(CARGO) test --workspace
 
+# The API docs build without a warning (broken links, bad markup).
+doc: ui
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
 ui-test: ui-deps
 	cd ui && npx tsc --noEmit && npx vitest run
 
@@ -95,13 +99,14 @@ e2e: deps-e2e app e2e-bins
 
 # Every check runs even when an earlier one fails; the summary lists each with its time.
 test: deps-e2e ui
-	@bash scripts/check.sh fmt clippy rust-test ui-test bindings-check e2e
+	@bash scripts/check.sh fmt clippy doc rust-test ui-test bindings-check e2e
 
-# A screenshot of the app on the fixtures (docs/screenshot-timeline.png), for the README.
-screenshot: deps-e2e app
+# The docs' screenshots (docs/screenshot-*.png): the whole end-to-end suite, each test that
+# draws one writing it into docs/.
+screenshot: deps-e2e app e2e-bins
 	xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
 	  python3 tests/e2e/run.py --app "$(APP)" --fixtures "$(CURDIR)/fixtures" \
-	  --screenshot-dir docs --only screenshot
+	  --screenshot-dir docs
 
 clean-ui:
 	rm -rf ui/dist ui/node_modules

@@ -107,11 +107,11 @@ def root_shot(path):
 
 def shots(c, name, readme=None, d=None):
     """The window of driver `d` (the main one by default) as the test left it, in the run's
-    output as `name`; and the whole screen as the README's `readme` when the run refreshes the
-    README's screenshots."""
+    output as `name`; and in docs/ as `readme` when the run refreshes the docs' screenshots
+    (`make screenshot`)."""
     (d or c.d).screenshot(os.path.join(c.out, name))
     if readme and c.screenshot_dir:
-        root_shot(os.path.join(c.screenshot_dir, readme))
+        (d or c.d).screenshot(os.path.join(c.screenshot_dir, readme))
 
 
 STUCK_ID = "20260301_1"  # fixtures/README.md: the goose stuck worker

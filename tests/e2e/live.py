@@ -9,7 +9,7 @@ import tempfile
 import time
 
 from common import (  # noqa: E402
-    STATUS, check, main_app_closed, own_driver, root_shot, bin_beside_app,
+    STATUS, check, main_app_closed, own_driver, root_shot, shots, bin_beside_app,
 )
 
 
@@ -74,7 +74,7 @@ def live_rows_once_in_order(c, writer, folder):
           "the sidebar marks live-1 as live (● live)")
     sel = c.d.run("return document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index;")
     check(sel == "17", f"follow keeps the newest message selected and in view; selected {sel}")
-    c.d.screenshot(os.path.join(c.out, "live.png"))
+    shots(c, "live.png", "screenshot-live.png")
     root_shot(os.path.join(c.out, "live-screen.png"))
     seen = c.d.run("return window.__seen;")
     cut_seen = c.d.run("return window.__cuts;")

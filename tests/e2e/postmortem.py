@@ -37,10 +37,8 @@ def test_postmortem_verdict_equals_cli(c):
         c.d.click(f'[data-testid=rereads] [data-testid=msg-link][data-index="{target}"]')
         c.d.wait("return document.querySelector('[data-testid=inspector] .inspector-head strong')?.textContent === '#' + arguments[0];",
                  target, what=f"message {target} in the inspector after clicking its link")
-        c.d.screenshot(os.path.join(c.out, "postmortem.png"))
+        shots(c, "postmortem.png", "screenshot-postmortem.png")
         root_shot(os.path.join(c.out, "postmortem-screen.png"))
-        if c.screenshot_dir:
-            root_shot(os.path.join(c.screenshot_dir, "screenshot-postmortem.png"))
         # The fleet across the fixtures' sessions: one row per session, clickable into it.
         if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
             c.d.click("[data-testid=fleet-run]")
@@ -85,7 +83,7 @@ def test_spills_coworker_lists_files_and_flags_the_missing_one(c):
                  what="the spill file beside its capped result, elided middle marked")
         elided = c.d.text("[data-testid=elided]")
         check("10.1 kB elided" in elided, f"the capped result says how much the model did not see; got {elided!r}")
-        c.d.screenshot(os.path.join(c.out, "spills.png"))
+        shots(c, "spills.png", "screenshot-spills.png")
         root_shot(os.path.join(c.out, "spills-screen.png"))
     finally:
         open_tab(c, "timeline")

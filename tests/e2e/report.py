@@ -1,5 +1,5 @@
 """The HTML report in a real browser: headless Chromium renders the hostile-HTML fixture's report
-with every piece of transcript markup as text and no script element, and takes the README's
+with every piece of transcript markup as text and no script element, and takes the docs'
 screenshot of a real transcript's report at 1280 × 800."""
 
 import os

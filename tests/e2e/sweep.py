@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from common import check, cli_binary, main_app_closed, open_tab, own_driver
+from common import check, cli_binary, main_app_closed, open_tab, own_driver, shots
 
 REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "real",
                     "claude-code", "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
@@ -101,7 +101,7 @@ def test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests(c):
                     check(d.run(CELLS) == first, "the sweep's grid outlasts a visit to another tab")
                     d.run("document.querySelector('[data-testid=sweep]').scrollIntoView();")
                     time.sleep(0.3)
-                    d.screenshot(os.path.join(c.out, "sweep-real.png"))
+                    shots(c, "sweep-real.png", "screenshot-sweep-real.png", d)
                     # Indexing counted the transcript: the request stepper counts in BPE, as the
                     # Tokens tab does, and says so.
                     open_tab(c, "requests")
@@ -109,13 +109,13 @@ def test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests(c):
                                      "return s && s.includes('token') ? s : null;", timeout=60, what="the request's tokens")
                     check("BPE o200k_base" in summary and "≈" not in summary,
                           f"a counted session's request is counted in BPE, not estimated: {summary!r}")
-                    d.screenshot(os.path.join(c.out, "requests-real.png"))
+                    shots(c, "requests-real.png", "screenshot-requests-real.png", d)
                     open_tab(c, "tokens")
                     d.wait("return document.querySelector('[data-testid=final-table-total]')?.dataset.total;",
                            timeout=60, what="the real transcript's token report")
                     d.wait("return document.querySelectorAll('[data-testid=tokens] .chart img').length === 4;",
                            timeout=30, what="its four charts")
-                    d.screenshot(os.path.join(c.out, "tokens-real.png"))
+                    shots(c, "tokens-real.png", "screenshot-tokens-real.png", d)
             finally:
                 c.d = main_driver
         cli = json.loads(subprocess.run(

@@ -136,7 +136,7 @@ def test_tokens_total_equals_cli(c):
         check(shown == f"#{idx}", f"the selection stays on message {idx}; inspector shows {shown}")
         c.d.screenshot(os.path.join(c.out, "tokens-links.png"))
         c.d.run("document.querySelector('[data-testid=tokens]').scrollTop = 0;")
-        c.d.screenshot(os.path.join(c.out, "tokens.png"))
+        shots(c, "tokens.png", "screenshot-tokens.png")
         # Another encoding recounts: the encoding shown follows the toolbar.
         c.d.run("const s = document.querySelector('[data-testid=encoding]');"
                 "Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'cl100k_base');"

@@ -1,4 +1,4 @@
-//! Every benchmark the README names, twice: the inner function its bench times, and the
+//! Every benchmark docs/PERFORMANCE.md names, twice: the inner function its bench times, and the
 //! command a user runs for the same answer, as a whole process on the same input. Printed side
 //! by side with the ratio, so a gap like "31 ms in process, 13.7 s as a command" cannot hide.
 //!

@@ -1,11 +1,11 @@
 //! The app's command surface, declared once: every command's name, request and response type.
 //!
-//! [`with_commands!`] is the single list. The app (`src-tauri`) expands it into its
+//! `with_commands!` is the single list. The app (`src-tauri`) expands it into its
 //! `generate_handler!` registration and a compile-time check that each command function has
 //! exactly the declared signature; with the `ts` feature, [`Commands`] is generated from the same
 //! list into `ui/src/bindings/Commands.ts`, so `ui/src/ipc.ts` can offer a typed
 //! `call(cmd, req)` and a misspelt command or a wrong request fails to type-check. The events
-//! the app emits are listed the same way ([`with_events!`], [`Events`], `onEvent`). The command
+//! the app emits are listed the same way (`with_events!`, [`Events`], `onEvent`). The command
 //! bodies live in the app and only call [`crate::api`]; nothing here does any work.
 
 use serde::{Deserialize, Serialize};
@@ -124,7 +124,7 @@ pub struct ListSourcesReq {}
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct LoadSourceReq {
-    /// [`SourceGroup::path`] as `list_sources` gave it.
+    /// `SourceGroup::path` as `list_sources` gave it.
     pub path: String,
 }
 
@@ -140,7 +140,7 @@ pub struct OpenPathReq {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct GetTimelineReq {
-    /// The source path the session was listed under ([`SourceGroup::path`]).
+    /// The source path the session was listed under (`SourceGroup::path`).
     pub path: String,
     /// The session id.
     pub id: String,
@@ -167,7 +167,7 @@ pub struct GetMessageReq {
     pub path: String,
     /// The session id.
     pub id: String,
-    /// [`Message::index`].
+    /// `Message::index`.
     pub index: usize,
     /// Also read the stored text (the raw view). Off while browsing: for big files the
     /// source may have to re-read the file to find one row, so it is fetched on demand.
@@ -237,7 +237,7 @@ pub struct SpillTextReq {
 }
 
 /// Request of `open_spill_anyway`: a spill file outside the session's folders, which the user
-/// confirmed opening by clicking "Open anyway: <full path>".
+/// confirmed opening by clicking "Open anyway: /full/path".
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct OpenSpillAnywayReq {

@@ -23,9 +23,9 @@ pub struct Fingerprint {
     pub size: u64,
     /// Modification time, nanoseconds since the epoch.
     pub mtime_ns: i128,
-    /// Hash of the first [`EDGE`] bytes.
+    /// Hash of the first `EDGE` bytes.
     pub head: u64,
-    /// Hash of the last [`EDGE`] bytes.
+    /// Hash of the last `EDGE` bytes.
     pub tail: u64,
 }
 

@@ -254,7 +254,7 @@ pub fn part_base(id: i64) -> i64 {
 }
 
 /// Delete a session's parts from message `from` on, and with `from` 0 its messages too (an
-/// appended file's message rows are compared, not deleted: [`super::messages::write`]).
+/// appended file's message rows are compared, not deleted: `super::messages::write`).
 pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<()> {
     if from == 0 {
         conn.execute(

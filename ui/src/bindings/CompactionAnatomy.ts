@@ -4,7 +4,7 @@ import type { SummaryHealth } from "./SummaryHealth";
 import type { Trigger } from "./Trigger";
 
 /**
- * One compaction, taken apart. Indices are stored indices ([`Message::index`]).
+ * One compaction, taken apart. Indices are stored indices (`Message::index`).
  */
 export type CompactionAnatomy = { 
 /**

@@ -13,7 +13,7 @@ path: string,
  */
 id: string, 
 /**
- * [`Message::index`].
+ * `Message::index`.
  */
 index: number, 
 /**

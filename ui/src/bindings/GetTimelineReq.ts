@@ -5,7 +5,7 @@
  */
 export type GetTimelineReq = { 
 /**
- * The source path the session was listed under ([`SourceGroup::path`]).
+ * The source path the session was listed under (`SourceGroup::path`).
  */
 path: string, 
 /**

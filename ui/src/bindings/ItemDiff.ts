@@ -2,7 +2,7 @@
 import type { ItemOp } from "./ItemOp";
 
 /**
- * One step of the item diff: indices into [`RecordedComparison::recorded`] and `rebuilt`.
+ * One step of the item diff: indices into `RecordedComparison::recorded` and `rebuilt`.
  */
 export type ItemDiff = { 
 /**

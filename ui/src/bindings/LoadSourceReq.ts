@@ -6,6 +6,6 @@
  */
 export type LoadSourceReq = { 
 /**
- * [`SourceGroup::path`] as `list_sources` gave it.
+ * `SourceGroup::path` as `list_sources` gave it.
  */
 path: string, };

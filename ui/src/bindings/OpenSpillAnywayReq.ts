@@ -2,7 +2,7 @@
 
 /**
  * Request of `open_spill_anyway`: a spill file outside the session's folders, which the user
- * confirmed opening by clicking "Open anyway: <full path>".
+ * confirmed opening by clicking "Open anyway: /full/path".
  */
 export type OpenSpillAnywayReq = { 
 /**

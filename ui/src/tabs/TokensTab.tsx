@@ -15,6 +15,7 @@ import type { CategoryTotals } from "../bindings/CategoryTotals";
 import { cancelRunning, setRunning, useEncoding } from "../tasks";
 import { useSystemTheme } from "../theme";
 import { SvgImage } from "../components/SvgImage";
+import { plural } from "../timeline/rows";
 import { CATEGORY_LABEL, barOrder, percent, requestAt, rowAt, thousands, usageNote } from "../tokens/format";
 
 export function TokensTab({ path, timeline, selectMessage }: TabContext) {
@@ -91,10 +92,10 @@ export function TokensTab({ path, timeline, selectMessage }: TabContext) {
   return (
     <div className="pane-scroll tokens" data-testid="tokens">
       <p className="pane-head">
-        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> · {requests.length} answered requests ·{" "}
-        {report.compactions.length} compaction{report.compactions.length === 1 ? "" : "s"} ·{" "}
+        Encoding <strong data-testid="tokens-encoding">{report.encoding}</strong> ·{" "}
+        {plural(requests.length, "answered request")} · {plural(report.compactions.length, "compaction")} ·{" "}
         <span className="muted">
-          {report.stats.cache_hits} pieces from the cache, {report.stats.counted} counted now
+          {plural(report.stats.cache_hits, "piece")} from the cache, {report.stats.counted.toLocaleString()} counted now
         </span>
       </p>
 

@@ -40,7 +40,7 @@ pub fn tokens(n: usize) -> String {
 const LIST_ITEMS: usize = 6;
 
 /// `[1]` → `compaction 1`, `[1, 2]` → `compactions 1 and 2`, `[1, 2, 3, 5]` →
-/// `compactions 1–3 and 5`. Runs of three or more are ranges, and past [`LIST_ITEMS`] items the
+/// `compactions 1–3 and 5`. Runs of three or more are ranges, and past `LIST_ITEMS` items the
 /// rest is counted, so 779 compactions stay one short line.
 pub fn compaction_list(numbers: &[usize]) -> String {
     let mut sorted = numbers.to_vec();

@@ -16,7 +16,7 @@ use super::health::{self, HealthIssue, HealthProfile, SummaryHealth};
 use crate::model::{CompactionRecord, MessageKind, Part, Role, Session, Trigger};
 use crate::tokens::Counter;
 
-/// One compaction, taken apart. Indices are stored indices ([`Message::index`]).
+/// One compaction, taken apart. Indices are stored indices (`Message::index`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CompactionAnatomy {

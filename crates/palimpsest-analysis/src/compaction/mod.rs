@@ -6,7 +6,7 @@
 //! quirks beyond the summary template a format's compactor is asked to follow ([`health`]).
 //!
 //! - [`context`]: visibility over time; the context of request N.
-//! - [`anatomy`]: per compaction: cut, trigger, tokens, summary, kept tail, dropped span,
+//! - `anatomy`: per compaction: cut, trigger, tokens, summary, kept tail, dropped span,
 //!   preserved message, chained summaries.
 //! - [`lint`]: pairing findings per request, and [`lint_messages`] for any list (replay).
 //! - [`request`]: how messages map onto the OpenAI / Anthropic request arrays (error indices).

@@ -33,7 +33,7 @@ pub enum ItemOp {
     Changed,
 }
 
-/// One step of the item diff: indices into [`RecordedComparison::recorded`] and `rebuilt`.
+/// One step of the item diff: indices into `RecordedComparison::recorded` and `rebuilt`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ItemDiff {

@@ -28,6 +28,8 @@ mod coworker_sizes;
 mod coworker_trim;
 mod cutview;
 mod cutview_brief;
+mod distinct;
+mod docs;
 mod edits;
 mod follow;
 mod goose;

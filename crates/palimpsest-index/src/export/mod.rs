@@ -3,7 +3,7 @@
 //! caller brings up to date first) so an export never reads a session file again. Every row
 //! carries the machine it was exported on, its session id and file, so the exports of many
 //! machines concatenate (`read_parquet('*/sessions.parquet')`). Column names and types are
-//! a contract ([`tables`] documents them; the README lists them). Prices are applied here,
+//! a contract ([`tables`] documents them; docs/GUIDE.md lists them). Prices are applied here,
 //! from the table the caller passes, as the fleet table does. How columns become Parquet is
 //! `parquet`'s; filling the columns from the index's rows, `tables`'.
 

@@ -1,5 +1,5 @@
 //! The five export tables filled from the index's rows, session by session: the columns of
-//! each (names and types are the README's contract), the prices applied to requests, and the
+//! each (names and types are a contract, listed in docs/GUIDE.md), the prices applied to requests, and the
 //! bodies taken from the searchable parts when asked. Which sessions is `super`'s; writing the
 //! columns as Parquet, `super::parquet`'s.
 

@@ -1,5 +1,5 @@
 //! The providers' usage shapes, read into [`UsageSplit`] for the readers that record them: each
-//! reader calls the shape its format writes and fills [`Message::usage`] itself, so cost and
+//! reader calls the shape its format writes and fills `Message::usage` itself, so cost and
 //! the token report never see a format's keys.
 //!
 //! The shapes differ in what "input" means: Anthropic's and coworker's count fresh input apart

@@ -11,7 +11,7 @@ use super::{ToolKind, split_arguments};
 use crate::cache::Key;
 use crate::model::{Arguments, Body};
 
-/// The text of a [`Piece`]: borrowed from its part, or made again each time it is read (a tool
+/// The text of a `Piece`: borrowed from its part, or made again each time it is read (a tool
 /// result's [`Body`] unpacked, a call's arguments as JSON), so splitting a session never holds
 /// every result's or every call's text at once.
 #[derive(Debug, Clone)]
@@ -20,7 +20,7 @@ pub enum PieceText<'a> {
     Text(Cow<'a, str>),
     /// A tool result's text.
     Body(&'a Body),
-    /// The `which`-th piece [`split_call`] makes of a call, whose key (and length) is `key`.
+    /// The `which`-th piece `split_call` makes of a call, whose key (and length) is `key`.
     Call {
         /// The tool's name.
         name: &'a str,

@@ -113,7 +113,7 @@ pub fn assistant_block(b: &Value) -> Part {
 /// A line's `toolUseResult` bigger than this is replaced by a size note. It repeats the tool
 /// result's content in structured form (a Read's file, a Bash command's output, an Edit's whole
 /// original file) and was the largest part of a loaded session: 40 % of the real transcripts'
-/// kept content, kept whole up to [`DETAIL_BUDGET`]. Small ones (a subagent's id, a path and
+/// kept content, kept whole up to `DETAIL_BUDGET`. Small ones (a subagent's id, a path and
 /// its line counts, a short output) stay.
 pub const RESULT_DETAIL_BUDGET: usize = 1024;
 

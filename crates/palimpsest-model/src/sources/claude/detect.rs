@@ -7,7 +7,7 @@
 //! their size, a bad line is skipped, and the first message record decides. Where the file sits
 //! is a hint: `projects/<project>/<uuid>.jsonl` (or a subagent's `subagents/agent-*.jsonl`) is
 //! Claude's when its records are Claude's kinds even if none is a message. Reading stops at the
-//! first message record, after [`MAX_LINES`] lines or [`MAX_BYTES`] bytes.
+//! first message record, after `MAX_LINES` lines or `MAX_BYTES` bytes.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;

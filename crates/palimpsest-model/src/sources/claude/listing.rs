@@ -75,7 +75,7 @@ const ID_BYTES: usize = 16 * 1024;
 
 /// The `sessionId` [`head`] would give, read from the file's first lines only: what naming a
 /// session needs (the index's and the follower's file lists), where a listing needs the whole
-/// head. Only whole lines of the first [`ID_BYTES`] are looked at; when none of them names the
+/// head. Only whole lines of the first `ID_BYTES` are looked at; when none of them names the
 /// session, the head is read as a listing does, so the answer is always the head's.
 pub fn session_id(path: &Path) -> Result<Option<String>> {
     scan::first_lines_or(

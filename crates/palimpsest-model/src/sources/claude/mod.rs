@@ -2,7 +2,7 @@
 //!
 //! A main file is one session; its `<session>/subagents/agent-*.jsonl` files are child sessions
 //! (`parent_id` set, id `<session>/agent-<id>`), linked from the Task call that started them
-//! (a [`LinkKind::Subagent`] link on that message) and, for the compactor's own run
+//! (a `LinkKind::Subagent` link on that message) and, for the compactor's own run
 //! (`agent-acompact-*`), from the compaction boundary it produced. A project folder (a main
 //! file next to its session folder) is claimed whole, so subagent files are not listed twice; a
 //! subagent file opened on its own is a child session of the id its lines name.

@@ -22,7 +22,7 @@ const CONTENT_KEYS: &[&str] = &[
     "reasoning_content",
 ];
 
-/// The message-log interchange hints (README, "Message-log interchange").
+/// The message-log interchange hints (docs/FORMATS.md, "Message logs and the interchange").
 const HINT_KEYS: &[&str] = &[
     "agent_visible",
     "user_visible",

@@ -1,7 +1,7 @@
 //! Plain message logs: OpenAI Chat Completions or Anthropic Messages arrays, as a JSON array,
 //! `{"messages": [...]}` (with Anthropic's top-level `system`), or JSONL with one message per
 //! line; plus the small interchange a harness can use to log what it did (visibility hints,
-//! `kind`, explicit compaction records; see the README's "Message-log interchange").
+//! `kind`, explicit compaction records; see docs/FORMATS.md, "Message logs and the interchange").
 //!
 //! One file is one session. Claims only files whose messages look like provider messages, so
 //! Claude Code, Codex and goose files are left to their readers. Conversion is in [`convert`],
