@@ -106,15 +106,22 @@ struct Seen {
     provisional: bool,
 }
 
-/// A file's size and modification time.
-type Stamp = (u64, Option<std::time::SystemTime>);
+/// A file's size and modification time, and its SQLite write-ahead log's when it has one: a
+/// database being written changes its `-wal` alone until a checkpoint, so the file's own stamp
+/// would call a goose session nobody wrote while its rows are coming in.
+type Stamp = [(u64, Option<std::time::SystemTime>); 2];
 
 /// `path`'s [`Stamp`], when it is a file.
 fn stamp(path: &str) -> Option<Stamp> {
-    let m = std::fs::metadata(path)
-        .ok()
-        .filter(std::fs::Metadata::is_file)?;
-    Some((m.len(), m.modified().ok()))
+    let of = |p: &std::path::Path| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| (m.len(), m.modified().ok()))
+    };
+    let file = of(std::path::Path::new(path))?;
+    let wal = of(std::path::Path::new(&format!("{path}-wal"))).unwrap_or((0, None));
+    Some([file, wal])
 }
 
 /// How long a tracker started from the index ([`Tracker::following`]) waits for the read ahead

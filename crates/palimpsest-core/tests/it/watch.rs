@@ -198,3 +198,35 @@ fn a_file_nobody_writes_is_not_announced_again_when_its_listing_comes_from_elsew
         );
     });
 }
+
+/// A goose database being written changes its `-wal` alone until a checkpoint: each committed
+/// message is reported at the next refresh after its commit, not when the writer stops. (The
+/// file's own size and time stay as they were, and a tracker that went by them alone reported
+/// nothing until the end: the window showed a live worker's rows seconds late.)
+#[test]
+fn each_goose_commit_is_reported_at_the_next_refresh() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("goose")).unwrap();
+    let o = Opts {
+        goose: Some(dir.path().join("goose/sessions.db")),
+        claude: None,
+        rate: 1000.0,
+        turns: 2,
+        compact_after: 0,
+    };
+    let mut tracker = Tracker::new(dir.path(), None).expect("an empty folder is watchable");
+    let mut per_commit: Vec<Vec<usize>> = Vec::new();
+    live::run(&o, |w| {
+        if let live::Written::Message { seq, .. } = w {
+            let changes = tracker.refresh();
+            let got: Vec<usize> = appended_for(&changes, "live-1")
+                .iter()
+                .map(|m| m.index)
+                .collect();
+            assert_eq!(got, vec![seq], "commit {seq} is reported at the refresh after it");
+            per_commit.push(got);
+        }
+    })
+    .expect("the writer runs");
+    assert_eq!(per_commit.len(), 10, "two turns of five messages, each seen as it came");
+}
