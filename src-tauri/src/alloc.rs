@@ -86,8 +86,7 @@ mod tests {
         #[allow(unsafe_code)]
         let delay = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
         assert_eq!(
-            delay,
-            expected,
+            delay, expected,
             "option {MI_OPTION_PURGE_DELAY} is mimalloc v2's purge delay (default 10 ms)"
         );
     }

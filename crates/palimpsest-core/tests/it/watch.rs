@@ -223,10 +223,18 @@ fn each_goose_commit_is_reported_at_the_next_refresh() {
                 .iter()
                 .map(|m| m.index)
                 .collect();
-            assert_eq!(got, vec![seq], "commit {seq} is reported at the refresh after it");
+            assert_eq!(
+                got,
+                vec![seq],
+                "commit {seq} is reported at the refresh after it"
+            );
             per_commit.push(got);
         }
     })
     .expect("the writer runs");
-    assert_eq!(per_commit.len(), 10, "two turns of five messages, each seen as it came");
+    assert_eq!(
+        per_commit.len(),
+        10,
+        "two turns of five messages, each seen as it came"
+    );
 }
