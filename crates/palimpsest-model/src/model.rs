@@ -23,7 +23,7 @@ pub use args::Arguments;
 pub use body::Body;
 pub use compact::CompactJson;
 pub use current::Current;
-pub use cut::{CompactionRecord, Trigger};
+pub use cut::{CompactionRecord, ResultHolders, Trigger};
 pub use meta::{Family, RecordedUsage, SessionMeta, SourceFormat};
 pub use recorded::{Item, RecordedRequest};
 pub use usage::UsageSplit;

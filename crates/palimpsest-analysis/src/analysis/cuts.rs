@@ -70,7 +70,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
     } else {
         // Found once for every microcompact: a scan of the messages per microcompact made a
         // long session's hundreds of them quadratic.
-        let results = results_by_call(session);
+        let results = crate::model::ResultHolders::of(&session.messages);
         session
             .compactions
             .iter()
@@ -91,7 +91,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 kept: c.kept.iter().copied().collect(),
                 micro: is_microcompact(session, c),
                 cleared: if is_microcompact(session, c) {
-                    cleared_messages(&results, c)
+                    cleared_messages(session, &results, c)
                 } else {
                     Vec::new()
                 },
@@ -156,39 +156,19 @@ fn is_microcompact(session: &Session, c: &crate::model::CompactionRecord) -> boo
             && (!c.cleared_calls().is_empty() || c.summary_index.is_none() && !summary_follows)
 }
 
-/// The messages holding each call's result, by call id, in order.
-fn results_by_call(session: &Session) -> std::collections::HashMap<&str, Vec<usize>> {
-    let mut out: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
-    for m in &session.messages {
-        for p in &m.parts {
-            if let crate::model::Part::ToolResult { call_id, .. } = p {
-                let at = out.entry(call_id.as_str()).or_default();
-                if at.last() != Some(&m.index) {
-                    at.push(m.index);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The messages before the cut holding the tool results a microcompact record names, in
-/// order (`results`: [`results_by_call`]).
+/// The messages before the cut holding the tool results a microcompact record names, by
+/// stored index, in order.
 fn cleared_messages(
-    results: &std::collections::HashMap<&str, Vec<usize>>,
+    session: &Session,
+    results: &crate::model::ResultHolders<'_>,
     record: &crate::model::CompactionRecord,
 ) -> Vec<usize> {
-    let mut out: Vec<usize> = record
-        .cleared_calls()
-        .iter()
-        .filter_map(|id| results.get(id.as_str()))
-        .flatten()
-        .copied()
-        .filter(|&i| i < record.cut_index)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    let calls = record.cleared_calls();
+    results
+        .of_calls(calls.iter().map(String::as_str), record.cut_index)
+        .into_iter()
+        .map(|p| session.messages[p].index)
+        .collect()
 }
 
 /// Indices of the ordinary messages cut `k` (0-based position in `cuts`) dropped: those after

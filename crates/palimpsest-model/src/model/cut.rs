@@ -2,8 +2,13 @@
 //! ([`Trigger`]). Readers fill these from boundary lines, notices and `compacted` items; which
 //! messages a cut took from the model's view, and the cut view around it, are `compaction`'s.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::{Message, Part};
 
 /// How a compaction was started, when the source says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,5 +113,47 @@ impl CompactionRecord {
     pub fn effective_index(&self) -> usize {
         self.applied_index
             .map_or(self.cut_index, |a| a.max(self.cut_index))
+    }
+}
+
+/// Where each tool call's results are in a list of messages: the positions of the messages
+/// holding a result of it, in order, each once. Microcompacts and content replacements name
+/// the calls whose results they cleared; a session can have hundreds of them, so the results
+/// are found once for all, not by a scan of the messages for each.
+pub struct ResultHolders<'a>(HashMap<&'a str, Vec<usize>>);
+
+impl<'a> ResultHolders<'a> {
+    /// Every tool result of `messages`.
+    pub fn of(messages: &'a [Arc<Message>]) -> Self {
+        let mut by_call: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (pos, m) in messages.iter().enumerate() {
+            for p in &m.parts {
+                if let Part::ToolResult { call_id, .. } = p {
+                    let at = by_call.entry(call_id.as_str()).or_default();
+                    if at.last() != Some(&pos) {
+                        at.push(pos);
+                    }
+                }
+            }
+        }
+        ResultHolders(by_call)
+    }
+
+    /// The positions before `before` holding a result of one of `calls`, in order, each once.
+    pub fn of_calls<'c>(
+        &self,
+        calls: impl IntoIterator<Item = &'c str>,
+        before: usize,
+    ) -> Vec<usize> {
+        let mut out: Vec<usize> = calls
+            .into_iter()
+            .filter_map(|id| self.0.get(id))
+            .flatten()
+            .copied()
+            .filter(|&p| p < before)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }

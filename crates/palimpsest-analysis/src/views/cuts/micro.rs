@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{CompactionRecord, Message, Part, Role, Session};
+use crate::model::{CompactionRecord, Message, Part, ResultHolders, Role, Session};
 use crate::tokens::Counter;
 
 /// One tool result a microcompact cleared.
@@ -58,8 +58,8 @@ fn stored_text(raw: &Value) -> String {
 /// its microcompacts (a scan per microcompact, and per result for its call, made a session of
 /// hundreds of them quadratic).
 pub struct Calls<'a> {
-    /// Positions of the messages holding each call's result, in order.
-    results: HashMap<&'a str, Vec<usize>>,
+    /// Where each call's results are.
+    results: ResultHolders<'a>,
     /// The message holding each call, and the call's tool: the first such call.
     calls: HashMap<&'a str, (usize, &'a str)>,
 }
@@ -67,25 +67,18 @@ pub struct Calls<'a> {
 impl<'a> Calls<'a> {
     /// Every call and result of `session`.
     pub fn new(session: &'a Session) -> Self {
-        let mut results: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut calls: HashMap<&str, (usize, &str)> = HashMap::new();
-        for (pos, m) in session.messages.iter().enumerate() {
+        for m in &session.messages {
             for p in &m.parts {
-                match p {
-                    Part::ToolResult { call_id, .. } => {
-                        let at = results.entry(call_id.as_str()).or_default();
-                        if at.last() != Some(&pos) {
-                            at.push(pos);
-                        }
-                    }
-                    Part::ToolCall { id, name, .. } => {
-                        calls.entry(id.as_str()).or_insert((m.index, name.as_str()));
-                    }
-                    _ => {}
+                if let Part::ToolCall { id, name, .. } = p {
+                    calls.entry(id.as_str()).or_insert((m.index, name.as_str()));
                 }
             }
         }
-        Calls { results, calls }
+        Calls {
+            results: ResultHolders::of(&session.messages),
+            calls,
+        }
     }
 }
 
@@ -98,15 +91,9 @@ pub fn cleared(
     counter: &dyn Counter,
 ) -> Vec<ClearedResult> {
     let ids: HashSet<String> = record.cleared_calls().into_iter().collect();
-    let mut holders: Vec<usize> = ids
-        .iter()
-        .filter_map(|id| calls.results.get(id.as_str()))
-        .flatten()
-        .copied()
-        .filter(|&p| p < record.cut_index)
-        .collect();
-    holders.sort_unstable();
-    holders.dedup();
+    let holders = calls
+        .results
+        .of_calls(ids.iter().map(String::as_str), record.cut_index);
     let mut out = Vec::new();
     for pos in holders {
         let m = &session.messages[pos];

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::build::{Builder, CLEARED, is_conversation};
-use crate::model::{CompactionRecord, Part, Trigger};
+use crate::model::{CompactionRecord, Part, ResultHolders, Trigger};
 
 /// Apply the rules above to the messages; returns the compactions recorded in the file.
 /// `main` is false for a subagent file, whose lines are all sidechain lines.
@@ -58,15 +58,20 @@ pub fn apply(b: &mut Builder, main: bool) -> Vec<CompactionRecord> {
         .filter(|(_, n)| n.subtype.as_deref() == Some("microcompact_boundary"))
         .map(|(i, _)| i)
         .collect();
-    // Which messages hold each call's result, found once: a long session has hundreds of
-    // microcompacts, and a scan of every earlier message for each made reading it quadratic.
-    let results = if micro.is_empty() {
-        std::collections::HashMap::new()
+    // The messages each microcompact clears, found before any is changed.
+    let ids: Vec<HashSet<String>> = micro.iter().map(|&at| compacted_ids(b, at)).collect();
+    let holders: Vec<Vec<usize>> = if micro.is_empty() {
+        Vec::new()
     } else {
-        results_by_call(b)
+        let results = ResultHolders::of(&b.messages);
+        micro
+            .iter()
+            .zip(&ids)
+            .map(|(&at, ids)| results.of_calls(ids.iter().map(String::as_str), at))
+            .collect()
     };
-    for at in micro {
-        records.push(micro_record(b, at, &results));
+    for ((at, ids), holders) in micro.into_iter().zip(ids).zip(holders) {
+        records.push(micro_record(b, at, &ids, holders));
     }
     records.sort_by_key(|r| r.cut_index);
     records
@@ -130,30 +135,11 @@ fn full_record(b: &mut Builder, at: usize) -> CompactionRecord {
     }
 }
 
-/// The messages holding each tool call's result, by call id, in order.
-fn results_by_call(b: &Builder) -> std::collections::HashMap<String, Vec<usize>> {
-    let mut out: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
-    for (i, m) in b.messages.iter().enumerate() {
-        for p in &m.parts {
-            if let Part::ToolResult { call_id, .. } = p {
-                let at = out.entry(call_id.clone()).or_default();
-                if at.last() != Some(&i) {
-                    at.push(i);
-                }
-            }
-        }
-    }
-    out
-}
-
-fn micro_record(
-    b: &mut Builder,
-    at: usize,
-    results: &std::collections::HashMap<String, Vec<usize>>,
-) -> CompactionRecord {
-    let meta = b.nodes[at].compact_meta.as_deref().cloned();
-    let ids: HashSet<String> = meta
-        .as_ref()
+/// The call ids the microcompact at `at` lists as cleared.
+fn compacted_ids(b: &Builder, at: usize) -> HashSet<String> {
+    b.nodes[at]
+        .compact_meta
+        .as_deref()
         .and_then(|m| m.get("compactedToolIds"))
         .and_then(Value::as_array)
         .map(|a| {
@@ -161,17 +147,18 @@ fn micro_record(
                 .filter_map(|x| x.as_str().map(str::to_owned))
                 .collect()
         })
-        .unwrap_or_default();
-    // The earlier messages holding a listed result, in order, each once.
-    let mut holders: Vec<usize> = ids
-        .iter()
-        .filter_map(|id| results.get(id))
-        .flatten()
-        .copied()
-        .filter(|&i| i < at)
-        .collect();
-    holders.sort_unstable();
-    holders.dedup();
+        .unwrap_or_default()
+}
+
+/// The record of the microcompact at `at`, clearing the results of `ids` in the earlier
+/// messages at `holders`.
+fn micro_record(
+    b: &mut Builder,
+    at: usize,
+    ids: &HashSet<String>,
+    holders: Vec<usize>,
+) -> CompactionRecord {
+    let meta = b.nodes[at].compact_meta.as_deref().cloned();
     for i in holders {
         let m = Arc::make_mut(&mut b.messages[i]);
         let mut cleared = Vec::new();
