@@ -15,7 +15,7 @@ cut_index: number,
  */
 boundary_index: number, 
 /**
- * Where its span starts (the previous record's boundary, else 0).
+ * Where its span starts (the previous state's boundary, recorded or re-derived, else 0).
  */
 span_start: number, 
 /**
@@ -40,6 +40,11 @@ block_equal: boolean,
 first_difference: LineDifference | null, 
 /**
  * Why this record cannot be checked, when it cannot: earlier compactions left no state
- * to derive it from. Its fields are then not compared.
+ * and coworker's rules give none at this window. Its fields are then not compared.
  */
-unverifiable: string | null, };
+unverifiable: string | null, 
+/**
+ * How many earlier compactions left only a notice and were re-derived (boundary, user
+ * messages, working state) by coworker's rules to find this record's span.
+ */
+derived_earlier: number, };

@@ -30,6 +30,7 @@ pub mod pairing;
 pub use crate::sources::coworker::pyjson;
 pub mod simulate;
 pub mod sweep;
+pub mod unrecorded;
 pub mod verify;
 
 /// A token counter over one message ([`crate::tokens::Counter`]): pass

@@ -11,22 +11,24 @@
 //! Reading the records is the coworker reader's; printing the report is the front ends'.
 //!
 //! **The span.** A record's span is the canonical list (the stored messages, without the blocks
-//! the reader inserts) from the previous record's boundary to its own; the previous record also
+//! the reader inserts) from the previous state's boundary to its own; the previous state also
 //! gives the user messages carried over and the omitted count so far.
 //!
 //! **Unrecorded states.** The older harness (MAIN-0821) writes `compacted` notices without a
 //! record and keeps only the latest state, in `sessions.compaction`. That state was built on
 //! the earlier ones (its span starts at the previous boundary, its user messages and omitted
-//! count carry over, a trim prepends the earlier summary), and those are gone. When a record is
-//! preceded by compactions whose states were not recorded (more record-less notices before it
-//! than its own), it is reported as "earlier states were not recorded: cannot verify", never
-//! as a difference: the harness may well have been right.
+//! count carry over, a trim prepends the earlier summary). Those earlier states are re-derived
+//! by coworker's own rules at their notices ([`super::unrecorded`]), so the record is checked
+//! over its own span. When the rules give no boundary at a notice (at this window), the record
+//! is reported as "earlier states were not recorded: cannot verify", never as a difference:
+//! the harness may well have run with another window.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::coworker as cw;
 use super::options::ReplayOptions;
+use super::unrecorded::{self, Derived};
 use crate::model::{Message, MessageKind, Session};
 use crate::sources::coworker::block::{BlockStyle, CompactionState, TRIM_NOTE};
 
@@ -65,7 +67,7 @@ pub struct CompactionCheck {
     pub cut_index: usize,
     /// The record's `boundary_index` (canonical list).
     pub boundary_index: usize,
-    /// Where its span starts (the previous record's boundary, else 0).
+    /// Where its span starts (the previous state's boundary, recorded or re-derived, else 0).
     pub span_start: usize,
     /// A trim (no summary: its summary is the prior one plus the trim note, so it is checked).
     pub trimmed: bool,
@@ -78,9 +80,13 @@ pub struct CompactionCheck {
     /// The first line where the two blocks part, when they do.
     pub first_difference: Option<LineDifference>,
     /// Why this record cannot be checked, when it cannot: earlier compactions left no state
-    /// to derive it from. Its fields are then not compared.
+    /// and coworker's rules give none at this window. Its fields are then not compared.
     #[serde(default)]
     pub unverifiable: Option<String>,
+    /// How many earlier compactions left only a notice and were re-derived (boundary, user
+    /// messages, working state) by coworker's rules to find this record's span.
+    #[serde(default)]
+    pub derived_earlier: usize,
 }
 
 impl CompactionCheck {
@@ -110,15 +116,9 @@ fn notices(s: &Session) -> Vec<usize> {
         .collect()
 }
 
-/// The reason a record at `cut_index` cannot be checked, when earlier states are missing:
-/// record-less notices between the previous record's notice and its own, beyond its own (a
-/// record read from `sessions.compaction` has its notice among them).
-fn missing_states(
-    s: &Session,
-    unrecorded: &[usize],
-    from: usize,
-    cut_index: usize,
-) -> (Option<String>, usize) {
+/// Where a record's compaction happened in the timeline, and whether it was read from
+/// `sessions.compaction` (then its own notice is the latest record-less one before that point).
+fn record_position(s: &Session, cut_index: usize) -> (bool, usize) {
     let rec = s.compactions.iter().find(|c| c.cut_index == cut_index);
     let column = s
         .messages
@@ -132,17 +132,7 @@ fn missing_states(
     } else {
         rec.map_or(cut_index, crate::model::CompactionRecord::effective_index)
     };
-    let between = unrecorded.iter().filter(|&&p| p >= from && p < at).count();
-    let earlier = between.saturating_sub(usize::from(column));
-    let why = (earlier > 0).then(|| {
-        format!(
-            "earlier states were not recorded: cannot verify ({earlier} earlier compaction{} left \
-             only a notice, and this state was built on {})",
-            if earlier == 1 { "" } else { "s" },
-            if earlier == 1 { "it" } else { "them" }
-        )
-    });
-    (why, at)
+    (column, at)
 }
 
 /// One field of a record next to its re-derivation.
@@ -194,22 +184,66 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let mut compactions = Vec::new();
-    let mut prior: Option<&CompactionState> = None;
+    // The state before the next record: the previous record, or one re-derived at a notice.
+    let mut prior: Option<Derived> = None;
     let unrecorded = notices(s);
+    let canon_at = cw::canonical_indices(&s.messages);
+    // Record-less notices come from the older harness: its rules re-derive their states.
+    let older = cw::Settings {
+        legacy: true,
+        ..settings
+    };
     let mut from = 0;
     for (cut_index, rec) in &records {
-        let (missing, at) = missing_states(s, &unrecorded, from, *cut_index);
+        let (column, at) = record_position(s, *cut_index);
+        let mut pending: Vec<usize> = unrecorded
+            .iter()
+            .copied()
+            .filter(|&p| p >= from && p < at)
+            .collect();
+        if column {
+            pending.pop();
+        }
         from = at;
+        let mut underivable = None;
+        for (k, &p) in pending.iter().enumerate() {
+            let trim = unrecorded::is_trim_notice(&s.messages[p]);
+            match unrecorded::derive_at(&canonical, canon_at[p], trim, prior.as_ref(), &older) {
+                Some(d) if d.state.boundary_index < rec.boundary_index => prior = Some(d),
+                _ => {
+                    underivable = Some(k);
+                    break;
+                }
+            }
+        }
         let legacy = rec.style() == BlockStyle::Legacy;
         let rules = cw::Settings { legacy, ..settings };
         let end = rec.boundary_index.min(canonical.len());
-        let start = prior.map_or(0, |p| p.boundary_index).min(end);
+        let start = prior
+            .as_ref()
+            .map_or(0, |p| p.state.boundary_index)
+            .min(end);
         let span = &canonical[start..end];
-        let derived = derive(rec, prior, span.iter().copied(), &rules);
+        let derived = derive(rec, prior.as_ref(), span.iter().copied(), &rules);
         let mut check = compare(*cut_index, start, rec, &derived);
-        check.unverifiable = missing;
+        check.derived_earlier = pending.len();
+        check.unverifiable = underivable.map(|k| {
+            let n = pending.len();
+            format!(
+                "earlier states were not recorded: cannot verify ({n} earlier compaction{} left \
+                 only a notice, and this state was built on {}; coworker's rules give no boundary \
+                 at the {} at a {}-token window)",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" },
+                ordinal(k + 1),
+                settings.window,
+            )
+        });
         compactions.push(check);
-        prior = Some(rec);
+        prior = Some(Derived {
+            state: rec.clone(),
+            summary_known: true,
+        });
     }
     let window_from = if o.context_window.is_some() {
         "given"
@@ -232,17 +266,25 @@ pub fn verify(s: &Session, o: &ReplayOptions) -> VerifyReport {
 }
 
 /// The state the harness builds for `rec`'s span: `build_state` / `trim_state` with the
-/// recorded summary (a trim's is derived too) and the recorded environment.
+/// recorded summary (a trim's is derived too, from the prior summary when it is known: a trim
+/// chaining a summary nobody recorded keeps the recorded one if it ends with the trim note)
+/// and the recorded environment.
 fn derive<'a>(
     rec: &CompactionState,
-    prior: Option<&CompactionState>,
+    prior: Option<&Derived>,
     span: impl IntoIterator<Item = &'a Message> + Clone,
     rules: &cw::Settings,
 ) -> CompactionState {
-    let built = cw::build_state(prior, span, rec.boundary_index, String::new(), rules);
+    let prior_state = prior.map(|p| &p.state);
+    let built = cw::build_state(prior_state, span, rec.boundary_index, String::new(), rules);
     let summary_text = if rec.trimmed {
-        match prior.map(|p| p.summary_text.as_str()) {
-            Some(p) if !p.is_empty() => format!("{p}\n\n{TRIM_NOTE}"),
+        match prior {
+            Some(p) if !p.summary_known && rec.summary_text.ends_with(TRIM_NOTE) => {
+                rec.summary_text.clone()
+            }
+            Some(p) if !p.state.summary_text.is_empty() => {
+                format!("{}\n\n{TRIM_NOTE}", p.state.summary_text)
+            }
             _ => TRIM_NOTE.to_owned(),
         }
     } else {
@@ -255,6 +297,16 @@ fn derive<'a>(
         user_messages: built.user_messages,
         user_messages_dropped: built.user_messages_dropped,
         ..rec.clone()
+    }
+}
+
+/// "first", "second", … for the few notices a session has.
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
     }
 }
 
@@ -305,6 +357,7 @@ fn compare(
         block_equal: recorded_block == derived_block,
         first_difference: first_difference(&recorded_block, &derived_block),
         unverifiable: None,
+        derived_earlier: 0,
     }
 }
 

@@ -325,6 +325,11 @@ fn verify(
         if c.legacy {
             what.push_str(", legacy rules");
         }
+        if c.derived_earlier > 0 && c.unverifiable.is_none() {
+            let n = c.derived_earlier;
+            let s = if n == 1 { "" } else { "s" };
+            what.push_str(&format!(", {n} earlier unrecorded state{s} re-derived"));
+        }
         writeln!(
             out,
             "#{} boundary {} ({what}): {}",

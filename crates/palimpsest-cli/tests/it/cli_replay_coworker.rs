@@ -19,6 +19,28 @@ fn replay(dir: &str, extra: &[&str]) -> std::process::Output {
     run(&args)
 }
 
+/// On a session compacted three times already, the cut is where coworker's `pick_boundary`
+/// puts it over the canonical list, the notices with their records included in the sizes, and
+/// refused at or before the latest boundary (11). The expected cuts are what the harness's
+/// rules give over these stored lines (canonical 18, 15, 15, none), in timeline indices.
+#[test]
+fn coworker_one_shot_on_a_compacted_session_cuts_where_the_harness_does() {
+    for (window, cut, kept) in [
+        ("2000", 21, json!([21, 22])),
+        ("4000", 18, json!([18, 19, 21, 22])),
+        ("16000", 18, json!([18, 19, 21, 22])),
+        ("20000", 23, json!([])),
+    ] {
+        let args = ["--context-window", window, "--json"];
+        let v = json_of(replay(&state(), &args), &args);
+        assert_eq!(
+            (&v["cut_index"], &v["kept_tail"]),
+            (&json!(cut), &kept),
+            "at a {window}-token window"
+        );
+    }
+}
+
 #[test]
 fn coworker_one_shot_cuts_after_the_latest_record_and_writes_the_block() {
     let args = ["--context-window", "10000", "--json"];

@@ -268,7 +268,8 @@ fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
         c.unverifiable.as_deref(),
         Some(
             "earlier states were not recorded: cannot verify (2 earlier compactions left only a \
-             notice, and this state was built on them)"
+             notice, and this state was built on them; coworker's rules give no boundary at the \
+             first at a 128000-token window)"
         ),
         "the trim's summary chains an earlier one nobody recorded"
     );
@@ -280,4 +281,128 @@ fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
         r.all_equal,
         "so it is reported as unverifiable, never as a difference"
     );
+}
+
+/// An older-harness session (record-less notices, the last state in `sessions.compaction`)
+/// with two compactions at a 2 000-token window: the first at boundary 5, the second at 10.
+/// Built to coworker's stored shape; the boundaries are the ones coworker's `pick_boundary`
+/// gives over these lines.
+fn older_harness_session(latest: &Value) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = tmp.path().join("conversations");
+    std::fs::create_dir_all(&conv).unwrap();
+    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
+    let t = 1_788_000_000.0;
+    let conftest: String = std::iter::once("import pytest\n\n".to_owned())
+        .chain((0..22).map(|i| format!("@pytest.fixture\ndef fx{i}():\n    return {i}\n\n")))
+        .collect();
+    let fixtures: String = (0..22)
+        .map(|i| format!("def make_{i}():\n    return dict(id={i})\n\n"))
+        .collect();
+    let output: String = (0..30)
+        .map(|i| format!("tests/test_mod{i}.py ....  [{}%]\n", i * 2))
+        .chain(std::iter::once("42 passed in 3.1s".to_owned()))
+        .collect();
+    let call = |i: u32, name: &str, args: Value| {
+        json!([{"id": format!("call_{i}"), "type": "function",
+                "function": {"name": name, "arguments": pyjson::dumps(&args)}}])
+    };
+    let ok = pyjson::dumps(&json!({"ok": true}));
+    let compacted = "Context compacted — earlier turns were summarized";
+    let lines = [
+        json!({"role": "system", "content": "You are coworker."}),
+        json!({"role": "user", "content": "Migrate the test suite to pytest.", "ts": t}),
+        json!({"role": "assistant", "content": "", "tool_calls": call(1, "write_file", json!({"path": "tests/conftest.py", "content": conftest})), "ts": t + 5.0}),
+        json!({"role": "tool", "tool_call_id": "call_1", "content": ok, "ts": t + 6.0}),
+        json!({"role": "assistant", "content": "conftest.py written.", "ts": t + 8.0}),
+        json!({"role": "user", "content": "Keep the fixtures in one file.", "ts": t + 20.0}),
+        json!({"role": "assistant", "content": "", "tool_calls": call(2, "write_file", json!({"path": "tests/fixtures.py", "content": fixtures})), "ts": t + 25.0}),
+        json!({"role": "tool", "tool_call_id": "call_2", "content": ok, "ts": t + 26.0}),
+        json!({"role": "assistant", "content": "Fixtures moved.", "ts": t + 28.0}),
+        json!({"role": "notice", "kind": "compacted", "ts": t + 30.0, "text": compacted}),
+        json!({"role": "user", "content": "Run the suite.", "ts": t + 40.0}),
+        json!({"role": "assistant", "content": "", "tool_calls": call(3, "run_shell", json!({"command": "pytest -q"})), "ts": t + 45.0}),
+        json!({"role": "tool", "tool_call_id": "call_3", "content": pyjson::dumps(&json!({"command": "pytest -q", "exit_code": 0, "output": output, "truncated": false})), "ts": t + 50.0}),
+        json!({"role": "assistant", "content": "All 42 tests pass.", "ts": t + 52.0}),
+        json!({"role": "notice", "kind": "compacted", "ts": t + 60.0, "text": compacted}),
+        json!({"role": "user", "content": "Thanks.", "ts": t + 70.0}),
+        json!({"role": "assistant", "content": "You are welcome.", "ts": t + 75.0}),
+    ];
+    let text: String = lines.iter().map(|l| pyjson::dumps(l) + "\n").collect();
+    std::fs::write(conv.join(format!("{OLD}.jsonl")), text).unwrap();
+    let db = rusqlite::Connection::open(tmp.path().join("coworker.db")).unwrap();
+    db.execute(
+        "UPDATE sessions SET compaction = ?1 WHERE session_id = ?2",
+        rusqlite::params![pyjson::dumps(latest), OLD],
+    )
+    .unwrap();
+    tmp
+}
+
+/// The older harness's last state (boundary 10) with the given working state.
+fn older_state(working_state: &str) -> Value {
+    json!({"boundary_index": 10, "summary_text": "## 1. Primary request and intent\nMigrate the suite.",
+        "working_state": working_state,
+        "user_messages": ["Migrate the test suite to pytest.", "Keep the fixtures in one file."],
+        "user_messages_dropped": 0, "created_at": 1_788_000_060.0, "model_used": "openai:gpt-5-mini",
+        "trimmed": false})
+}
+
+fn verify_at(dir: &Path, window: u64) -> VerifyReport {
+    let s = api::load_session(dir, Some(OLD)).unwrap();
+    api::replay_verify(
+        &s,
+        &ReplayOptions {
+            policy: PolicyName::Coworker,
+            context_window: Some(window),
+            ..ReplayOptions::default()
+        },
+    )
+}
+
+#[test]
+fn a_legacy_state_is_checked_over_the_span_since_the_compaction_nobody_recorded() {
+    // The legacy rules build the working state from the messages since the previous
+    // compaction (5..10: the fixtures file), not from the whole history (which also wrote
+    // conftest.py). That compaction left only a notice; its boundary is re-derived.
+    let since = "## Working state (extracted mechanically from tool records)\n\
+                 Files written/edited (most recent first):\n- tests/fixtures.py\n\
+                 Tools used in the summarized span: write_file";
+    let tmp = older_harness_session(&older_state(since));
+    let r = verify_at(tmp.path(), 2_000);
+    assert_eq!(r.compactions.len(), 1, "one state survives");
+    let c = &r.compactions[0];
+    assert_eq!(
+        (c.boundary_index, c.span_start, c.derived_earlier, c.legacy),
+        (10, 5, 1, true),
+        "the span starts at the re-derived boundary 5"
+    );
+    assert_eq!(c.unverifiable, None);
+    assert!(c.equal(), "as the harness built it: {:?}", differing(c));
+    assert!(r.all_equal);
+
+    // The same record with the whole history's working state is a difference, named.
+    let whole = "## Working state (extracted mechanically from tool records)\n\
+                 Files written/edited (most recent first):\n- tests/fixtures.py\n- tests/conftest.py\n\
+                 Tools used in the summarized span: write_file";
+    let tmp = older_harness_session(&older_state(whole));
+    let r = verify_at(tmp.path(), 2_000);
+    let c = &r.compactions[0];
+    assert_eq!(differing(c), ["working_state"]);
+    assert!(c.differs() && !r.all_equal);
+
+    // At the default window coworker's rules give no boundary at the first notice (everything
+    // fits the keep budget), so the chain cannot be rebuilt: unverifiable, no difference.
+    let tmp = older_harness_session(&older_state(since));
+    let r = verify_at(tmp.path(), 128_000);
+    let c = &r.compactions[0];
+    assert_eq!(
+        c.unverifiable.as_deref(),
+        Some(
+            "earlier states were not recorded: cannot verify (1 earlier compaction left only a \
+             notice, and this state was built on it; coworker's rules give no boundary at the \
+             first at a 128000-token window)"
+        )
+    );
+    assert!(r.all_equal);
 }

@@ -133,7 +133,9 @@ impl<'s> Prepared<'s> {
                 .is_none()
                 .then(|| recorded_lengths(m.details.as_ref()))
                 .flatten();
-            if m.role == Role::System {
+            // A notice is stored with the system role but is no system prompt: the harness
+            // sizes it in place (canonical list) and never sends it.
+            if m.role == Role::System && !notice {
                 p.system_tokens += counter.count(m);
                 p.system_len += recorded.map_or_else(
                     || {
