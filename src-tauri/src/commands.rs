@@ -16,10 +16,9 @@ use palimpsest_core::rpc::{
     DiagnoseFleetReq, DiagnoseReq, GetMessageReq, GetTimelineReq, IpcError, ListSourcesReq,
     LoadSourceReq, OpenPathReq, OpenSpillAnywayReq, SpillTextReq, SpillsReq,
 };
-use palimpsest_core::tokens::TokenCache;
 use palimpsest_core::views::panels::{ReplayPanel, SimulationSummary, SweepView, TokenCharts};
 use palimpsest_core::views::timeline::Timeline;
-use palimpsest_core::views::tokens::{ReportOptions, TokenReport, TokenView, shown};
+use palimpsest_core::views::tokens::{TokenReport, TokenView, shown};
 use palimpsest_core::views::{MessageDetail, SourceGroup, SourceOrigin};
 use tauri::State;
 
@@ -108,33 +107,13 @@ pub fn get_message(
     state: State<'_, AppState>,
     req: GetMessageReq,
 ) -> Result<MessageDetail, IpcError> {
-    let path = Path::new(&req.path);
-    if state.loaded_now(&req.path, &req.id).is_none()
-        && let Some(d) = crate::indexing::message(&req.path, &req.id, req.index)
-    {
-        return Ok(d);
-    }
-    // A row of a big transcript's first lines, while the file is read whole behind them.
-    if !req.raw
-        && let Some(d) = state.first_lines_message(&req.path, &req.id, req.index)
-    {
-        return Ok(d);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::message_detail(path, &session, req.index, req.raw)?)
+    state.message(&req.path, &req.id, req.index, req.raw)
 }
 
 /// The post-mortem of one session (BPE token counts, as `palimpsest diagnose`).
 #[tauri::command(async)]
 pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosis, IpcError> {
-    // An indexed file as it is on disk: its diagnosis without reading it whole.
-    if let Some(d) = crate::indexing::diagnosis(&req.path, &req.id) {
-        return Ok(d);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    state.memo.get(&session, "diagnose", || {
-        Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
-    })
+    state.diagnosis(&req.path, &req.id)
 }
 
 /// Every session under a source diagnosed: the fleet table, from the index (brought up to
@@ -195,29 +174,14 @@ fn trusting(roots: &[String]) -> DiagnoseOptions {
 /// Every spill file of one session; no file is read.
 #[tauri::command(async)]
 pub fn spills(state: State<'_, AppState>, req: SpillsReq) -> Result<SpillReview, IpcError> {
-    let opts = trusting(&req.roots);
-    if let Some(r) = crate::indexing::spills(&req.path, &req.id, &opts) {
-        return Ok(r);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::spills(&session, &opts)?)
+    state.spills(&req.path, &req.id, &trusting(&req.roots))
 }
 
 /// One spill file inside the session's folders, with its text; others are refused.
 #[tauri::command(async)]
 pub fn spill_text(state: State<'_, AppState>, req: SpillTextReq) -> Result<SpillEntry, IpcError> {
     let opts = trusting(&req.roots);
-    let c = Confirmation::None;
-    if let Some(e) = crate::indexing::spill_text(&req.path, &req.id, &req.file, &opts, c) {
-        return Ok(e?);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::spill_text(
-        &session,
-        &opts,
-        &req.file,
-        Confirmation::None,
-    )?)
+    state.spill_text(&req.path, &req.id, &req.file, &opts, Confirmation::None)
 }
 
 /// A spill file outside the session's folders, after the user confirmed its full path.
@@ -228,11 +192,7 @@ pub fn open_spill_anyway(
 ) -> Result<SpillEntry, IpcError> {
     let confirmed = Confirmation::Path(&req.confirmed_path);
     let opts = trusting(&req.roots);
-    if let Some(e) = crate::indexing::spill_text(&req.path, &req.id, &req.file, &opts, confirmed) {
-        return Ok(e?);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::spill_text(&session, &opts, &req.file, confirmed)?)
+    state.spill_text(&req.path, &req.id, &req.file, &opts, confirmed)
 }
 
 /// Count a session's tokens (cached in core's default cache dir) and build the Tokens view.
@@ -242,38 +202,21 @@ pub fn count_tokens(
     state: State<'_, AppState>,
     req: CountTokensReq,
 ) -> Result<TokenView, IpcError> {
-    // An indexed file as it is on disk: its report without reading or counting it.
-    if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
-        return Ok(shown(r));
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(shown(token_report(
-        &state,
-        &session,
-        &req.id,
-        req.encoding,
-    )?))
+    Ok(shown(
+        (*token_report(&state, &req.path, &req.id, req.encoding)?).clone(),
+    ))
 }
 
-/// The token report of `session` in `encoding`, counted once per loaded session.
+/// The token report of one session in `encoding`, its progress sent as `task-progress` events.
 fn token_report(
     state: &AppState,
-    session: &std::sync::Arc<palimpsest_core::model::Session>,
+    path: &str,
     id: &str,
     encoding: Option<palimpsest_core::tokens::Encoding>,
-) -> Result<TokenReport, IpcError> {
-    let opts = api::TokenOptions {
-        encoding,
-        cache_dir: TokenCache::default_dir(),
-        report: ReportOptions::default(),
-        prices: None,
-    };
-    let key = format!("tokens:{encoding:?}");
-    state.memo.get(session, &key, || {
-        let cancel = progress::TOKENS.start();
-        let mut report = progress::reporter("tokens", id);
-        Ok(api::token_report(session, &opts, &mut report, &cancel)?)
-    })
+) -> Result<std::sync::Arc<TokenReport>, IpcError> {
+    let cancel = progress::TOKENS.start();
+    let mut report = progress::reporter("tokens", id);
+    state.token_report(path, id, encoding, &mut report, &cancel)
 }
 
 /// Stop the token count in progress; false when none runs.
@@ -289,15 +232,8 @@ pub fn token_charts(
     state: State<'_, AppState>,
     req: TokenChartsReq,
 ) -> Result<TokenCharts, IpcError> {
-    if let Some(r) = crate::indexing::token_report(&req.path, &req.id, req.encoding) {
-        return Ok(api::token_charts(&r, req.theme)?);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    let report = token_report(&state, &session, &req.id, req.encoding)?;
-    let key = format!("charts:{:?}:{:?}", req.encoding, req.theme);
-    state.memo.get(&session, &key, || {
-        Ok(api::token_charts(&report, req.theme)?)
-    })
+    let report = token_report(&state, &req.path, &req.id, req.encoding)?;
+    Ok(api::token_charts(&report, req.theme)?)
 }
 
 /// The history compacted once under a replay setting, as timeline rows.
@@ -364,14 +300,7 @@ pub fn get_recorded(
     req: palimpsest_core::rpc::GetRecordedReq,
 ) -> Result<palimpsest_core::api::RecordedSet, IpcError> {
     let home = crate::locations::state_home();
-    if let Some(none) = crate::indexing::nothing_recorded(&req.path, &req.id, home.as_deref()) {
-        return Ok(none);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::recorded(
-        &session,
-        &api::recorded_dirs(&session, home.as_deref()),
-    ))
+    state.recorded(&req.path, &req.id, home.as_deref())
 }
 
 /// The open session's (or its source's) post-mortem, written where the user chose.
@@ -401,16 +330,7 @@ pub fn get_request(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetRequestReq,
 ) -> Result<palimpsest_core::views::cuts::RequestView, IpcError> {
-    // An indexed file as it is on disk: the request without reading the session whole.
-    if let Some(v) = crate::indexing::request_view(&req.path, &req.id, req.request) {
-        return Ok(v);
-    }
-    let session = state.session(&req.path, &req.id)?;
-    Ok(api::request_view(
-        &session,
-        req.request,
-        state.counts(&session).as_deref(),
-    )?)
+    state.request_view(&req.path, &req.id, req.request)
 }
 
 /// The open session beside another recorded run, aligned turn by turn in timeline rows. Run B

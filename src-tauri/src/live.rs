@@ -39,20 +39,6 @@ pub enum ToLive {
     Primed(String, Box<Primed>),
 }
 
-/// How recently a transcript must have been written for the app to read it ahead when it
-/// shows it: one an agent is still writing, not a finished session opened for a post-mortem.
-pub const WRITTEN_WITHIN: Duration = Duration::from_secs(10 * 60);
-
-/// True when `file` was written in the last [`WRITTEN_WITHIN`]: an agent is likely still
-/// writing it.
-pub fn being_written(file: &str) -> bool {
-    std::fs::metadata(file)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok())
-        .is_some_and(|w| w <= WRITTEN_WITHIN)
-}
-
 /// Start following `paths`; send more sources on the returned channel to follow them too.
 pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<ToLive> {
     let (tx, rx) = mpsc::channel();
@@ -111,7 +97,7 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
             // folder is left for the next update that asks, as before.
             && let Some(read) = app.state::<AppState>().given(&path, &id)
         {
-            crate::indexing::later(&path, Some(read));
+            app.state::<AppState>().index_later(&path, Some(read));
         }
     }
 }

@@ -6,20 +6,16 @@
 //! reading and analysis is core's; all drawing is the UI's (`ui/`, embedded from `ui/dist`).
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-mod ahead;
 mod alloc;
 mod commands;
-mod indexing;
 mod live;
 mod locations;
-mod memo;
 #[cfg(target_os = "linux")]
 mod painting;
 mod progress;
 #[cfg(target_os = "linux")]
 mod renderer;
 mod runtime;
-mod slot;
 mod state;
 
 use palimpsest_core::rpc::IpcError;
@@ -100,7 +96,7 @@ fn main() {
         .setup(|app| {
             // The start-up sources join the watcher when `list_sources` first finds them.
             let tx = live::start(app.handle().clone(), Vec::new());
-            let _ = app.state::<AppState>().live.set(tx);
+            app.state::<AppState>().set_live(tx);
             #[cfg(target_os = "linux")]
             renderer::watch(app);
             Ok(())

@@ -1,28 +1,15 @@
-//! What the app keeps between commands: the start-up sources (found on the first
-//! `list_sources`, off the main thread, and followed live from then on) and the last session
-//! loaded, so opening a message of a 100k-message session does not re-read the whole file.
-//! A session whose rows came from the index is read whole only when a view asks for what the
-//! index does not hold (the timeline, a message, the cut view, the Post-mortem and the Tokens
-//! view answer from it), or, when an agent is still writing it, here in the background
-//! ([`AppState::warm`]) while the window already shows its rows.
+//! What the app keeps between commands: the session service (core's, which loads, shares and
+//! derives the sessions the window shows) and the start-up sources (found on the first
+//! `list_sources`, off the main thread, and followed live from then on). The service reaches
+//! the live follower through [`Following`], this app's [`Live`].
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use palimpsest_core::api;
-use palimpsest_core::model::{Session, SessionMeta};
-use palimpsest_core::rpc::{ErrorCode, IpcError};
-use palimpsest_core::tokens::counter::Counted;
+use palimpsest_core::service::{Live, SessionService};
 use palimpsest_core::views::{SourceGroup, SourceOrigin};
-use palimpsest_core::watch::Patch;
-
-use crate::ahead::{ReadAhead, prime, read_ahead};
-use crate::memo::Memo;
-use crate::slot::Kept;
-
-mod given;
-mod timeline;
+use palimpsest_core::watch::Primed;
 
 /// A source the app opens on start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,47 +44,64 @@ impl StartupSource {
     }
 }
 
-/// The slot of the last session loaded, with the live changes waiting for it.
-type Slot = Option<Kept>;
+/// The user's token cache, when it exists (see [`palimpsest_core::service::token_cache`]).
+pub use palimpsest_core::service::token_cache;
 
-/// The last session loaded, shared with the background reads.
-type Loaded = Arc<Mutex<Slot>>;
-
-/// The session the window opened last, `(path, id)`: a background read of one it has left is
-/// skipped rather than queued in front of the one it shows now.
-type Wanted = Arc<Mutex<Option<(String, String)>>>;
-
-/// The user's token cache, when it exists: the counts the Tokens tab and the index made, which
-/// the views and replays reuse (the cut view counts in BPE once its session is counted). The
-/// app reads the environment for it; core never does.
-pub fn token_cache() -> Option<palimpsest_core::tokens::TokenCache> {
-    palimpsest_core::tokens::TokenCache::default_dir()
-        .and_then(|d| palimpsest_core::tokens::TokenCache::existing(&d))
-}
-
-/// The app's state, managed by tauri.
+/// The app's state, managed by tauri: the session service and the start-up sources.
 pub struct AppState {
     /// The path argument, if any (`locations::path_argument`).
     argument: Option<PathBuf>,
     /// Sources shown on start (`locations::startup_sources`), found on first use.
     startup: OnceLock<Vec<StartupSource>>,
-    /// The last session loaded.
-    loaded: Loaded,
-    /// Heavy results for the session loaded last (post-mortem, token report).
-    pub memo: Arc<Memo>,
-    /// The session opened last (what a background read is still for).
-    wanted: Wanted,
-    /// The last timeline sent, `(path, id, rows)`: the window fetches it in pages.
-    timeline: Mutex<Option<(String, String, timeline::Sent)>>,
+    /// The sessions the window works on.
+    pub service: SessionService,
     /// Where to send a source path to follow it live (`live::start`), once started.
-    pub live: OnceLock<Sender<crate::live::ToLive>>,
-    /// The sessions read ahead for the live follower, `(path, id)`: once each is enough.
-    read_ahead: ReadAhead,
+    live: Arc<OnceLock<Sender<crate::live::ToLive>>>,
     /// Start-up sources whose live follower has taken its baseline.
     baselines: Arc<Baselines>,
-    /// The first lines of the big transcript shown last, `(path, id, session)`, while it is
-    /// read whole (`timeline_first_lines`).
-    first_lines: Mutex<Option<(String, String, Arc<Session>)>>,
+    /// The start-up sources' paths, once found (what a read ahead's hand-over waits on).
+    startup_paths: Arc<OnceLock<Vec<String>>>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = SessionService;
+    fn deref(&self) -> &SessionService {
+        &self.service
+    }
+}
+
+/// The app's live follower as the service sees it: read-ahead transcripts go to the live
+/// thread, a hand-over waits for a start-up source's baseline, problems are logged.
+struct Following {
+    live: Arc<OnceLock<Sender<crate::live::ToLive>>>,
+    baselines: Arc<Baselines>,
+    /// The start-up sources' paths, once found.
+    startup: Arc<OnceLock<Vec<String>>>,
+}
+
+impl Live for Following {
+    fn primed(&self, source: &str, primed: Primed) {
+        if let Some(tx) = self.live.get() {
+            let _ = tx.send(crate::live::ToLive::Primed(
+                source.to_owned(),
+                Box::new(primed),
+            ));
+        }
+    }
+
+    fn await_baseline(&self, source: &str) {
+        if self
+            .startup
+            .get()
+            .is_some_and(|s| s.iter().any(|s| s == source))
+        {
+            self.baselines.wait(source);
+        }
+    }
+
+    fn report(&self, problem: String) {
+        eprintln!("palimpsest-app: {problem}");
+    }
 }
 
 /// The start-up sources whose live follower has taken its baseline. A source is listed for the
@@ -135,18 +139,20 @@ impl Drop for Taken {
 impl AppState {
     /// State for the given path argument, with nothing found or loaded yet.
     pub fn new(argument: Option<PathBuf>) -> Self {
-        Self {
+        let state = Self {
             argument,
             startup: OnceLock::new(),
-            loaded: Arc::new(Mutex::new(None)),
-            timeline: Mutex::new(None),
-            wanted: Arc::new(Mutex::new(None)),
-            memo: Arc::default(),
-            live: OnceLock::new(),
-            read_ahead: ReadAhead::default(),
+            service: SessionService::default(),
+            live: Arc::default(),
             baselines: Arc::default(),
-            first_lines: Mutex::new(None),
-        }
+            startup_paths: Arc::default(),
+        };
+        state.service.set_live(Arc::new(Following {
+            live: Arc::clone(&state.live),
+            baselines: Arc::clone(&state.baselines),
+            startup: Arc::clone(&state.startup_paths),
+        }));
+        state
     }
 
     /// The start-up sources, found on the first call (every family's default folder is looked
@@ -154,6 +160,12 @@ impl AppState {
     pub fn startup(&self) -> &[StartupSource] {
         self.startup.get_or_init(|| {
             let found = crate::locations::startup_sources_here(self.argument.clone());
+            let _ = self.startup_paths.set(
+                found
+                    .iter()
+                    .map(|s| s.path.to_string_lossy().into_owned())
+                    .collect(),
+            );
             for s in &found {
                 let path = s.path.to_string_lossy().into_owned();
                 let (live, taken) = (self.live.get().cloned(), Arc::clone(&self.baselines));
@@ -179,113 +191,9 @@ impl AppState {
         self.startup().iter().find(|s| s.path == Path::new(path))
     }
 
-    /// Session `id` under `path`, from memory when it is the last one loaded.
-    pub fn session(&self, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
-        load_into(&self.loaded, &self.memo, path, id)
-    }
-
-    /// The counts of a loaded session once it is counted (the views then count in BPE as the
-    /// Tokens tab does), made once per loaded copy: making them reads every text of the session,
-    /// and each request step or cut asks for them. Until the session is counted they are asked
-    /// for again, so a count made in the Tokens tab reaches the views.
-    pub fn counts(&self, session: &Arc<Session>) -> Option<Arc<Counted>> {
-        self.memo.get_some(session, "session_counts", || {
-            api::session_counts(session, token_cache().as_ref()).map(Arc::new)
-        })
-    }
-
-    /// Session `id` under `path` when it is loaded now; `None` while a read holds the slot or
-    /// another session is kept (never waits).
-    pub fn loaded_now(&self, path: &str, id: &str) -> Option<Arc<Session>> {
-        let slot = self.loaded.try_lock().ok()?;
-        slot.as_ref().filter(|k| k.is(path, id)).map(Kept::ready)
-    }
-
-    /// Read session `id` under `path` (listed as `meta`) in the background, so the commands
-    /// that need it whole (a message, the cuts, the tabs) find it loaded; they wait for this
-    /// load, never start a second one. Skipped when, by the time the read could start, the
-    /// window has opened another session (clicking through big sessions must not queue a read
-    /// of each). An agent is still writing it, so the live follower is read ahead too, and one
-    /// read gives both: the window reads the session where the follower keeps it (two reads
-    /// at once kept both cores from the window, and two copies doubled the app's memory).
-    pub fn warm(&self, path: &str, id: &str, meta: &SessionMeta) {
-        let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
-        let memo = Arc::clone(&self.memo);
-        let key = (path.to_owned(), id.to_owned());
-        let live = self.live.get().cloned();
-        let done = Arc::clone(&self.read_ahead);
-        let meta = meta.clone();
-        // The follower takes a read ahead only once it follows the source.
-        let baseline = self
-            .startup_source(path)
-            .map(|_| Arc::clone(&self.baselines));
-        std::thread::spawn(move || {
-            // At the window's own priority: commands wait on this read (they take the slot it
-            // holds), and a lowered read starved them on a busy machine.
-            let Ok(mut guard) = lock(&loaded) else { return };
-            let still = wanted.lock().is_ok_and(|w| w.as_ref() == Some(&key));
-            if !still || guard.as_ref().is_some_and(|k| k.is(&key.0, &key.1)) {
-                return;
-            }
-            if let Some(tx) = live.as_ref() {
-                // The window reads the session where the read ahead keeps it, as soon as it is
-                // read, and the slot is let go then: what the follower remembers is made after.
-                let mut slot = Some(guard);
-                let primed = read_ahead(&done, &key.0, &meta, |current, print| {
-                    if let Some(mut g) = slot.take() {
-                        *g = Some(Kept::read_ahead(&key.0, &key.1, current, &meta.path, print));
-                    }
-                });
-                if let Some(primed) = primed {
-                    // The follower goes on in the session the window reads, now in place.
-                    if let Some(b) = &baseline {
-                        b.wait(&key.0);
-                    }
-                    let _ = tx.send(crate::live::ToLive::Primed(key.0, Box::new(primed)));
-                    return;
-                }
-                // Not read ahead: read for the window alone, the slot held again.
-                guard = match slot {
-                    Some(g) => g,
-                    None => return,
-                };
-            }
-            if let Err(e) = load_locked(&mut guard, &memo, &key.0, &key.1) {
-                eprintln!(
-                    "palimpsest-app: cannot read {} ({}): {}",
-                    key.0, key.1, e.message
-                );
-            }
-        });
-    }
-
-    /// Bring the kept session the live follower saw change up to date: read where the follower
-    /// keeps it from now on, or taken whole when the follower read it whole and keeps none,
-    /// when the slot holds it or the window shows it. The timeline made from the old copy
-    /// goes. Skipped while a load holds the slot: that load reads the file as it is now anyway.
-    pub fn patched(&self, path: &str, patch: &Patch) {
-        let id = patch.session_id().to_owned();
-        self.forget_timeline(path, &id);
-        let shown = self
-            .wanted
-            .lock()
-            .is_ok_and(|w| w.as_ref().is_some_and(|(p, i)| p == path && *i == id));
-        let Ok(mut slot) = self.loaded.try_lock() else {
-            return;
-        };
-        if shown || slot.as_ref().is_some_and(|k| k.is(path, &id)) {
-            *slot = Kept::of(path, &id, patch);
-        }
-    }
-
-    /// Forget the cached copy of session `id` under `path` (it changed on disk).
-    pub fn forget(&self, path: &str, id: &str) {
-        self.forget_timeline(path, id);
-        if let Ok(mut loaded) = self.loaded.lock()
-            && loaded.as_ref().is_some_and(|k| k.is(path, id))
-        {
-            *loaded = None;
-        }
+    /// Start following live: `tx` takes the sources to follow and the transcripts read ahead.
+    pub fn set_live(&self, tx: Sender<crate::live::ToLive>) {
+        let _ = self.live.set(tx);
     }
 
     /// Follow `path` live from now on. Call it before listing the source for the window: the
@@ -311,40 +219,6 @@ fn follow_with(live: Option<&Sender<crate::live::ToLive>>, path: &str) {
         }
         Err(e) => eprintln!("palimpsest-app: not following {path}: {e}"),
     }
-}
-
-/// Session `id` under `path` from `loaded` when it is the one kept there (with the live
-/// changes waiting for it applied), else loaded and kept.
-fn load_into(loaded: &Loaded, memo: &Memo, path: &str, id: &str) -> Result<Arc<Session>, IpcError> {
-    // The lock is held while loading so two commands for the same session read it once.
-    load_locked(&mut *lock(loaded)?, memo, path, id)
-}
-
-/// The loaded-session slot, locked.
-fn lock(loaded: &Loaded) -> Result<MutexGuard<'_, Slot>, IpcError> {
-    loaded.lock().map_err(|_| IpcError {
-        code: ErrorCode::Internal,
-        message: "a previous load panicked; reopen the session".into(),
-    })
-}
-
-/// [`load_into`] with the slot already locked.
-fn load_locked(
-    slot: &mut Slot,
-    memo: &Memo,
-    path: &str,
-    id: &str,
-) -> Result<Arc<Session>, IpcError> {
-    if let Some(kept) = slot.as_ref().filter(|k| k.is(path, id)) {
-        let session = kept.ready();
-        // The counts made for it before the follower changed it hold for it now.
-        memo.carry(&session, "session_counts");
-        return Ok(session);
-    }
-    let (session, print) = api::load_session_printed(Path::new(path), Some(id))?;
-    let session = Arc::new(session);
-    *slot = Some(Kept::read(path, id, Arc::clone(&session), print));
-    Ok(session)
 }
 
 #[cfg(test)]

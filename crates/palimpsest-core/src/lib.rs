@@ -23,6 +23,7 @@ pub mod follow;
 pub mod markdown;
 pub mod report;
 pub mod rpc;
+pub mod service;
 pub mod views;
 pub mod watch;
 

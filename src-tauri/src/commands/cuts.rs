@@ -1,11 +1,10 @@
 //! The cut view's commands: every cut's shape when a session opens or grows (`get_cuts`), one
 //! cut whole when it is opened (`get_cut`). Both come from one cut view: the index's, for a
 //! file it holds as it is, else the loaded session's, made once per copy and count
-//! (`AppState::memo`), so opening cut after cut does not take the session apart again.
+//! (the session service's memo), so opening cut after cut does not take the session apart again.
 
 use std::sync::Arc;
 
-use palimpsest_core::api;
 use palimpsest_core::rpc::{GetCutReq, GetCutsReq, IpcError};
 use palimpsest_core::views::cuts::{CutDetail, CutsBrief, SessionCuts};
 use tauri::State;
@@ -26,19 +25,5 @@ pub fn get_cut(state: State<'_, AppState>, req: GetCutReq) -> Result<CutDetail, 
 }
 
 fn cut_view(state: &AppState, path: &str, id: &str) -> Result<Arc<SessionCuts>, IpcError> {
-    // An indexed file as it is on disk: its cut view without reading it whole.
-    if let Some(c) = crate::indexing::cut_view(path, id) {
-        return Ok(Arc::new(c));
-    }
-    let session = state.session(path, id)?;
-    let counts = state.counts(&session);
-    // Counted in BPE once the session is counted; the estimate's view is not kept for it.
-    let key = if counts.is_some() {
-        "cuts"
-    } else {
-        "cuts_estimated"
-    };
-    state.memo.get(&session, key, || {
-        Ok(Arc::new(api::session_cuts(&session, counts.as_deref())))
-    })
+    state.cut_view(path, id)
 }

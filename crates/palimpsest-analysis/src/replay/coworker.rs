@@ -137,6 +137,17 @@ pub enum Slot {
     Other,
 }
 
+/// How coworker's `_turn_starts` sees a message: users (not tool results) and assistants are
+/// candidate boundaries; system messages, tool results and notices are not.
+pub fn slot_of(m: &Message) -> Slot {
+    match m.role {
+        _ if m.kind == MessageKind::Notification => Slot::Other,
+        Role::User if !m.has_tool_result() => Slot::User,
+        Role::Assistant => Slot::Assistant,
+        _ => Slot::Other,
+    }
+}
+
 /// coworker's `pick_boundary` over `slots[..end]`, with `prefix[i]` = sum of the stored JSON
 /// lengths of `[0, i)`. Returns the boundary, or `None` when it would not move past `start` (the
 /// first index after a system message) or past `prior`.

@@ -217,17 +217,7 @@ fn coworker_once(
     for (i, e) in prep.entries.iter().enumerate() {
         prefix[i + 1] = prefix[i] + e.canon_len;
     }
-    let slots: Vec<cw::Slot> = (0..n)
-        .map(|i| {
-            let m = prep.message(i);
-            match m.role {
-                _ if m.kind == MessageKind::Notification => cw::Slot::Other,
-                Role::User if !m.has_tool_result() => cw::Slot::User,
-                Role::Assistant => cw::Slot::Assistant,
-                _ => cw::Slot::Other,
-            }
-        })
-        .collect();
+    let slots: Vec<cw::Slot> = (0..n).map(|i| cw::slot_of(prep.message(i))).collect();
     // The prior boundary: the latest recorded block sits right before it.
     let prior_state = s
         .messages

@@ -75,7 +75,7 @@ fn pick(held: &[&Message], prior: usize, keep: u64) -> Option<usize> {
         held.first()
             .is_some_and(|m| m.role == Role::System && m.kind != MessageKind::Notification),
     );
-    let slots: Vec<cw::Slot> = held.iter().map(|m| slot(m)).collect();
+    let slots: Vec<cw::Slot> = held.iter().map(|m| cw::slot_of(m)).collect();
     let mut prefix = vec![0u64; held.len() + 1];
     for (i, m) in held.iter().enumerate() {
         prefix[i + 1] = prefix[i] + stored_len(m);
@@ -92,18 +92,8 @@ fn trim_boundary(held: &[&Message], start: usize) -> Option<usize> {
     }
     let target = start + ((remaining as f64 * 0.10) as usize).max(1);
     (target..held.len())
-        .find(|&i| matches!(slot(held[i]), cw::Slot::User | cw::Slot::Assistant))
+        .find(|&i| matches!(cw::slot_of(held[i]), cw::Slot::User | cw::Slot::Assistant))
         .filter(|&b| b > start)
-}
-
-/// How the harness's `_turn_starts` sees a message.
-fn slot(m: &Message) -> cw::Slot {
-    match m.role {
-        _ if m.kind == MessageKind::Notification => cw::Slot::Other,
-        Role::User if !m.has_tool_result() => cw::Slot::User,
-        Role::Assistant => cw::Slot::Assistant,
-        _ => cw::Slot::Other,
-    }
 }
 
 /// `len(json.dumps(msg))` as the reader measured it, else of the chat shape rebuilt.

@@ -55,6 +55,7 @@ mod numbers;
 mod properties;
 mod replay;
 mod replay_verify;
+mod service;
 mod sweep_digests;
 mod tokens;
 mod tokens_engine;

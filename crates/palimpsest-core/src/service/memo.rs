@@ -1,14 +1,14 @@
 //! Heavy results kept per loaded session (the post-mortem, the token report): a tab visited
 //! again, or opened by a second view, answers at once instead of computing again. An entry
 //! belongs to one loaded copy of a session; when the session is read again (it changed on disk)
-//! the entries of the old copy are dropped. What is computed is core's.
+//! the entries of the old copy are dropped. What is computed is the api's.
 
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use palimpsest_core::model::Session;
-use palimpsest_core::rpc::IpcError;
+use crate::model::Session;
+use crate::rpc::IpcError;
 
 type Entry = Arc<dyn Any + Send + Sync>;
 
@@ -100,7 +100,7 @@ impl Memo {
 
 #[cfg(test)]
 mod tests {
-    use palimpsest_core::model::{Session, SourceFormat};
+    use crate::model::{Session, SourceFormat};
 
     use super::*;
 

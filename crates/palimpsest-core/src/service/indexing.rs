@@ -1,21 +1,21 @@
-//! The app's use of the fleet index: a session opens from it when its file is unchanged since
+//! The service's use of the fleet index: a session opens from it when its file is unchanged since
 //! it was indexed (the rows of a 200 MB transcript in a fraction of a second, the session read
 //! behind them), and a source whose session had to be read from its file is indexed in the
 //! background afterwards, one source at a time, so the next opening is quick; that update takes
 //! the window's copy of the session ([`Read`]) instead of reading the file again while the file
-//! is as it was read. The index is core's; this only decides when.
+//! is as it was read. The index is `palimpsest-index`'s; this only decides when.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Weak};
+use std::sync::{Arc, Weak};
 
-use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::index::{AsOf, Given};
-use palimpsest_core::model::Session;
-use palimpsest_core::views::timeline::Timeline;
+use crate::api::{self, DiagnoseOptions};
+use crate::index::{AsOf, Given};
+use crate::model::Session;
+use crate::views::timeline::Timeline;
 
 /// The timeline of session `id` under `path` from the index, when it holds it as it is on
 /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
-pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
+pub(super) fn timeline(path: &str, id: &str) -> Option<Timeline> {
     let ix = api::open_index(None).ok()?;
     api::timeline_indexed(&ix, Path::new(path), Some(id))
         .ok()
@@ -25,7 +25,7 @@ pub fn timeline(path: &str, id: &str) -> Option<Timeline> {
 /// The rows the index holds of session `id` under `path` when its file is as indexed or only
 /// grew since (`grown_bytes` says by how much): the first screen of a transcript an agent went
 /// on writing, without waiting for it to be read whole.
-pub fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
+pub(super) fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
     let ix = api::open_index(None).ok()?;
     api::timeline_indexed_grown(&ix, Path::new(path), Some(id))
         .ok()
@@ -34,7 +34,7 @@ pub fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
 
 /// Every row the index holds of session `id` under `path`: as [`timeline`], or with
 /// [`AsOf::Grown`] as [`timeline_grown`].
-pub fn timeline_rows(path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
+pub(super) fn timeline_rows(path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
     match as_of {
         AsOf::Same => timeline(path, id),
         AsOf::Grown => timeline_grown(path, id),
@@ -42,7 +42,7 @@ pub fn timeline_rows(path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
 }
 
 /// The first `limit` rows of [`timeline_rows`], `total_rows` counting them all.
-pub fn timeline_head(path: &str, id: &str, as_of: AsOf, limit: usize) -> Option<Timeline> {
+pub(super) fn timeline_head(path: &str, id: &str, as_of: AsOf, limit: usize) -> Option<Timeline> {
     let ix = api::open_index(None).ok()?;
     api::timeline_indexed_head(&ix, Path::new(path), Some(id), as_of, limit)
         .ok()
@@ -52,11 +52,7 @@ pub fn timeline_head(path: &str, id: &str, as_of: AsOf, limit: usize) -> Option<
 /// Message `index` of session `id` under `path` read by offset through the index, when it
 /// holds the file as it is or as it was before lines were appended (the window shows it while
 /// the session is still being read).
-pub fn message(
-    path: &str,
-    id: &str,
-    index: usize,
-) -> Option<palimpsest_core::views::MessageDetail> {
+pub(super) fn message(path: &str, id: &str, index: usize) -> Option<crate::views::MessageDetail> {
     let ix = api::open_index(None).ok()?;
     api::message_indexed_grown(&ix, Path::new(path), Some(id), index)
         .ok()
@@ -65,7 +61,7 @@ pub fn message(
 
 /// The diagnosis of session `id` under `path` as the index made it, when it holds the file as
 /// it is (the Post-mortem draws it without waiting for the session to be read whole).
-pub fn diagnosis(path: &str, id: &str) -> Option<palimpsest_core::analysis::Diagnosis> {
+pub(super) fn diagnosis(path: &str, id: &str) -> Option<crate::analysis::Diagnosis> {
     let ix = api::open_index(None).ok()?;
     api::diagnosis_indexed(&ix, Path::new(path), Some(id), &DiagnoseOptions::default())
         .ok()
@@ -74,11 +70,11 @@ pub fn diagnosis(path: &str, id: &str) -> Option<palimpsest_core::analysis::Diag
 
 /// The token report of session `id` under `path` in `encoding` as the index made it, when it
 /// holds the file as it is (the Tokens view draws it without waiting for the session).
-pub fn token_report(
+pub(super) fn token_report(
     path: &str,
     id: &str,
-    encoding: Option<palimpsest_core::tokens::Encoding>,
-) -> Option<palimpsest_core::views::tokens::TokenReport> {
+    encoding: Option<crate::tokens::Encoding>,
+) -> Option<crate::views::tokens::TokenReport> {
     let ix = api::open_index(None).ok()?;
     api::token_report_indexed(&ix, Path::new(path), Some(id), encoding)
         .ok()
@@ -87,7 +83,7 @@ pub fn token_report(
 
 /// The cut view of session `id` under `path` as the index made it, when it holds the file as it
 /// is (the ribbon, the cut marks and the Requests list without the session read whole).
-pub fn cut_view(path: &str, id: &str) -> Option<palimpsest_core::views::cuts::SessionCuts> {
+pub(super) fn cut_view(path: &str, id: &str) -> Option<crate::views::cuts::SessionCuts> {
     let ix = api::open_index(None).ok()?;
     api::cut_view_indexed(&ix, Path::new(path), Some(id))
         .ok()
@@ -96,11 +92,11 @@ pub fn cut_view(path: &str, id: &str) -> Option<palimpsest_core::views::cuts::Se
 
 /// What the model saw at request `number` of session `id` under `path`, from the index when it
 /// holds the file as it is (the Requests tab without the session read whole).
-pub fn request_view(
+pub(super) fn request_view(
     path: &str,
     id: &str,
     number: usize,
-) -> Option<palimpsest_core::views::cuts::RequestView> {
+) -> Option<crate::views::cuts::RequestView> {
     let ix = api::open_index(None).ok()?;
     api::request_view_indexed(&ix, Path::new(path), Some(id), number)
         .ok()
@@ -110,11 +106,11 @@ pub fn request_view(
 /// The recorded requests of session `id` under `path` when the index lists it as it is on disk
 /// and no place its listing names holds a log (every Claude Code and Codex session): the
 /// Requests tab then reads nothing of the session.
-pub fn nothing_recorded(
+pub(super) fn nothing_recorded(
     path: &str,
     id: &str,
     state_home: Option<&Path>,
-) -> Option<palimpsest_core::api::RecordedSet> {
+) -> Option<crate::api::RecordedSet> {
     let ix = api::open_index(None).ok()?;
     let (listed, _) = ix.listing(Path::new(path)).ok()??;
     let meta = listed.into_iter().find(|m| m.id == id)?;
@@ -124,11 +120,11 @@ pub fn nothing_recorded(
 /// The spill review of session `id` under `path` from the spill files the index found in it
 /// (the disk looked at now), when it holds the file as it is: the Spills tab without the
 /// session read whole.
-pub fn spills(
+pub(super) fn spills(
     path: &str,
     id: &str,
     opts: &DiagnoseOptions,
-) -> Option<palimpsest_core::analysis::SpillReview> {
+) -> Option<crate::analysis::SpillReview> {
     let ix = api::open_index(None).ok()?;
     api::spills_indexed(&ix, Path::new(path), Some(id), opts)
         .ok()
@@ -138,26 +134,26 @@ pub fn spills(
 /// One spill file of session `id` under `path` with its text, found through the index as
 /// [`spills`] does; `None` when the index does not hold the file as it is (a refusal is an
 /// answer: `Some(Err)`).
-pub fn spill_text(
+pub(super) fn spill_text(
     path: &str,
     id: &str,
     file: &str,
     opts: &DiagnoseOptions,
-    confirmation: palimpsest_core::analysis::spill_text::Confirmation,
-) -> Option<palimpsest_core::error::Result<palimpsest_core::analysis::SpillEntry>> {
+    confirmation: crate::analysis::spill_text::Confirmation,
+) -> Option<crate::error::Result<crate::analysis::SpillEntry>> {
     let review = spills(path, id, &api::unread(opts))?;
     Some(api::spill_text_in(&review, file, confirmation))
 }
 
 /// A session the window read from its source's file, for the index to take instead of reading
-/// the file again when the file is still as it was ([`palimpsest_core::index::Given`]).
+/// the file again when the file is still as it was ([`crate::index::Given`]).
 pub struct Read {
     /// The session's id.
     pub id: String,
     /// The file it was read from.
     pub file: PathBuf,
     /// The file's fingerprint from before the read.
-    pub print: palimpsest_core::index::fingerprint::Fingerprint,
+    pub print: crate::index::fingerprint::Fingerprint,
     /// The window's copy, while it keeps it.
     pub session: Weak<Session>,
 }
@@ -176,50 +172,52 @@ impl Read {
 
 /// Sources waiting to be indexed (each with the session the window read from it, if any), and
 /// whether the indexing thread is running.
-type Queue = (Vec<(PathBuf, Option<Read>)>, bool);
-static QUEUE: Mutex<Queue> = Mutex::new((Vec::new(), false));
+pub(super) type Queue = (Vec<(PathBuf, Option<Read>)>, bool);
 
-/// Bring the index up to date for `path` in the background (after the window has what it
-/// asked for), from `read` when the window's copy is still there and its file unchanged (a
-/// 2 GB transcript is not read a second time, nor held twice). A source already waiting is not
-/// queued twice; one thread works through them.
-pub fn later(path: &str, read: Option<Read>) {
-    let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
-    let p = PathBuf::from(path);
-    match q.0.iter_mut().find(|(w, _)| *w == p) {
-        Some(waiting) => waiting.1 = read.or(waiting.1.take()),
-        None => q.0.push((p, read)),
-    }
-    if q.1 {
-        return;
-    }
-    q.1 = true;
-    std::thread::spawn(|| {
-        // Behind whatever the window does: indexing a big transcript reads it whole again
-        // unless the window's copy is taken.
-        crate::ahead::lowest_priority();
-        loop {
-            let (next, read) = {
-                let mut q = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
-                if q.0.is_empty() {
-                    q.1 = false;
-                    return;
-                }
-                q.0.remove(0)
-            };
-            // Upgraded only now: a copy the window let go of meanwhile is read from the file.
-            let given: Vec<Given> = read.and_then(Read::upgrade).into_iter().collect();
-            let done = api::open_index(None).and_then(|mut ix| {
-                api::index_update_given(
-                    &mut ix,
-                    std::slice::from_ref(&next),
-                    &DiagnoseOptions::default(),
-                    &given,
-                )
-            });
-            if let Err(e) = done {
-                eprintln!("palimpsest-app: cannot index {}: {e}", next.display());
-            }
+impl super::SessionService {
+    /// Bring the index up to date for `path` in the background (after the window has what it
+    /// asked for), from `read` when the window's copy is still there and its file unchanged (a
+    /// 2 GB transcript is not read a second time, nor held twice). A source already waiting is
+    /// not queued twice; one thread works through them.
+    pub fn index_later(&self, path: &str, read: Option<Read>) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        let p = PathBuf::from(path);
+        match q.0.iter_mut().find(|(w, _)| *w == p) {
+            Some(waiting) => waiting.1 = read.or(waiting.1.take()),
+            None => q.0.push((p, read)),
         }
-    });
+        if q.1 {
+            return;
+        }
+        q.1 = true;
+        let (queue, live) = (Arc::clone(&self.queue), self.live.get().cloned());
+        std::thread::spawn(move || {
+            // Behind whatever the window does: indexing a big transcript reads it whole again
+            // unless the window's copy is taken.
+            super::ahead::lowest_priority();
+            loop {
+                let (next, read) = {
+                    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                    if q.0.is_empty() {
+                        q.1 = false;
+                        return;
+                    }
+                    q.0.remove(0)
+                };
+                // Upgraded only now: a copy the window let go of meanwhile is read from the file.
+                let given: Vec<Given> = read.and_then(Read::upgrade).into_iter().collect();
+                let done = api::open_index(None).and_then(|mut ix| {
+                    api::index_update_given(
+                        &mut ix,
+                        std::slice::from_ref(&next),
+                        &DiagnoseOptions::default(),
+                        &given,
+                    )
+                });
+                if let (Err(e), Some(live)) = (done, live.as_ref()) {
+                    live.report(format!("cannot index {}: {e}", next.display()));
+                }
+            }
+        });
+    }
 }

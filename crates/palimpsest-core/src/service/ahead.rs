@@ -1,13 +1,14 @@
 //! Reading a session ahead of need, off the commands' path: the transcript an agent is still
-//! writing, read whole once for the live follower (and, through `AppState::warm`, for the
-//! window, which reads the same session), and the priority such background work runs at. When to read is
-//! `state`'s; following is `live`'s.
+//! writing, read whole once for the live follower (and, through `SessionService::warm`, for the
+//! window, which reads the same session), and the priority such background work runs at. When
+//! to read is the service's; following is the app's ([`super::Live`]).
 
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
-use palimpsest_core::index::fingerprint::Fingerprint;
-use palimpsest_core::model::{Current, SessionMeta};
+use crate::index::fingerprint::Fingerprint;
+use crate::model::{Current, SessionMeta};
+
+use super::Live;
 
 /// The sessions read ahead once already, by source path and id (see [`read_ahead`]).
 pub type ReadAhead = Arc<Mutex<std::collections::HashSet<(String, String)>>>;
@@ -15,35 +16,28 @@ pub type ReadAhead = Arc<Mutex<std::collections::HashSet<(String, String)>>>;
 /// Read the transcript of a session the window shows ahead for the live follower of source
 /// `path`, at the lowest priority (`warm` does it at the window's, for a session it reads
 /// anyway). See [`read_ahead`].
-pub fn prime(
-    live: Option<Sender<crate::live::ToLive>>,
-    done: &ReadAhead,
-    path: &str,
-    meta: &SessionMeta,
-) {
-    let Some(tx) = live else { return };
+pub fn prime(live: Option<Arc<dyn Live>>, done: &ReadAhead, path: &str, meta: &SessionMeta) {
+    let Some(live) = live else { return };
     lowest_priority();
-    if let Some(primed) = read_ahead(done, path, meta, |_, _| {}) {
-        let _ = tx.send(crate::live::ToLive::Primed(
-            path.to_owned(),
-            Box::new(primed),
-        ));
+    if let Some(primed) = read_ahead(live.as_ref(), done, path, meta, |_, _| {}) {
+        live.primed(path, primed);
     }
 }
 
 /// The transcript of session `meta` of source `path` read whole for the live follower, when an
-/// agent is still writing it (written in the last [`crate::live::WRITTEN_WITHIN`]): otherwise
+/// agent is still writing it (written in the last [`super::WRITTEN_WITHIN`]): otherwise
 /// its first appended line would make the follower read it whole (3 s on 200 MB). A finished
 /// session opened for a post-mortem is not read twice; `None` then, or when it is not a Claude
 /// Code transcript or changed while it was read. `first` is given the session as soon as it is
 /// read, where it is kept, with the file's fingerprint from before the read.
 pub fn read_ahead(
+    live: &dyn Live,
     done: &ReadAhead,
     path: &str,
     meta: &SessionMeta,
     first: impl FnOnce(Arc<Current>, Option<Fingerprint>),
-) -> Option<palimpsest_core::watch::Primed> {
-    if !crate::live::being_written(&meta.path) {
+) -> Option<crate::watch::Primed> {
+    if !super::being_written(&meta.path) {
         return None;
     }
     // Once per session: opened again, it is either taken already or changed since, and then
@@ -54,10 +48,10 @@ pub fn read_ahead(
     if !not_yet {
         return None;
     }
-    match palimpsest_core::watch::Primed::read_with(meta, first) {
+    match crate::watch::Primed::read_with(meta, first) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("palimpsest-app: cannot read {} ahead: {e}", meta.path);
+            live.report(format!("cannot read {} ahead: {e}", meta.path));
             None
         }
     }

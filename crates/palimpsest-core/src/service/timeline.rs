@@ -1,26 +1,26 @@
 //! The timeline the window fetches in pages: from the index when it answers for the session's
 //! file (its first page alone, then every row), else from the session read whole. Part of
-//! [`AppState`]; which rows the index holds is core's.
+//! [`SessionService`]; which rows the index holds is the index's.
 
 use std::sync::Arc;
 
-use palimpsest_core::api;
-use palimpsest_core::index::AsOf;
-use palimpsest_core::rpc::IpcError;
-use palimpsest_core::views::timeline::Timeline;
+use crate::api;
+use crate::index::AsOf;
+use crate::rpc::IpcError;
+use crate::views::timeline::Timeline;
 
-use super::{AppState, prime};
+use super::{SessionService, prime};
 
 /// The rows of the timeline sent last.
 pub(super) enum Sent {
     /// Every row, for the next pages.
     Rows(Arc<Timeline>),
-    /// Only the first page, from the index ([`AppState::timeline_head`]): the next page reads
+    /// Only the first page, from the index ([`SessionService::timeline_head`]): the next page reads
     /// the same rows whole, as the index held them then.
     Head(AsOf),
 }
 
-impl AppState {
+impl SessionService {
     /// The timeline of session `id` under `path`; `fresh` looks it up again (from the index
     /// when it holds the file as it is, the session read behind it if it is being written; else
     /// from the file, whose source is indexed afterwards), otherwise the one sent last is reused
@@ -43,7 +43,7 @@ impl AppState {
             let rows = match sent {
                 Sent::Rows(t) => Some(Arc::clone(t)),
                 // The rest of the rows the first page was the head of, as they were then.
-                Sent::Head(as_of) => crate::indexing::timeline_rows(path, id, *as_of).map(Arc::new),
+                Sent::Head(as_of) => super::indexing::timeline_rows(path, id, *as_of).map(Arc::new),
             };
             if let Some(t) = rows {
                 *kept = Some((path.to_owned(), id.to_owned(), Sent::Rows(Arc::clone(&t))));
@@ -53,18 +53,18 @@ impl AppState {
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
-        let t = match crate::indexing::timeline(path, id) {
+        let t = match super::indexing::timeline(path, id) {
             Some(t) => {
                 // A session an agent is still writing will be needed whole (the follower patches
                 // the window's copy); a finished one is read whole only when a view asks for it,
                 // as most of them answer from the index.
-                if crate::live::being_written(&t.meta.path) {
+                if super::being_written(&t.meta.path) {
                     self.warm(path, id, &t.meta);
                 }
                 t
             }
             None => match (!whole && self.loaded_now(path, id).is_none())
-                .then(|| crate::indexing::timeline_grown(path, id))
+                .then(|| super::indexing::timeline_grown(path, id))
                 .flatten()
             {
                 // Grown since it was indexed: its new messages need the session read whole.
@@ -82,7 +82,7 @@ impl AppState {
                     let done = Arc::clone(&self.read_ahead);
                     std::thread::spawn(move || prime(live, &done, &p, &meta));
                     let t = api::timeline(&session, self.counts(&session).as_deref());
-                    crate::indexing::later(path, self.given(path, id));
+                    self.index_later(path, self.given(path, id));
                     t
                 }
             },
@@ -92,7 +92,7 @@ impl AppState {
         Ok(t)
     }
 
-    /// Rows `from..from + limit` of [`AppState::timeline`]. The rows are kept for the next page
+    /// Rows `from..from + limit` of [`SessionService::timeline`]. The rows are kept for the next page
     /// only until the last one is sent: the window then holds them, and nothing here reads them
     /// again (letting them go took a 2.1 GB transcript followed live from 1 021–1 025 to
     /// 1 003 MB). A page asked after that is made afresh.
@@ -113,15 +113,15 @@ impl AppState {
     }
 
     /// The first page of session `id` under `path` before its rows are read whole: the index's
-    /// ([`AppState::timeline_head`]), else a big transcript's first lines
-    /// ([`AppState::timeline_first_lines`]); `None` when neither answers.
+    /// ([`SessionService::timeline_head`]), else a big transcript's first lines
+    /// ([`SessionService::timeline_first_lines`]); `None` when neither answers.
     pub fn first_page(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
         self.timeline_head(path, id, limit)
             .or_else(|| self.timeline_first_lines(path, id, limit))
     }
 
     /// The first `limit` rows of session `id` under `path` from the index, when it answers for
-    /// the file as [`AppState::timeline`] would (as indexed; or grown since, the session not
+    /// the file as [`SessionService::timeline`] would (as indexed; or grown since, the session not
     /// read yet), without reading the others: 264 000 rows of a 2 GB transcript take a second
     /// to read from the index, its first screen needs 200. The next page reads them all.
     pub fn timeline_head(&self, path: &str, id: &str, limit: usize) -> Option<Timeline> {
@@ -131,7 +131,7 @@ impl AppState {
             None => AsOf::Grown,
             Some(_) => AsOf::Same,
         };
-        let t = crate::indexing::timeline_head(path, id, as_of, limit)?;
+        let t = super::indexing::timeline_head(path, id, as_of, limit)?;
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
@@ -140,7 +140,7 @@ impl AppState {
         }
         // As `timeline`: a session still being written, or grown since it was indexed, is
         // needed whole.
-        if t.grown_bytes > 0 || crate::live::being_written(&t.meta.path) {
+        if t.grown_bytes > 0 || super::being_written(&t.meta.path) {
             self.warm(path, id, &t.meta);
         }
         Some(t)
@@ -180,7 +180,7 @@ impl AppState {
         path: &str,
         id: &str,
         index: usize,
-    ) -> Option<palimpsest_core::views::MessageDetail> {
+    ) -> Option<crate::views::MessageDetail> {
         if self.loaded_now(path, id).is_some() {
             return None;
         }
@@ -208,45 +208,41 @@ impl AppState {
 mod tests {
     use std::path::Path;
 
-    use super::AppState;
+    use super::SessionService;
 
     const ID: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 
-    /// The real transcript of the shared data, or `None` (said) where it is absent.
-    fn real() -> Option<std::path::PathBuf> {
+    /// The real transcript the fixtures carry (with its licence).
+    fn real() -> std::path::PathBuf {
         let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../fixtures/real/claude-code/{ID}.jsonl"));
-        if !real.exists() {
-            eprintln!("skipped: {} is absent", real.display());
-            return None;
-        }
-        Some(real)
+            .join(format!("../../fixtures/real/claude-code/{ID}.jsonl"));
+        assert!(real.is_file(), "{} is part of the fixtures", real.display());
+        real
     }
 
     /// Run `f` with the index and the token cache in `t`'s `cache` folder.
     fn with_cache(t: &tempfile::TempDir, f: impl FnOnce()) {
-        let machine =
-            palimpsest_core::env::Machine::new(None, Some(t.path().join("cache")), None, []);
-        palimpsest_core::env::with(machine, f)
+        let machine = crate::env::Machine::new(None, Some(t.path().join("cache")), None, []);
+        crate::env::with(machine, f)
     }
 
     #[test]
     fn an_indexed_session_gives_its_first_page_alone_and_then_every_row() {
-        let Some(real) = real() else { return };
+        let real = real();
         let t = tempfile::tempdir().unwrap();
         let file = t.path().join("s.jsonl");
         std::fs::copy(&real, &file).unwrap();
         let (path, id) = (file.canonicalize().unwrap().display().to_string(), ID);
         with_cache(&t, || {
-            let mut ix = palimpsest_core::api::open_index(None).unwrap();
-            palimpsest_core::api::index_update(
+            let mut ix = crate::api::open_index(None).unwrap();
+            crate::api::index_update(
                 &mut ix,
                 std::slice::from_ref(&file),
                 &Default::default(),
                 &mut |_, _| {},
             )
             .unwrap();
-            let state = AppState::new(None);
+            let state = SessionService::default();
             let head = state
                 .timeline_head(&path, id, 200)
                 .expect("the index answers for the file");
@@ -273,14 +269,14 @@ mod tests {
     #[test]
     fn the_rows_are_kept_for_the_next_page_until_the_last_is_sent() {
         let id = ID;
-        let Some(real) = real() else { return };
+        let real = real();
         let t = tempfile::tempdir().unwrap();
         let file = t.path().join(format!("{id}.jsonl"));
         std::fs::copy(&real, &file).unwrap();
         let path = file.canonicalize().unwrap().display().to_string();
         with_cache(&t, || {
-            let state = AppState::new(None);
-            let kept = |state: &AppState| state.timeline.lock().unwrap().is_some();
+            let state = SessionService::default();
+            let kept = |state: &SessionService| state.timeline.lock().unwrap().is_some();
             let first = state.page(&path, id, 0, Some(200), false).unwrap();
             assert_eq!(
                 (first.rows.len(), first.total_rows),
@@ -316,18 +312,14 @@ mod tests {
     #[test]
     fn a_big_transcript_not_indexed_gives_its_first_lines_then_every_row() {
         let id = ID;
-        let Some(real) = real() else { return };
+        let real = real();
         let t = tempfile::tempdir().unwrap();
         let file = t.path().join(format!("{id}.jsonl"));
-        let copies = palimpsest_fixtures::big::grow(
-            &real,
-            &file,
-            palimpsest_core::api::FIRST_LINES_FROM + 1,
-        )
-        .unwrap();
+        let copies =
+            palimpsest_fixtures::big::grow(&real, &file, crate::api::FIRST_LINES_FROM + 1).unwrap();
         let path = file.canonicalize().unwrap().display().to_string();
         with_cache(&t, || {
-            let state = AppState::new(None);
+            let state = SessionService::default();
             let first = state
                 .timeline_first_lines(&path, id, 200)
                 .expect("no index holds it: its first lines answer");

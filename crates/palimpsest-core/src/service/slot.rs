@@ -1,4 +1,4 @@
-//! The app's copy of the session it loaded last, or, for a session the live follower keeps,
+//! The service's copy of the session it loaded last, or, for a session the live follower keeps,
 //! where the follower keeps it.
 //!
 //! A 200 MB transcript an agent is writing is in memory once: the follower reads what is
@@ -6,13 +6,13 @@
 //! A command holds the session as it was when it started for as long as it reads; a change
 //! that comes meanwhile goes to a new copy, and the window gets the new rows at once. What a
 //! change is, and how it is made, is core's (`watch::Patch`, `sources::claude::resume`); when
-//! the slot is filled and read is `state`'s.
+//! the slot is filled and read is the service's ([`super::SessionService`]).
 
 use std::sync::Arc;
 
-use palimpsest_core::index::fingerprint::Fingerprint;
-use palimpsest_core::model::{Current, Session};
-use palimpsest_core::watch::Patch;
+use crate::index::fingerprint::Fingerprint;
+use crate::model::{Current, Session};
+use crate::watch::Patch;
 
 /// The session loaded last.
 pub struct Kept {
@@ -96,7 +96,7 @@ impl Kept {
 
     /// The copy as read from its file, with that file and its fingerprint from before the read,
     /// for the index to take instead of reading the file again
-    /// ([`palimpsest_core::index::Given`]); only a weak handle, so a copy the window lets go of
+    /// ([`crate::index::Given`]); only a weak handle, so a copy the window lets go of
     /// is not kept alive by a queued update (that one reads the file itself). The follower's
     /// copy is offered as it is now, with the fingerprint of the file as its last read left it
     /// ([`Kept::of`]): should a later change have come to it without reaching this slot, the
@@ -136,8 +136,8 @@ mod tests {
     use std::io::Write;
     use std::path::{Path, PathBuf};
 
-    use palimpsest_core::api;
-    use palimpsest_core::watch::Tracker;
+    use crate::api;
+    use crate::watch::Tracker;
 
     use super::*;
 
@@ -146,7 +146,7 @@ mod tests {
     /// The real transcript's lines, and a project folder holding its first `n`.
     fn started(n: usize) -> (tempfile::TempDir, PathBuf, Vec<String>) {
         let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../fixtures/real/claude-code")
+            .join("../../fixtures/real/claude-code")
             .join(format!("{ID}.jsonl"));
         let lines: Vec<String> = std::fs::read_to_string(real)
             .unwrap()
@@ -246,11 +246,10 @@ mod tests {
             .find(|m| m.id == ID)
             .unwrap();
         let mut read = None;
-        let primed = palimpsest_core::watch::Primed::read_with(&meta, |current, print| {
-            read = Some((current, print))
-        })
-        .unwrap()
-        .expect("a Claude Code transcript is read ahead");
+        let primed =
+            crate::watch::Primed::read_with(&meta, |current, print| read = Some((current, print)))
+                .unwrap()
+                .expect("a Claude Code transcript is read ahead");
         let (current, print) = read.expect("the read says where it keeps the session");
         let kept = Kept::read_ahead(&path, ID, Arc::clone(&current), &meta.path, print);
         let (offered_file, offered, weak) = kept
@@ -332,7 +331,7 @@ mod tests {
             .iter()
             .flat_map(|m| &m.parts)
             .find_map(|p| match p {
-                palimpsest_core::model::Part::Text { text } => Some(text),
+                crate::model::Part::Text { text } => Some(text),
                 _ => None,
             });
         text.unwrap().as_ptr() as usize
