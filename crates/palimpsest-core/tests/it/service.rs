@@ -53,7 +53,13 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
 
         // Indexed and unchanged: a fresh service answers from the index without loading.
         let mut ix = api::open_index(None).unwrap();
-        api::index_update(&mut ix, &[dir.clone()], &Default::default(), &mut |_, _| {}).unwrap();
+        api::index_update(
+            &mut ix,
+            std::slice::from_ref(&dir),
+            &Default::default(),
+            &mut |_, _| {},
+        )
+        .unwrap();
         let fresh = SessionService::default();
         let d2 = fresh.diagnosis(&path, ID).unwrap();
         let cuts2 = fresh.cut_view(&path, ID).unwrap();
