@@ -113,7 +113,7 @@ pub fn get_message(
 /// The post-mortem of one session (BPE token counts, as `palimpsest diagnose`).
 #[tauri::command(async)]
 pub fn diagnose(state: State<'_, AppState>, req: DiagnoseReq) -> Result<Diagnosis, IpcError> {
-    state.diagnosis(&req.path, &req.id)
+    state.diagnosis(&req.path, &req.id, &DiagnoseOptions::default())
 }
 
 /// Every session under a source diagnosed: the fleet table, from the index (brought up to
@@ -214,9 +214,15 @@ fn token_report(
     id: &str,
     encoding: Option<palimpsest_core::tokens::Encoding>,
 ) -> Result<std::sync::Arc<TokenReport>, IpcError> {
+    let opts = api::TokenOptions {
+        encoding,
+        cache_dir: palimpsest_core::tokens::TokenCache::default_dir(),
+        report: Default::default(),
+        prices: None,
+    };
     let cancel = progress::TOKENS.start();
     let mut report = progress::reporter("tokens", id);
-    state.token_report(path, id, encoding, &mut report, &cancel)
+    state.token_report(path, id, &opts, &mut report, &cancel)
 }
 
 /// Stop the token count in progress; false when none runs.

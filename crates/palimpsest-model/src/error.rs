@@ -172,6 +172,14 @@ pub struct Problem {
     pub message: String,
 }
 
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Problem {}
+
 impl From<&Error> for Problem {
     fn from(e: &Error) -> Self {
         Problem {

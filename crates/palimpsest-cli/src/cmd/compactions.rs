@@ -72,37 +72,18 @@ impl<'a> Out<'a> {
 /// Run `compactions`. A file the user's index holds as it is now is answered from its cut
 /// view (counted in BPE when it was indexed), unread; a cut as Markdown needs the messages.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let markdown = a.cut.is_some() && !a.json;
-    if !markdown
-        && !a.no_index
-        && let Some((meta, cuts)) = a.target.indexed_cuts()
-    {
-        return match a.cut {
-            Some(n) => print_cut(&meta.id, &cuts, usize::try_from(n - 1)?),
-            None if a.json => json(&meta.id, &cuts),
-            None => print(&meta.id, &api::compactions_of(cuts)),
-        };
+    let s = a.target.serve(super::existing_unless(a.no_index), "read")?;
+    // A cut as Markdown quotes its messages: the session whole.
+    if let (Some(n), false) = (a.cut, a.json) {
+        let session = s.answer(s.svc.session(&s.path, &s.id))?;
+        return one_cut(&session, usize::try_from(n - 1)?, a.summary);
     }
-    let session = a.target.load("read")?;
-    if let Some(n) = a.cut {
-        let at = usize::try_from(n - 1)?;
-        if a.json {
-            let cuts = api::session_cuts(&session, super::session_counts(&session).as_ref());
-            return print_cut(&session.meta.id, &cuts, at);
-        }
-        return one_cut(&session, at, a.summary);
+    let cuts = s.answer(s.svc.cut_view(&s.path, &s.id))?;
+    match a.cut {
+        Some(n) => print_cut(&s.id, &cuts, usize::try_from(n - 1)?),
+        None if a.json => json(&s.id, &cuts),
+        None => print(&s.id, &api::compactions_of((*cuts).clone())),
     }
-    let counts = super::session_counts(&session);
-    if a.json {
-        return json(
-            &session.meta.id,
-            &api::session_cuts(&session, counts.as_ref()),
-        );
-    }
-    print(
-        &session.meta.id,
-        &api::compactions(&session, counts.as_ref()),
-    )
 }
 
 /// The cut view of session `id` as JSON.

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use palimpsest_core::api;
 use palimpsest_core::compaction::Eras;
+use palimpsest_core::service::IndexUse;
 
 /// Arguments of `context`.
 #[derive(clap::Args)]
@@ -51,30 +51,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     // Only an index that exists is asked: reading one file creates none.
-    let indexed = (!a.recorded && !a.no_index)
-        .then(api::existing_index)
-        .flatten()
-        .and_then(|ix| {
-            let id = a.target.session.as_deref();
-            api::request_context_indexed(&ix, &a.target.path, id, asked)
-                .ok()
-                .flatten()
-        });
-    let ctx = match indexed {
-        Some(ctx) => ctx,
-        None => {
-            let session = a.target.load("read")?;
-            let number = match a.request.as_deref() {
-                Some("next") => Some(Eras::new(&session).request_count()),
-                _ => asked,
-            };
-            if a.recorded {
-                return super::recorded::run(&session, number, a.logs, a.json);
-            }
-            let number = number.expect("clap requires --request without --recorded");
-            api::request_context(&session, number, super::session_counts(&session).as_ref())?
-        }
+    let index = if a.recorded {
+        IndexUse::Off
+    } else {
+        super::existing_unless(a.no_index)
     };
+    let s = a.target.serve(index, "read")?;
+    if a.recorded {
+        let session = s.answer(s.svc.session(&s.path, &s.id))?;
+        let number = match a.request.as_deref() {
+            Some("next") => Some(Eras::new(&session).request_count()),
+            _ => asked,
+        };
+        return super::recorded::run(&session, number, a.logs, a.json);
+    }
+    let ctx = s.answer(s.svc.request_context(&s.path, &s.id, asked))?;
     if a.json {
         crate::output::json(&ctx)?;
         return Ok(ExitCode::SUCCESS);

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use palimpsest_core::analysis::{Diagnosis, Fleet};
 use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::service::IndexUse;
 
 /// Arguments of `diagnose`.
 #[derive(clap::Args)]
@@ -111,27 +112,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    // A session the index holds as its file is now: its diagnosis is the index's.
-    // Only an index that exists is asked: diagnosing one file creates none.
-    let kept = a
-        .index
-        .clone()
-        .or_else(palimpsest_core::index::Index::default_path)
-        .filter(|p| !a.no_index && p.is_file())
-        .and_then(|p| api::open_index(Some(&p)).ok())
-        .and_then(|ix| {
-            api::diagnosis_indexed(&ix, &a.path, a.session.as_deref(), &opts)
-                .ok()
-                .flatten()
-        });
-    let d = match kept {
-        Some(d) => d,
-        None => {
-            let session = api::load_session(&a.path, a.session.as_deref())
-                .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
-            api::diagnose(&session, &opts)?
-        }
+    // A session the index holds as its file is now: its diagnosis is the index's. Only an
+    // index that exists is asked: diagnosing one file creates none.
+    let index = if a.no_index {
+        IndexUse::Off
+    } else {
+        IndexUse::Existing(a.index.clone())
     };
+    let target = super::Target {
+        path: a.path.clone(),
+        session: a.session.clone(),
+    };
+    let s = target.serve(index, "diagnose")?;
+    let d = s.answer(s.svc.diagnosis(&s.path, &s.id, &opts))?;
     if a.json {
         crate::output::json(&d)?;
     } else {

@@ -39,17 +39,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ApiArg::Openai => Api::Openai,
         ApiArg::Anthropic => Api::Anthropic,
     };
-    let indexed = (!a.no_index)
-        .then(|| a.target.indexed_cuts())
-        .flatten()
-        .and_then(|(meta, cuts)| Some((meta.id, api::lint_of(cuts, which)?)));
-    let (id, report) = match indexed {
-        Some(found) => found,
-        None => {
-            let session = a.target.load("read")?;
-            (session.meta.id.clone(), api::lint(&session, which))
-        }
+    let s = a.target.serve(super::existing_unless(a.no_index), "read")?;
+    let cuts = s.answer(s.svc.cut_view(&s.path, &s.id))?;
+    let report = match api::lint_of((*cuts).clone(), which) {
+        Some(r) => r,
+        None => api::lint(&*s.answer(s.svc.session(&s.path, &s.id))?, which),
     };
+    let id = s.id;
     let code = if report.findings.is_empty() {
         ExitCode::SUCCESS
     } else {

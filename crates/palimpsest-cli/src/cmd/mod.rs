@@ -27,6 +27,7 @@ pub mod watch;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use palimpsest_core::service::{IndexUse, SessionService};
 use palimpsest_core::{api, model::Session};
 
 /// The user's token cache, when it exists: the counts the Tokens view and the index made,
@@ -54,40 +55,62 @@ pub struct Target {
     pub session: Option<String>,
 }
 
-impl Target {
-    /// The session's cut view from the user's index ([`api::existing_index`]), when it holds
-    /// the file as it is now; `None` sends the caller to the file.
-    pub fn indexed_cuts(
-        &self,
-    ) -> Option<(
-        palimpsest_core::model::SessionMeta,
-        palimpsest_core::views::cuts::SessionCuts,
-    )> {
-        let ix = api::existing_index()?;
-        api::session_cuts_indexed(&ix, &self.path, self.session.as_deref())
-            .ok()
-            .flatten()
-    }
+/// One session of a command, reached through the session service (the index a cache behind
+/// it, asked as the command's flags say): the service, the path as the service names it, and
+/// the session's id.
+pub struct Served {
+    /// The service the command's views are asked of.
+    pub svc: SessionService,
+    /// PATH.
+    pub path: String,
+    /// The session's id (PATH's one session when `--session` is not given).
+    pub id: String,
+    /// What the command is doing, for errors ("cannot `doing` PATH").
+    doing: String,
+}
 
-    /// What `ask` answers from the fleet index (`index`: `Some(file)`, `Some(None)` the
-    /// default one; `None`: not asked). When asked and it cannot answer, says so on stderr: the
-    /// caller then reads the file.
-    pub fn ask_index<T>(
-        &self,
-        index: Option<Option<&std::path::Path>>,
-        ask: impl Fn(&palimpsest_core::index::Index) -> palimpsest_core::error::Result<Option<T>>,
-    ) -> anyhow::Result<Option<T>> {
-        let Some(at) = index else { return Ok(None) };
-        let (found, notices) =
-            api::with_index(at, |ix| ask(ix)).context("cannot read the index")?;
-        crate::output::notices(&notices);
-        if found.is_none() {
-            eprintln!(
-                "not in the index as it is on disk now: read from {}",
-                self.path.display()
-            );
-        }
-        Ok(found)
+impl Served {
+    /// A view's answer, or its error as "cannot `doing` PATH" over the cause; what the index had
+    /// to say (set aside as damaged, could not answer an `--index`) goes to stderr.
+    pub fn answer<T>(&self, r: Result<T, palimpsest_core::rpc::IpcError>) -> anyhow::Result<T> {
+        crate::output::notices(&self.svc.take_notices());
+        r.with_context(|| format!("cannot {} {}", self.doing, self.path))
+    }
+}
+
+/// `--index [FILE]` as the service asks the index: `Some(file)` (`Some(None)`: the default
+/// one) asks it and says when it cannot answer; `None` does not ask.
+pub fn asked(index: Option<Option<&std::path::Path>>) -> IndexUse {
+    match index {
+        Some(at) => IndexUse::Asked(at.map(std::path::Path::to_path_buf)),
+        None => IndexUse::Off,
+    }
+}
+
+/// `--no-index`, else the user's index when it exists (a command on one file makes none).
+pub fn existing_unless(no_index: bool) -> IndexUse {
+    if no_index {
+        IndexUse::Off
+    } else {
+        IndexUse::Existing(None)
+    }
+}
+
+impl Target {
+    /// The session through the session service asking the index as `index` says; an error
+    /// reads "cannot `doing` PATH" over the cause.
+    pub fn serve(&self, index: IndexUse, doing: &str) -> anyhow::Result<Served> {
+        let svc = SessionService::new(index);
+        let path = self.path.to_string_lossy().into_owned();
+        let resolved = svc.resolve(&path, self.session.as_deref());
+        crate::output::notices(&svc.take_notices());
+        let id = resolved.with_context(|| format!("cannot {doing} {}", self.path.display()))?;
+        Ok(Served {
+            svc,
+            path,
+            id,
+            doing: doing.to_owned(),
+        })
     }
 
     /// Load the session; an error reads "cannot `doing` PATH" over the cause.

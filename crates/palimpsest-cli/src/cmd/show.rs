@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use palimpsest_core::api;
 use palimpsest_core::model::{Message, Part, View};
+use palimpsest_core::service::Messages;
 use serde::Serialize;
 
 /// Arguments of `show`.
@@ -85,16 +85,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     // A transcript the index holds as it is: printed one message at a time, each read by its
     // offsets, so a 200 MB transcript is not held whole. Only an index that exists is asked.
-    if !a.no_index
-        && let Some(stored) = api::existing_index().and_then(|ix| {
-            api::messages_indexed(&ix, &a.target.path, a.target.session.as_deref())
-                .ok()
-                .flatten()
-        })
-    {
-        return super::show_stream::run(stored, view, a.json);
-    }
-    let session = a.target.load("show")?;
+    let s = a.target.serve(super::existing_unless(a.no_index), "show")?;
+    let session = match s.answer(s.svc.messages(&s.path, &s.id))? {
+        Messages::Stored(stored) => return super::show_stream::run(*stored, view, a.json),
+        Messages::Loaded(session) => session,
+    };
     let messages: Vec<&Message> = session.view(view).collect();
     if a.json {
         crate::output::json(&Shown {

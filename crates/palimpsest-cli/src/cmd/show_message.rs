@@ -7,8 +7,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use palimpsest_core::api;
-use palimpsest_core::rpc::MarkdownOf;
 use palimpsest_core::views::MessageDetail;
 
 /// Run `show --message N`.
@@ -18,26 +16,16 @@ pub fn run(
     json: bool,
     index: Option<Option<&Path>>,
 ) -> anyhow::Result<ExitCode> {
-    let detail: Option<MessageDetail> = target.ask_index(index, |ix| {
-        api::message_indexed(ix, &target.path, target.session.as_deref(), n)
-    })?;
-    let mut out = crate::output::stdout();
-    match (detail, json) {
-        (Some(d), true) => crate::output::json(&d)?,
-        (Some(d), false) => write!(out, "{}", palimpsest_core::markdown::message(&d.message))?,
-        (None, true) => {
-            let session = target.load("show")?;
-            crate::output::json(&api::message_detail(&target.path, &session, n, true)?)?;
-        }
-        (None, false) => {
-            let session = target.load("show")?;
-            write!(
-                out,
-                "{}",
-                // One message's Markdown counts nothing: no session counts.
-                api::markdown(&session, MarkdownOf::Message(n), None)?
-            )?;
-        }
+    let s = target.serve(super::asked(index), "show")?;
+    let d: MessageDetail = s.answer(s.svc.message(&s.path, &s.id, n, json))?;
+    if json {
+        crate::output::json(&d)?;
+    } else {
+        write!(
+            crate::output::stdout(),
+            "{}",
+            palimpsest_core::markdown::message(&d.message)
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

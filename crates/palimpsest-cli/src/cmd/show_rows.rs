@@ -7,7 +7,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use palimpsest_core::api;
 use palimpsest_core::model::View;
 use palimpsest_core::views::timeline::{Timeline, TimelineRow};
 
@@ -19,16 +18,8 @@ pub fn run(
     json: bool,
     index: Option<Option<&Path>>,
 ) -> anyhow::Result<ExitCode> {
-    let found = target.ask_index(index, |ix| {
-        api::timeline_indexed(ix, &target.path, target.session.as_deref())
-    })?;
-    let mut t = match found {
-        Some(t) => t,
-        None => {
-            let session = target.load("show")?;
-            api::timeline(&session, super::session_counts(&session).as_ref())
-        }
-    };
+    let s = target.serve(super::asked(index), "show")?;
+    let mut t = (*s.answer(s.svc.timeline(&s.path, &s.id, true, true))?).clone();
     t.rows.retain(|r| in_view(r, view));
     if json {
         crate::output::json(&t)?;

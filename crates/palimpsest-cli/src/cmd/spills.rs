@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use palimpsest_core::analysis::SpillStatus;
-use palimpsest_core::api::{self, DiagnoseOptions};
+use palimpsest_core::api::DiagnoseOptions;
 
 /// Arguments of `spills`.
 #[derive(clap::Args)]
@@ -43,18 +43,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     // Only an index that exists is asked: reviewing one file creates none.
-    let indexed = (!a.no_index)
-        .then(api::existing_index)
-        .flatten()
-        .and_then(|ix| {
-            api::spills_indexed(&ix, &a.target.path, a.target.session.as_deref(), &opts)
-                .ok()
-                .flatten()
-        });
-    let review = match indexed {
-        Some(r) => r,
-        None => api::spills(&a.target.load("review spills of")?, &opts)?,
-    };
+    let s = a
+        .target
+        .serve(super::existing_unless(a.no_index), "review spills of")?;
+    let review = s.answer(s.svc.spills(&s.path, &s.id, &opts))?;
     if a.json {
         crate::output::json(&review)?;
         return Ok(ExitCode::SUCCESS);

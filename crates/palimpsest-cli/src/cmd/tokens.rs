@@ -12,6 +12,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use palimpsest_core::api::{self, TokenOptions};
 use palimpsest_core::charts::{ThemeName, thousands};
+use palimpsest_core::service::IndexUse;
 use palimpsest_core::tokens::{Category, Encoding, Progress, TokenCache};
 use palimpsest_core::views::tokens::{CategoryTotals, ReportOptions, TokenReport};
 
@@ -72,19 +73,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // was indexed, through the same cache), so nothing is read or counted. Only an index that
     // exists is asked, and not when the count is to bypass the cache or use another one.
     let encoding = a.encoding.as_deref().and_then(Encoding::from_name);
-    let kept = (!a.no_cache && a.cache_dir.is_none())
-        .then(api::existing_index)
-        .flatten()
-        .and_then(|ix| {
-            let id = a.target.session.as_deref();
-            api::token_report_indexed_as(&ix, &a.target.path, id, encoding, &report_opts, &prices)
-                .ok()
-                .flatten()
-        });
-    let report = match kept {
-        Some(r) => r,
-        None => count(&a, encoding, report_opts, prices)?,
-    };
+    let report = count(&a, encoding, report_opts, prices)?;
     crate::output::notices(report.cache_note.as_slice());
     let theme = match a.theme {
         ThemeArg::Light => ThemeName::Light,
@@ -138,14 +127,17 @@ fn write_charts(
     Ok(())
 }
 
-/// The report of a session loaded and counted now (the cache reused and filled).
+/// The report of a session: the index's when it holds the file as it is and the count would
+/// go through the user's cache, else loaded and counted now (the cache reused and filled).
 fn count(
     a: &Args,
     encoding: Option<Encoding>,
     report: ReportOptions,
     prices: palimpsest_core::cost::PriceTable,
 ) -> anyhow::Result<TokenReport> {
-    let session = a.target.load("count tokens of")?;
+    let s = a
+        .target
+        .serve(IndexUse::Existing(None), "count tokens of")?;
     let cache_dir = if a.no_cache {
         None
     } else {
@@ -169,9 +161,11 @@ fn count(
         bar.set_length(p.total_bytes);
         bar.set_position(p.done_bytes);
     };
-    let report = api::token_report(&session, &opts, &mut on_progress, &cancel);
+    let report = s
+        .svc
+        .token_report(&s.path, &s.id, &opts, &mut on_progress, &cancel);
     bar.finish_and_clear();
-    report.with_context(|| format!("cannot count tokens of {}", a.target.path.display()))
+    Ok((*s.answer(report)?).clone())
 }
 
 fn print_text(r: &TokenReport) -> anyhow::Result<()> {

@@ -8,141 +8,233 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-use crate::api::{self, DiagnoseOptions};
-use crate::index::{AsOf, Given};
+use super::{IndexUse, SessionService};
+use crate::api::{self, DiagnoseOptions, RecordedSet};
+use crate::error::Result;
+use crate::index::{AsOf, Given, Index};
 use crate::model::Session;
+use crate::views::MessageDetail;
+use crate::views::cuts::{RequestView, SessionCuts};
 use crate::views::timeline::Timeline;
+use crate::views::tokens::TokenReport;
 
-/// The timeline of session `id` under `path` from the index, when it holds it as it is on
-/// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
-pub(super) fn timeline(path: &str, id: &str) -> Option<Timeline> {
-    let ix = api::open_index(None).ok()?;
-    api::timeline_indexed(&ix, Path::new(path), Some(id))
-        .ok()
-        .flatten()
-}
-
-/// The rows the index holds of session `id` under `path` when its file is as indexed or only
-/// grew since (`grown_bytes` says by how much): the first screen of a transcript an agent went
-/// on writing, without waiting for it to be read whole.
-pub(super) fn timeline_grown(path: &str, id: &str) -> Option<Timeline> {
-    let ix = api::open_index(None).ok()?;
-    api::timeline_indexed_grown(&ix, Path::new(path), Some(id))
-        .ok()
-        .flatten()
-}
-
-/// Every row the index holds of session `id` under `path`: as [`timeline`], or with
-/// [`AsOf::Grown`] as [`timeline_grown`].
-pub(super) fn timeline_rows(path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
-    match as_of {
-        AsOf::Same => timeline(path, id),
-        AsOf::Grown => timeline_grown(path, id),
+impl SessionService {
+    /// What `f` answers from the index as [`IndexUse`] says (a damaged index is set aside and
+    /// asked again, and said); for [`IndexUse::Asked`], a question it cannot answer is said
+    /// too, naming `path`.
+    pub(super) fn ask<T>(
+        &self,
+        path: &str,
+        f: impl FnMut(&Index) -> Result<Option<T>>,
+    ) -> Option<T> {
+        let found = self.ask_quietly(f);
+        if found.is_none() && matches!(self.index, IndexUse::Asked(_)) {
+            self.say(format!(
+                "not in the index as it is on disk now: read from {path}"
+            ));
+        }
+        found
     }
-}
 
-/// The first `limit` rows of [`timeline_rows`], `total_rows` counting them all.
-pub(super) fn timeline_head(path: &str, id: &str, as_of: AsOf, limit: usize) -> Option<Timeline> {
-    let ix = api::open_index(None).ok()?;
-    api::timeline_indexed_head(&ix, Path::new(path), Some(id), as_of, limit)
-        .ok()
-        .flatten()
-}
+    /// [`SessionService::ask`] without saying that the index could not answer.
+    pub(super) fn ask_quietly<T>(
+        &self,
+        mut f: impl FnMut(&Index) -> Result<Option<T>>,
+    ) -> Option<T> {
+        let at = match &self.index {
+            IndexUse::Off => return None,
+            IndexUse::Existing(at) => {
+                let file = at.clone().or_else(Index::default_path)?;
+                let ix = file.is_file().then(|| Index::open(&file).ok()).flatten()?;
+                return f(&ix).ok().flatten();
+            }
+            IndexUse::Kept => None,
+            IndexUse::Asked(at) => at.as_deref(),
+        };
+        match api::with_index(at, |ix| f(ix)) {
+            Ok((found, notices)) => {
+                for n in notices {
+                    self.say(n);
+                }
+                found
+            }
+            Err(e) => {
+                if matches!(self.index, IndexUse::Asked(_)) {
+                    self.say(format!("cannot read the index: {e}"));
+                }
+                None
+            }
+        }
+    }
 
-/// Message `index` of session `id` under `path` read by offset through the index, when it
-/// holds the file as it is or as it was before lines were appended (the window shows it while
-/// the session is still being read).
-pub(super) fn message(path: &str, id: &str, index: usize) -> Option<crate::views::MessageDetail> {
-    let ix = api::open_index(None).ok()?;
-    api::message_indexed_grown(&ix, Path::new(path), Some(id), index)
-        .ok()
-        .flatten()
-}
+    /// Keep `notice` for [`SessionService::take_notices`], once.
+    fn say(&self, notice: String) {
+        let mut notices = self.notices.lock().unwrap_or_else(|e| e.into_inner());
+        if !notices.contains(&notice) {
+            notices.push(notice);
+        }
+    }
 
-/// The diagnosis of session `id` under `path` as the index made it, when it holds the file as
-/// it is (the Post-mortem draws it without waiting for the session to be read whole).
-pub(super) fn diagnosis(path: &str, id: &str) -> Option<crate::analysis::Diagnosis> {
-    let ix = api::open_index(None).ok()?;
-    api::diagnosis_indexed(&ix, Path::new(path), Some(id), &DiagnoseOptions::default())
-        .ok()
-        .flatten()
-}
+    /// The timeline of session `id` under `path` from the index, when it holds it as it is on
+    /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
+    pub(super) fn indexed_timeline(&self, path: &str, id: &str) -> Option<Timeline> {
+        self.ask(path, |ix| {
+            api::timeline_indexed(ix, Path::new(path), Some(id))
+        })
+    }
 
-/// The token report of session `id` under `path` in `encoding` as the index made it, when it
-/// holds the file as it is (the Tokens view draws it without waiting for the session).
-pub(super) fn token_report(
-    path: &str,
-    id: &str,
-    encoding: Option<crate::tokens::Encoding>,
-) -> Option<crate::views::tokens::TokenReport> {
-    let ix = api::open_index(None).ok()?;
-    api::token_report_indexed(&ix, Path::new(path), Some(id), encoding)
-        .ok()
-        .flatten()
-}
+    /// The rows the index holds of session `id` under `path` when its file is as indexed or
+    /// only grew since (`grown_bytes` says by how much): the first screen of a transcript an
+    /// agent went on writing, without waiting for it to be read whole.
+    pub(super) fn indexed_timeline_grown(&self, path: &str, id: &str) -> Option<Timeline> {
+        self.ask_quietly(|ix| api::timeline_indexed_grown(ix, Path::new(path), Some(id)))
+    }
 
-/// The cut view of session `id` under `path` as the index made it, when it holds the file as it
-/// is (the ribbon, the cut marks and the Requests list without the session read whole).
-pub(super) fn cut_view(path: &str, id: &str) -> Option<crate::views::cuts::SessionCuts> {
-    let ix = api::open_index(None).ok()?;
-    api::cut_view_indexed(&ix, Path::new(path), Some(id))
-        .ok()
-        .flatten()
-}
+    /// Every row the index holds of session `id` under `path`, as of `as_of`.
+    pub(super) fn indexed_rows(&self, path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
+        match as_of {
+            AsOf::Same => self.indexed_timeline(path, id),
+            AsOf::Grown => self.indexed_timeline_grown(path, id),
+        }
+    }
 
-/// What the model saw at request `number` of session `id` under `path`, from the index when it
-/// holds the file as it is (the Requests tab without the session read whole).
-pub(super) fn request_view(
-    path: &str,
-    id: &str,
-    number: usize,
-) -> Option<crate::views::cuts::RequestView> {
-    let ix = api::open_index(None).ok()?;
-    api::request_view_indexed(&ix, Path::new(path), Some(id), number)
-        .ok()
-        .flatten()
-}
+    /// The first `limit` rows of [`SessionService::indexed_rows`], `total_rows` counting them all.
+    pub(super) fn indexed_head(
+        &self,
+        path: &str,
+        id: &str,
+        as_of: AsOf,
+        limit: usize,
+    ) -> Option<Timeline> {
+        self.ask_quietly(|ix| {
+            api::timeline_indexed_head(ix, Path::new(path), Some(id), as_of, limit)
+        })
+    }
 
-/// The recorded requests of session `id` under `path` when the index lists it as it is on disk
-/// and no place its listing names holds a log (every Claude Code and Codex session): the
-/// Requests tab then reads nothing of the session.
-pub(super) fn nothing_recorded(
-    path: &str,
-    id: &str,
-    state_home: Option<&Path>,
-) -> Option<crate::api::RecordedSet> {
-    let ix = api::open_index(None).ok()?;
-    let (listed, _) = ix.listing(Path::new(path)).ok()??;
-    let meta = listed.into_iter().find(|m| m.id == id)?;
-    api::nothing_recorded(&api::recorded_dirs_of(&meta, state_home))
-}
+    /// Message `index` of session `id` under `path` read by offset through the index, when it
+    /// holds the file as it is, or, for the window, as it was before lines were appended (the
+    /// window shows it while the session is still being read; a command answers only what
+    /// equals the file).
+    pub(super) fn indexed_message(
+        &self,
+        path: &str,
+        id: &str,
+        index: usize,
+    ) -> Option<MessageDetail> {
+        let grown = self.index == IndexUse::Kept;
+        self.ask(path, |ix| {
+            if grown {
+                api::message_indexed_grown(ix, Path::new(path), Some(id), index)
+            } else {
+                api::message_indexed(ix, Path::new(path), Some(id), index)
+            }
+        })
+    }
 
-/// The spill review of session `id` under `path` from the spill files the index found in it
-/// (the disk looked at now), when it holds the file as it is: the Spills tab without the
-/// session read whole.
-pub(super) fn spills(
-    path: &str,
-    id: &str,
-    opts: &DiagnoseOptions,
-) -> Option<crate::analysis::SpillReview> {
-    let ix = api::open_index(None).ok()?;
-    api::spills_indexed(&ix, Path::new(path), Some(id), opts)
-        .ok()
-        .flatten()
-}
+    /// The diagnosis of session `id` under `path` as the index made it, when it holds the
+    /// file as it is (the index keeps the default options' diagnosis).
+    pub(super) fn indexed_diagnosis(
+        &self,
+        path: &str,
+        id: &str,
+        opts: &DiagnoseOptions,
+    ) -> Option<crate::analysis::Diagnosis> {
+        self.ask(path, |ix| {
+            api::diagnosis_indexed(ix, Path::new(path), Some(id), opts)
+        })
+    }
 
-/// One spill file of session `id` under `path` with its text, found through the index as
-/// [`spills`] does; `None` when the index does not hold the file as it is (a refusal is an
-/// answer: `Some(Err)`).
-pub(super) fn spill_text(
-    path: &str,
-    id: &str,
-    file: &str,
-    opts: &DiagnoseOptions,
-    confirmation: crate::analysis::spill_text::Confirmation,
-) -> Option<crate::error::Result<crate::analysis::SpillEntry>> {
-    let review = spills(path, id, &api::unread(opts))?;
-    Some(api::spill_text_in(&review, file, confirmation))
+    /// The token report of session `id` under `path` in `encoding` as the index made it, when
+    /// it holds the file as it is, cut to `report`'s top lists and priced with `prices`.
+    pub(super) fn indexed_token_report(
+        &self,
+        path: &str,
+        id: &str,
+        encoding: Option<crate::tokens::Encoding>,
+        report: &crate::views::tokens::ReportOptions,
+        prices: &crate::cost::PriceTable,
+    ) -> Option<TokenReport> {
+        self.ask(path, |ix| {
+            api::token_report_indexed_as(ix, Path::new(path), Some(id), encoding, report, prices)
+        })
+    }
+
+    /// The cut view of session `id` under `path` as the index made it, when it holds the file
+    /// as it is (the ribbon, the cut marks and the Requests list without the session read).
+    pub(super) fn indexed_cut_view(&self, path: &str, id: &str) -> Option<SessionCuts> {
+        self.ask(path, |ix| {
+            api::cut_view_indexed(ix, Path::new(path), Some(id))
+        })
+    }
+
+    /// What the model saw at request `number`, from the index when it holds the file as it is.
+    pub(super) fn indexed_request_view(
+        &self,
+        path: &str,
+        id: &str,
+        number: usize,
+    ) -> Option<RequestView> {
+        self.ask(path, |ix| {
+            api::request_view_indexed(ix, Path::new(path), Some(id), number)
+        })
+    }
+
+    /// The context of request `number` (`None`: the next one), from the index when it holds
+    /// the file as it is, its messages read back by offset.
+    pub(super) fn indexed_request_context(
+        &self,
+        path: &str,
+        id: &str,
+        number: Option<usize>,
+    ) -> Option<crate::compaction::RequestContext> {
+        self.ask(path, |ix| {
+            api::request_context_indexed(ix, Path::new(path), Some(id), number)
+        })
+    }
+
+    /// The recorded requests of session `id` under `path` when the index lists it as it is on
+    /// disk and no place its listing names holds a log (every Claude Code and Codex session):
+    /// the empty set without reading the session.
+    pub(super) fn indexed_nothing_recorded(
+        &self,
+        path: &str,
+        id: &str,
+        state_home: Option<&Path>,
+    ) -> Option<RecordedSet> {
+        self.ask_quietly(|ix| {
+            let Some((listed, _)) = ix.listing(Path::new(path))? else {
+                return Ok(None);
+            };
+            Ok(listed
+                .into_iter()
+                .find(|m| m.id == id)
+                .and_then(|meta| api::nothing_recorded(&api::recorded_dirs_of(&meta, state_home))))
+        })
+    }
+
+    /// The spill review of session `id` under `path` from the spill files the index found in
+    /// it (the disk looked at now), when it holds the file as it is.
+    pub(super) fn indexed_spills(
+        &self,
+        path: &str,
+        id: &str,
+        opts: &DiagnoseOptions,
+    ) -> Option<crate::analysis::SpillReview> {
+        self.ask(path, |ix| {
+            api::spills_indexed(ix, Path::new(path), Some(id), opts)
+        })
+    }
+
+    /// Session `id` under `path` message by message from the index, when it holds the file as
+    /// it is and can give back every message (a Claude Code transcript): `show` of a 200 MB
+    /// transcript then holds one message at a time.
+    pub(super) fn indexed_messages(
+        &self,
+        path: &str,
+        id: &str,
+    ) -> Option<crate::index::StoredMessages> {
+        self.ask_quietly(|ix| api::messages_indexed(ix, Path::new(path), Some(id)))
+    }
 }
 
 /// A session the window read from its source's file, for the index to take instead of reading
@@ -180,6 +272,10 @@ impl super::SessionService {
     /// 2 GB transcript is not read a second time, nor held twice). A source already waiting is
     /// not queued twice; one thread works through them.
     pub fn index_later(&self, path: &str, read: Option<Read>) {
+        // Only the window keeps the index up to date behind its views; a command asks it.
+        if self.index != IndexUse::Kept || self.live.get().is_none() {
+            return;
+        }
         let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         let p = PathBuf::from(path);
         match q.0.iter_mut().find(|(w, _)| *w == p) {

@@ -8,7 +8,7 @@
 //! still writing it, in the background ([`SessionService::warm`]) while the window already
 //! shows its rows.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -22,6 +22,7 @@ use ahead::{ReadAhead, prime, read_ahead};
 pub use indexing::Read;
 pub use memo::Memo;
 use slot::Kept;
+pub use views::Messages;
 
 pub mod ahead;
 mod given;
@@ -55,6 +56,24 @@ pub fn being_written(file: &str) -> bool {
         .ok()
         .and_then(|t| t.elapsed().ok())
         .is_some_and(|w| w <= WRITTEN_WITHIN)
+}
+
+/// Where the service looks for what the fleet index keeps.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum IndexUse {
+    /// The user's index at its default place, made when missing and set aside when damaged,
+    /// and brought up to date in the background after a view read a file (with a [`Live`]
+    /// app): the window.
+    #[default]
+    Kept,
+    /// The index at this file (its default place when `None`), and a view it cannot answer
+    /// says so ([`SessionService::take_notices`]): a command run with `--index`.
+    Asked(Option<PathBuf>),
+    /// The index at this file (its default place when `None`) only when it exists already:
+    /// a command on one file makes none.
+    Existing(Option<PathBuf>),
+    /// Never: every view reads the file (`--no-index`).
+    Off,
 }
 
 /// The slot of the last session loaded, with the live changes waiting for it.
@@ -95,9 +114,49 @@ pub struct SessionService {
     first_lines: Mutex<Option<(String, String, Arc<Session>)>>,
     /// Sources waiting to be indexed, and whether the indexing thread runs.
     queue: Arc<Mutex<indexing::Queue>>,
+    /// Where views look for the index's answers.
+    index: IndexUse,
+    /// What the index had to say since the last [`SessionService::take_notices`].
+    notices: Mutex<Vec<String>>,
 }
 
 impl SessionService {
+    /// A service asking the index as `index` says.
+    pub fn new(index: IndexUse) -> Self {
+        Self {
+            index,
+            ..Self::default()
+        }
+    }
+
+    /// What the index had to say since the last call: a damaged index set aside, or, for
+    /// [`IndexUse::Asked`], each view it could not answer.
+    pub fn take_notices(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The session id under `path`: `id` when given, else the one session `path` holds (from
+    /// the index's listing when it holds `path` as it is, else read, and kept for the view
+    /// that asks next). An error names `path` when it holds none or several.
+    pub fn resolve(&self, path: &str, id: Option<&str>) -> Result<String, IpcError> {
+        if let Some(id) = id {
+            return Ok(id.to_owned());
+        }
+        let listed = self.ask(path, |ix| {
+            Ok(ix
+                .listing(Path::new(path))?
+                .map(|(sessions, _)| sessions.into_iter().map(|m| m.id).collect::<Vec<_>>()))
+        });
+        if let Some([id]) = listed.as_deref() {
+            return Ok(id.clone());
+        }
+        let mut slot = lock(&self.loaded)?;
+        let (session, print) = api::load_session_printed(Path::new(path), None)?;
+        let id = session.meta.id.clone();
+        *slot = Some(Kept::read(path, &id, Arc::new(session), print));
+        Ok(id)
+    }
+
     /// Hand the service the app's live follower (once; later calls are ignored).
     pub fn set_live(&self, live: Arc<dyn Live>) {
         let _ = self.live.set(live);

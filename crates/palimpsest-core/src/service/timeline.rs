@@ -43,7 +43,7 @@ impl SessionService {
             let rows = match sent {
                 Sent::Rows(t) => Some(Arc::clone(t)),
                 // The rest of the rows the first page was the head of, as they were then.
-                Sent::Head(as_of) => super::indexing::timeline_rows(path, id, *as_of).map(Arc::new),
+                Sent::Head(as_of) => self.indexed_rows(path, id, *as_of).map(Arc::new),
             };
             if let Some(t) = rows {
                 *kept = Some((path.to_owned(), id.to_owned(), Sent::Rows(Arc::clone(&t))));
@@ -53,7 +53,7 @@ impl SessionService {
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
-        let t = match super::indexing::timeline(path, id) {
+        let t = match self.indexed_timeline(path, id) {
             Some(t) => {
                 // A session an agent is still writing will be needed whole (the follower patches
                 // the window's copy); a finished one is read whole only when a view asks for it,
@@ -64,7 +64,7 @@ impl SessionService {
                 t
             }
             None => match (!whole && self.loaded_now(path, id).is_none())
-                .then(|| super::indexing::timeline_grown(path, id))
+                .then(|| self.indexed_timeline_grown(path, id))
                 .flatten()
             {
                 // Grown since it was indexed: its new messages need the session read whole.
@@ -131,7 +131,7 @@ impl SessionService {
             None => AsOf::Grown,
             Some(_) => AsOf::Same,
         };
-        let t = super::indexing::timeline_head(path, id, as_of, limit)?;
+        let t = self.indexed_head(path, id, as_of, limit)?;
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }

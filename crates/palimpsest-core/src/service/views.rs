@@ -8,15 +8,25 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{SessionService, indexing};
+use super::SessionService;
 use crate::analysis::spill_text::Confirmation;
 use crate::analysis::{Diagnosis, SpillEntry, SpillReview};
 use crate::api::{self, DiagnoseOptions, RecordedSet};
+use crate::compaction::RequestContext;
+use crate::compaction::context::Eras;
 use crate::rpc::IpcError;
-use crate::tokens::{Encoding, Progress, TokenCache};
+use crate::tokens::{Progress, TokenCache};
 use crate::views::MessageDetail;
 use crate::views::cuts::{RequestView, SessionCuts};
 use crate::views::tokens::TokenReport;
+
+/// Every message of a session, as [`SessionService::messages`] gives them.
+pub enum Messages {
+    /// From the index, read one at a time.
+    Stored(Box<crate::index::StoredMessages>),
+    /// The session loaded.
+    Loaded(Arc<crate::model::Session>),
+}
 
 impl SessionService {
     /// One whole message, and its stored text when `raw`: from the session when it is loaded,
@@ -31,7 +41,7 @@ impl SessionService {
         raw: bool,
     ) -> Result<MessageDetail, IpcError> {
         if self.loaded_now(path, id).is_none()
-            && let Some(d) = indexing::message(path, id, index)
+            && let Some(d) = self.indexed_message(path, id, index)
         {
             return Ok(d);
         }
@@ -42,15 +52,58 @@ impl SessionService {
         Ok(api::message_detail(Path::new(path), &session, index, raw)?)
     }
 
-    /// The post-mortem of one session (BPE token counts, as `palimpsest diagnose`).
-    pub fn diagnosis(&self, path: &str, id: &str) -> Result<Diagnosis, IpcError> {
-        if let Some(d) = indexing::diagnosis(path, id) {
+    /// The post-mortem of one session under `opts` (BPE token counts, as `palimpsest
+    /// diagnose`). The index keeps the diagnosis under the default spill pattern, BPE counts
+    /// and roots; so does the loaded copy.
+    pub fn diagnosis(
+        &self,
+        path: &str,
+        id: &str,
+        opts: &DiagnoseOptions,
+    ) -> Result<Diagnosis, IpcError> {
+        if let Some(d) = self.indexed_diagnosis(path, id, opts) {
             return Ok(d);
         }
         let session = self.session(path, id)?;
-        self.memo.get(&session, "diagnose", || {
-            Ok(api::diagnose(&session, &DiagnoseOptions::default())?)
-        })
+        let kept =
+            opts.spill_pattern.is_none() && !opts.estimate_tokens && opts.extra_roots.is_empty();
+        if !kept {
+            return Ok(api::diagnose(&session, opts)?);
+        }
+        self.memo
+            .get(&session, "diagnose", || Ok(api::diagnose(&session, opts)?))
+    }
+
+    /// Every message of one session: from the index one at a time, each read by its offsets,
+    /// when it holds the file as it is and can give every message back (a 200 MB transcript
+    /// is then never held whole), else the session loaded.
+    pub fn messages(&self, path: &str, id: &str) -> Result<Messages, IpcError> {
+        if self.loaded_now(path, id).is_none()
+            && let Some(stored) = self.indexed_messages(path, id)
+        {
+            return Ok(Messages::Stored(Box::new(stored)));
+        }
+        Ok(Messages::Loaded(self.session(path, id)?))
+    }
+
+    /// What the model saw at request `number` (`None`: the request the agent would send
+    /// next), with the answer and the pairing findings.
+    pub fn request_context(
+        &self,
+        path: &str,
+        id: &str,
+        number: Option<usize>,
+    ) -> Result<RequestContext, IpcError> {
+        if let Some(ctx) = self.indexed_request_context(path, id, number) {
+            return Ok(ctx);
+        }
+        let session = self.session(path, id)?;
+        let number = number.unwrap_or_else(|| Eras::new(&session).request_count());
+        Ok(api::request_context(
+            &session,
+            number,
+            self.counts(&session).as_deref(),
+        )?)
     }
 
     /// Every spill file of one session, none of them read.
@@ -60,7 +113,7 @@ impl SessionService {
         id: &str,
         opts: &DiagnoseOptions,
     ) -> Result<SpillReview, IpcError> {
-        if let Some(r) = indexing::spills(path, id, opts) {
+        if let Some(r) = self.indexed_spills(path, id, opts) {
             return Ok(r);
         }
         Ok(api::spills(&*self.session(path, id)?, opts)?)
@@ -75,45 +128,51 @@ impl SessionService {
         opts: &DiagnoseOptions,
         confirmation: Confirmation<'_>,
     ) -> Result<SpillEntry, IpcError> {
-        if let Some(e) = indexing::spill_text(path, id, file, opts, confirmation) {
-            return Ok(e?);
+        if let Some(review) = self.indexed_spills(path, id, &api::unread(opts)) {
+            return Ok(api::spill_text_in(&review, file, confirmation)?);
         }
         let session = self.session(path, id)?;
         Ok(api::spill_text(&session, opts, file, confirmation)?)
     }
 
-    /// The token report of one session in `encoding`, counted once per loaded copy (into the
-    /// user's token cache), `progress` told as it counts and `cancel` checked.
+    /// The token report of one session as `opts` asks (vocabulary, cache, top lists, prices),
+    /// counted once per loaded copy, `progress` told as it counts and `cancel` checked. The
+    /// index answers when the count would go through the user's own cache, as the index's did.
     pub fn token_report(
         &self,
         path: &str,
         id: &str,
-        encoding: Option<Encoding>,
+        opts: &api::TokenOptions,
         progress: &mut dyn FnMut(Progress),
         cancel: &AtomicBool,
     ) -> Result<Arc<TokenReport>, IpcError> {
-        if let Some(r) = indexing::token_report(path, id, encoding) {
+        let prices = opts
+            .prices
+            .as_ref()
+            .unwrap_or(crate::cost::PriceTable::bundled());
+        if opts.cache_dir.is_some()
+            && opts.cache_dir == TokenCache::default_dir()
+            && let Some(r) =
+                self.indexed_token_report(path, id, opts.encoding, &opts.report, prices)
+        {
             return Ok(Arc::new(r));
         }
         let session = self.session(path, id)?;
-        let opts = api::TokenOptions {
-            encoding,
-            cache_dir: TokenCache::default_dir(),
-            report: Default::default(),
-            prices: None,
-        };
-        self.memo
-            .get(&session, &format!("tokens:{encoding:?}"), || {
-                Ok(Arc::new(api::token_report(
-                    &session, &opts, progress, cancel,
-                )?))
-            })
+        let key = format!(
+            "tokens:{:?}:{:?}:{}:{:?}",
+            opts.encoding, opts.cache_dir, opts.report.top, opts.report.trigger_tokens
+        );
+        self.memo.get(&session, &key, || {
+            Ok(Arc::new(api::token_report(
+                &session, opts, progress, cancel,
+            )?))
+        })
     }
 
     /// Every compaction of one session as the cut view draws it: counted in BPE once the
     /// session is counted (the estimate's view is not kept for it).
     pub fn cut_view(&self, path: &str, id: &str) -> Result<Arc<SessionCuts>, IpcError> {
-        if let Some(c) = indexing::cut_view(path, id) {
+        if let Some(c) = self.indexed_cut_view(path, id) {
             return Ok(Arc::new(c));
         }
         let session = self.session(path, id)?;
@@ -135,7 +194,7 @@ impl SessionService {
         id: &str,
         number: usize,
     ) -> Result<RequestView, IpcError> {
-        if let Some(v) = indexing::request_view(path, id, number) {
+        if let Some(v) = self.indexed_request_view(path, id, number) {
             return Ok(v);
         }
         let session = self.session(path, id)?;
@@ -154,7 +213,7 @@ impl SessionService {
         id: &str,
         home: Option<&Path>,
     ) -> Result<RecordedSet, IpcError> {
-        if let Some(none) = indexing::nothing_recorded(path, id, home) {
+        if let Some(none) = self.indexed_nothing_recorded(path, id, home) {
             return Ok(none);
         }
         let session = self.session(path, id)?;

@@ -32,7 +32,7 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
         let (dir, path) = project(&t);
         let service = SessionService::default();
         // Nothing indexed: the views read the file once and share the loaded session.
-        let d1 = service.diagnosis(&path, ID).unwrap();
+        let d1 = service.diagnosis(&path, ID, &Default::default()).unwrap();
         let loaded = service
             .loaded_now(&path, ID)
             .expect("loaded by the first view");
@@ -40,15 +40,21 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
         let req1 = service.request_view(&path, ID, 3).unwrap();
         let m1 = service.message(&path, ID, 10, false).unwrap();
         let cancel = AtomicBool::new(false);
+        let opts = api::TokenOptions {
+            encoding: None,
+            cache_dir: palimpsest_core::tokens::TokenCache::default_dir(),
+            report: Default::default(),
+            prices: None,
+        };
         let r1 = service
-            .token_report(&path, ID, None, &mut |_| {}, &cancel)
+            .token_report(&path, ID, &opts, &mut |_| {}, &cancel)
             .unwrap();
         assert!(
             Arc::ptr_eq(&loaded, &service.loaded_now(&path, ID).unwrap()),
             "one loaded copy for every view"
         );
         assert_eq!(cuts1.cuts.len(), 1, "the transcript's one compaction");
-        let again = service.diagnosis(&path, ID).unwrap();
+        let again = service.diagnosis(&path, ID, &Default::default()).unwrap();
         assert_eq!(again, d1, "kept for the loaded copy");
 
         // Indexed and unchanged: a fresh service answers from the index without loading.
@@ -61,7 +67,7 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
         )
         .unwrap();
         let fresh = SessionService::default();
-        let d2 = fresh.diagnosis(&path, ID).unwrap();
+        let d2 = fresh.diagnosis(&path, ID, &Default::default()).unwrap();
         let cuts2 = fresh.cut_view(&path, ID).unwrap();
         let req2 = fresh.request_view(&path, ID, 3).unwrap();
         let m2 = fresh.message(&path, ID, 10, false).unwrap();
@@ -74,7 +80,7 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
         assert_eq!(req2.rows.len(), req1.rows.len());
         assert_eq!(m2.message.index, m1.message.index);
         let r2 = fresh
-            .token_report(&path, ID, None, &mut |_| {}, &cancel)
+            .token_report(&path, ID, &opts, &mut |_| {}, &cancel)
             .unwrap();
         assert!(
             fresh.loaded_now(&path, ID).is_none(),
@@ -92,7 +98,7 @@ fn every_view_answers_the_same_from_the_file_and_from_the_index() {
         let first_line_end = text.find('\n').unwrap() + 1;
         std::fs::write(&file, &text[first_line_end..]).unwrap();
         let changed = SessionService::default();
-        changed.diagnosis(&path, ID).unwrap();
+        changed.diagnosis(&path, ID, &Default::default()).unwrap();
         assert!(
             changed.loaded_now(&path, ID).is_some(),
             "a rewritten file is read again"
