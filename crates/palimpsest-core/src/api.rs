@@ -174,9 +174,7 @@ pub use first::{
 // Whole messages, their stored text and their Markdown: in `api/message.rs`.
 mod message;
 mod recorded;
-pub use message::{
-    get_message, markdown, message_detail, message_indexed, message_indexed_grown, raw_message,
-};
+pub use message::{get_message, markdown, message_detail, raw_message};
 pub use recorded::{RecordedSet, nothing_recorded, recorded, recorded_dirs, recorded_dirs_of};
 
 // ---- Compaction anatomy, request contexts and pairing lint (`crate::compaction`). ----
@@ -214,17 +212,6 @@ pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction
 
 // ---- Token accounting: in `api/tokens.rs`; replays: in `api/replay.rs`. ----
 
-/// Session `id` under `path` message by message from the index, when it holds the file as it
-/// is and can give back every message (a Claude Code transcript): `show` of a 200 MB
-/// transcript then holds one message at a time ([`crate::index::StoredMessages`]).
-pub fn messages_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-) -> Result<Option<crate::index::StoredMessages>> {
-    index.stored_messages(path, id)
-}
-
 // ---- Post-mortem and spill files (`crate::analysis`): in `api/postmortem.rs`. ----
 
 mod cuts;
@@ -232,26 +219,21 @@ mod fleet;
 mod postmortem;
 mod replay;
 mod tokens;
-pub use cuts::{
-    compactions_of, cut_view_indexed, lint_of, request_context_indexed, request_view_indexed,
-    session_cuts_indexed,
-};
+pub use cuts::{compactions_of, lint_of};
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, fleet_indexed_given, index_update,
     index_update_given, load_session_printed, open_index, search, search_given, search_unindexed,
-    timeline_indexed, timeline_indexed_grown, timeline_indexed_head, with_index,
+    with_index,
 };
-pub use postmortem::{
-    DiagnoseOptions, diagnose, diagnose_fleet, diagnosis_indexed, spills, spills_indexed,
-};
+pub(crate) use postmortem::review_options;
+pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 pub(crate) use replay::replay_counter;
 pub use replay::{
     replay, replay_panel, replay_simulate, replay_summary, replay_sweep, replay_sweep_svg,
     replay_verify, replay_with_panel,
 };
 pub use tokens::{
-    TokenOptions, session_counts, token_charts, token_charts_svg, token_report,
-    token_report_indexed, token_report_indexed_as, view_counter,
+    TokenOptions, session_counts, token_charts, token_charts_svg, token_report, view_counter,
 };
 
 mod sweep;

@@ -192,41 +192,6 @@ pub fn search_unindexed(
     Ok((crate::index::search::scan(&sessions, query)?, problems))
 }
 
-/// The timeline of session `id` (no id: the only one) under `path` from the index, when its file is unchanged since
-/// it was indexed (`None` otherwise: load it). The index is not brought up to date first: this
-/// is the answer that must come before anything is read.
-pub fn timeline_indexed(
-    index: &Index,
-    path: &Path,
-    id: Option<&str>,
-) -> Result<Option<crate::views::timeline::Timeline>> {
-    index.timeline(path, id)
-}
-
-/// [`timeline_indexed`], and also the rows the index holds of a file that only grew since
-/// (`grown_bytes` > 0 then): what the window shows of a transcript an agent went on writing
-/// while it reads the session whole behind.
-pub fn timeline_indexed_grown(
-    index: &Index,
-    path: &Path,
-    id: Option<&str>,
-) -> Result<Option<crate::views::timeline::Timeline>> {
-    index.timeline_as_of(path, id, crate::index::AsOf::Grown)
-}
-
-/// The first `limit` rows of [`timeline_indexed`] (with [`crate::index::AsOf::Grown`], of
-/// [`timeline_indexed_grown`]), `total_rows` counting them all: the window's first page,
-/// without reading every row.
-pub fn timeline_indexed_head(
-    index: &Index,
-    path: &Path,
-    id: Option<&str>,
-    as_of: crate::index::AsOf,
-    limit: usize,
-) -> Result<Option<crate::views::timeline::Timeline>> {
-    index.timeline_head(path, id, as_of, limit)
-}
-
 /// Bring the index up to date for `paths` (the default folders when empty), then write every
 /// session under them as Parquet files in `dir` (`crate::export`), priced at `opts`' table.
 pub fn export_parquet(

@@ -12,21 +12,6 @@ use crate::sources;
 use crate::analysis::asked::spill_regex;
 pub use crate::analysis::asked::{DiagnoseOptions, diagnose};
 
-/// [`diagnose`] of session `id` under `path` (no id: the one session there) from the index,
-/// when it holds the file as it is now and `opts` are what it diagnoses with (the defaults;
-/// the price table does not enter a diagnosis): no transcript is read. `None` otherwise.
-pub fn diagnosis_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    opts: &DiagnoseOptions,
-) -> Result<Option<crate::analysis::Diagnosis>> {
-    if opts.spill_pattern.is_some() || opts.estimate_tokens || !opts.extra_roots.is_empty() {
-        return Ok(None);
-    }
-    index.diagnosis(path, id)
-}
-
 /// The fleet view: every session under `path` diagnosed, one row each, with totals. Sessions
 /// that fail to load are listed in `problems`; the rest still count.
 pub fn diagnose_fleet(path: &Path, opts: &DiagnoseOptions) -> Result<crate::analysis::Fleet> {
@@ -78,7 +63,7 @@ pub fn spills(session: &Session, opts: &DiagnoseOptions) -> Result<crate::analys
     ))
 }
 
-fn review_options<'a>(
+pub(crate) fn review_options<'a>(
     opts: &DiagnoseOptions,
     pattern: Option<&'a regex::Regex>,
 ) -> crate::analysis::review::ReviewOptions<'a> {
@@ -88,22 +73,4 @@ fn review_options<'a>(
         max_text_bytes: opts.max_text_bytes,
         scratch_base: None,
     }
-}
-
-/// [`spills`] of session `id` under `path` from the spill files the index found in it, with
-/// the disk looked at now, when the index holds the file as it is and no marker pattern of the
-/// user's is asked for (the index finds the built-in ones): the transcript is not read.
-/// `None` otherwise.
-pub fn spills_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    opts: &DiagnoseOptions,
-) -> Result<Option<crate::analysis::SpillReview>> {
-    if opts.spill_pattern.is_some() {
-        return Ok(None);
-    }
-    Ok(index.spill_refs(path, id)?.map(|(meta, refs)| {
-        crate::analysis::review_refs(&meta, &refs, &review_options(opts, None))
-    }))
 }

@@ -3,8 +3,6 @@
 //! (`crate::charts`, `crate::views::panels`). Counting itself is `tokens`'s; which report a
 //! front end shows is its own choice.
 
-use std::path::Path;
-
 use crate::error::Result;
 use crate::model::Session;
 use crate::tokens::TokenCache;
@@ -55,46 +53,6 @@ pub fn token_report(
         .unwrap_or_else(|| crate::cost::PriceTable::bundled());
     report.cost = crate::cost::session_cost(session, table);
     Ok(report)
-}
-
-/// [`token_report`] of session `id` under `path` from the index, as the window asks for it
-/// first (the session model's vocabulary or the same one named, the shipped price table), when
-/// the index holds the file as it is now: nothing is read or counted. `None` otherwise.
-pub fn token_report_indexed(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    encoding: Option<crate::tokens::Encoding>,
-) -> Result<Option<crate::views::tokens::TokenReport>> {
-    Ok(index
-        .token_report(path, id)?
-        .filter(|r| encoding.is_none_or(|e| e.as_str() == r.encoding)))
-}
-
-/// [`token_report_indexed`] as `tokens` asks for it: its top lists cut to `opts.top` (the
-/// index keeps the default report, whose lists are the longest `tokens` asks for by default and
-/// sorted in a total order, so a shorter list is its head) and priced at `table`. `None` when
-/// `opts` ask for more than the index keeps (a longer list, a trigger of their own).
-pub fn token_report_indexed_as(
-    index: &crate::index::Index,
-    path: &Path,
-    id: Option<&str>,
-    encoding: Option<crate::tokens::Encoding>,
-    opts: &crate::views::tokens::ReportOptions,
-    table: &crate::cost::PriceTable,
-) -> Result<Option<crate::views::tokens::TokenReport>> {
-    let kept = crate::views::tokens::ReportOptions::default();
-    if opts.top > kept.top || opts.trigger_tokens != kept.trigger_tokens {
-        return Ok(None);
-    }
-    Ok(
-        token_report_indexed(index, path, id, encoding)?.map(|mut r| {
-            r.top_tools.truncate(opts.top);
-            r.top_parts.truncate(opts.top);
-            r.cost = r.cost.as_ref().and_then(|c| crate::cost::reprice(c, table));
-            r
-        }),
-    )
 }
 
 /// The Tokens view as one SVG (final-context share, processed share, context per request with

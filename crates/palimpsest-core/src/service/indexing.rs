@@ -79,7 +79,7 @@ impl SessionService {
     /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
     pub(super) fn indexed_timeline(&self, path: &str, id: &str) -> Option<Timeline> {
         self.ask(path, |ix| {
-            api::timeline_indexed(ix, Path::new(path), Some(id))
+            super::cache::timeline_indexed(ix, Path::new(path), Some(id))
         })
     }
 
@@ -87,7 +87,7 @@ impl SessionService {
     /// only grew since (`grown_bytes` says by how much): the first screen of a transcript an
     /// agent went on writing, without waiting for it to be read whole.
     pub(super) fn indexed_timeline_grown(&self, path: &str, id: &str) -> Option<Timeline> {
-        self.ask_quietly(|ix| api::timeline_indexed_grown(ix, Path::new(path), Some(id)))
+        self.ask_quietly(|ix| super::cache::timeline_indexed_grown(ix, Path::new(path), Some(id)))
     }
 
     /// Every row the index holds of session `id` under `path`, as of `as_of`.
@@ -107,7 +107,7 @@ impl SessionService {
         limit: usize,
     ) -> Option<Timeline> {
         self.ask_quietly(|ix| {
-            api::timeline_indexed_head(ix, Path::new(path), Some(id), as_of, limit)
+            super::cache::timeline_indexed_head(ix, Path::new(path), Some(id), as_of, limit)
         })
     }
 
@@ -124,9 +124,9 @@ impl SessionService {
         let grown = self.index == IndexUse::Kept;
         self.ask(path, |ix| {
             if grown {
-                api::message_indexed_grown(ix, Path::new(path), Some(id), index)
+                super::cache::message_indexed_grown(ix, Path::new(path), Some(id), index)
             } else {
-                api::message_indexed(ix, Path::new(path), Some(id), index)
+                super::cache::message_indexed(ix, Path::new(path), Some(id), index)
             }
         })
     }
@@ -140,7 +140,7 @@ impl SessionService {
         opts: &DiagnoseOptions,
     ) -> Option<crate::analysis::Diagnosis> {
         self.ask(path, |ix| {
-            api::diagnosis_indexed(ix, Path::new(path), Some(id), opts)
+            super::cache::diagnosis_indexed(ix, Path::new(path), Some(id), opts)
         })
     }
 
@@ -155,7 +155,14 @@ impl SessionService {
         prices: &crate::cost::PriceTable,
     ) -> Option<TokenReport> {
         self.ask(path, |ix| {
-            api::token_report_indexed_as(ix, Path::new(path), Some(id), encoding, report, prices)
+            super::cache::token_report_indexed_as(
+                ix,
+                Path::new(path),
+                Some(id),
+                encoding,
+                report,
+                prices,
+            )
         })
     }
 
@@ -163,7 +170,7 @@ impl SessionService {
     /// as it is (the ribbon, the cut marks and the Requests list without the session read).
     pub(super) fn indexed_cut_view(&self, path: &str, id: &str) -> Option<SessionCuts> {
         self.ask(path, |ix| {
-            api::cut_view_indexed(ix, Path::new(path), Some(id))
+            super::cache::cut_view_indexed(ix, Path::new(path), Some(id))
         })
     }
 
@@ -175,7 +182,7 @@ impl SessionService {
         number: usize,
     ) -> Option<RequestView> {
         self.ask(path, |ix| {
-            api::request_view_indexed(ix, Path::new(path), Some(id), number)
+            super::cache::request_view_indexed(ix, Path::new(path), Some(id), number)
         })
     }
 
@@ -188,7 +195,7 @@ impl SessionService {
         number: Option<usize>,
     ) -> Option<crate::compaction::RequestContext> {
         self.ask(path, |ix| {
-            api::request_context_indexed(ix, Path::new(path), Some(id), number)
+            super::cache::request_context_indexed(ix, Path::new(path), Some(id), number)
         })
     }
 
@@ -221,7 +228,7 @@ impl SessionService {
         opts: &DiagnoseOptions,
     ) -> Option<crate::analysis::SpillReview> {
         self.ask(path, |ix| {
-            api::spills_indexed(ix, Path::new(path), Some(id), opts)
+            super::cache::spills_indexed(ix, Path::new(path), Some(id), opts)
         })
     }
 
@@ -233,7 +240,7 @@ impl SessionService {
         path: &str,
         id: &str,
     ) -> Option<crate::index::StoredMessages> {
-        self.ask_quietly(|ix| api::messages_indexed(ix, Path::new(path), Some(id)))
+        self.ask_quietly(|ix| super::cache::messages_indexed(ix, Path::new(path), Some(id)))
     }
 }
 

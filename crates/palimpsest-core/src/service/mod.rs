@@ -25,6 +25,7 @@ use slot::Kept;
 pub use views::Messages;
 
 pub mod ahead;
+pub mod cache;
 mod given;
 pub mod indexing;
 mod memo;

@@ -1,6 +1,6 @@
 //! The inspector's view of one message: the whole message, its stored text and the line diffs
 //! of its edit calls. Made by [`crate::api::message_detail`] (or by offset through the index,
-//! [`crate::api::message_indexed`]).
+//! [`crate::service::cache::message_indexed`]).
 
 use serde::{Deserialize, Serialize};
 

@@ -27,7 +27,7 @@ fn every_message_reads_back_by_offset_as_the_file_gives_it() {
         let file = PathBuf::from(&session.meta.path);
         if session.meta.format != SourceFormat::ClaudeCode {
             assert!(
-                api::message_indexed(&ix, &root, Some(&meta.id), 0)
+                palimpsest_core::service::cache::message_indexed(&ix, &root, Some(&meta.id), 0)
                     .unwrap()
                     .is_none(),
                 "{}: a {:?} session records no offsets: not answered",
@@ -38,9 +38,14 @@ fn every_message_reads_back_by_offset_as_the_file_gives_it() {
         }
         sessions += 1;
         for m in &session.messages {
-            let got = api::message_indexed(&ix, &root, Some(&meta.id), m.index)
-                .unwrap()
-                .unwrap_or_else(|| panic!("{} #{}: answered from the index", meta.id, m.index));
+            let got = palimpsest_core::service::cache::message_indexed(
+                &ix,
+                &root,
+                Some(&meta.id),
+                m.index,
+            )
+            .unwrap()
+            .unwrap_or_else(|| panic!("{} #{}: answered from the index", meta.id, m.index));
             let want = api::message_detail(&file, &session, m.index, false).unwrap();
             // The stored text as the reader's raw view gives it: the message's lines, by number.
             let lines: Vec<usize> = m.details.as_ref().unwrap().value()["lines"]
@@ -92,7 +97,7 @@ fn a_changed_file_is_not_answered_by_offset() {
         .meta
         .id;
     assert!(
-        api::message_indexed(&ix, &file, Some(&id), 0)
+        palimpsest_core::service::cache::message_indexed(&ix, &file, Some(&id), 0)
             .unwrap()
             .is_some(),
         "the unchanged file is answered"
@@ -101,7 +106,7 @@ fn a_changed_file_is_not_answered_by_offset() {
     text.insert(0, '\n');
     std::fs::write(&file, text).unwrap();
     assert!(
-        api::message_indexed(&ix, &file, Some(&id), 0)
+        palimpsest_core::service::cache::message_indexed(&ix, &file, Some(&id), 0)
             .unwrap()
             .is_none(),
         "offsets of a changed file are not trusted"

@@ -37,16 +37,23 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
     for m in &metas {
         let session = catalog.load(&root, Some(&m.id)).unwrap();
         let fresh = api::diagnose(&session, &opts).unwrap();
-        match api::diagnosis_indexed(&ix, &root, Some(&m.id), &opts).unwrap() {
+        match palimpsest_core::service::cache::diagnosis_indexed(&ix, &root, Some(&m.id), &opts)
+            .unwrap()
+        {
             Some(d) => {
                 assert_eq!(d, fresh, "{}: the index's diagnosis is the fresh one", m.id);
                 let never = std::sync::atomic::AtomicBool::new(false);
                 let counted =
                     api::token_report(&session, &api::TokenOptions::default(), &mut |_| {}, &never)
                         .unwrap();
-                let mut kept = api::token_report_indexed(&ix, &root, Some(&m.id), None)
-                    .unwrap()
-                    .expect("a fresh transcript's token report is in the index");
+                let mut kept = palimpsest_core::service::cache::token_report_indexed(
+                    &ix,
+                    &root,
+                    Some(&m.id),
+                    None,
+                )
+                .unwrap()
+                .expect("a fresh transcript's token report is in the index");
                 // How the counting went (cache hits) is the index's run's, not the report's.
                 kept.stats = counted.stats;
                 assert_eq!(
@@ -58,9 +65,10 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
                 // token cache the index filled.
                 let counts = api::session_counts(&session, ix.token_cache().as_ref());
                 assert!(counts.is_some(), "{}: indexing counted the session", m.id);
-                let cuts = api::cut_view_indexed(&ix, &root, Some(&m.id))
-                    .unwrap()
-                    .expect("a fresh transcript's cut view is in the index");
+                let cuts =
+                    palimpsest_core::service::cache::cut_view_indexed(&ix, &root, Some(&m.id))
+                        .unwrap()
+                        .expect("a fresh transcript's cut view is in the index");
                 assert_eq!(
                     cuts,
                     api::session_cuts(&session, counts.as_ref()),
@@ -90,18 +98,28 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
         .iter()
         .find(|m| m.path.ends_with(".jsonl") && m.compaction_count > 0)
         .expect("a transcript with a compaction");
-    let other_vocabulary = match api::token_report_indexed(&ix, &root, Some(&stuck.id), None)
-        .unwrap()
-        .map(|r| r.encoding)
-        .as_deref()
+    let other_vocabulary = match palimpsest_core::service::cache::token_report_indexed(
+        &ix,
+        &root,
+        Some(&stuck.id),
+        None,
+    )
+    .unwrap()
+    .map(|r| r.encoding)
+    .as_deref()
     {
         Some("o200k_base") => palimpsest_core::tokens::Encoding::Cl100kBase,
         _ => palimpsest_core::tokens::Encoding::O200kBase,
     };
     assert!(
-        api::token_report_indexed(&ix, &root, Some(&stuck.id), Some(other_vocabulary))
-            .unwrap()
-            .is_none(),
+        palimpsest_core::service::cache::token_report_indexed(
+            &ix,
+            &root,
+            Some(&stuck.id),
+            Some(other_vocabulary)
+        )
+        .unwrap()
+        .is_none(),
         "another vocabulary than the one the index counted in is counted afresh"
     );
     let other = DiagnoseOptions {
@@ -109,7 +127,7 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
         ..DiagnoseOptions::default()
     };
     assert!(
-        api::diagnosis_indexed(&ix, &root, Some(&stuck.id), &other)
+        palimpsest_core::service::cache::diagnosis_indexed(&ix, &root, Some(&stuck.id), &other)
             .unwrap()
             .is_none(),
         "other options than the index's are diagnosed afresh"
@@ -125,13 +143,13 @@ fn a_sessions_diagnosis_from_the_index_is_the_fresh_one() {
     .unwrap();
     drop(f);
     assert!(
-        api::diagnosis_indexed(&ix, &root, Some(&stuck.id), &opts)
+        palimpsest_core::service::cache::diagnosis_indexed(&ix, &root, Some(&stuck.id), &opts)
             .unwrap()
             .is_none(),
         "a transcript that grew since it was indexed is not answered from the index"
     );
     assert!(
-        api::cut_view_indexed(&ix, &root, Some(&stuck.id))
+        palimpsest_core::service::cache::cut_view_indexed(&ix, &root, Some(&stuck.id))
             .unwrap()
             .is_none(),
         "nor is its cut view"

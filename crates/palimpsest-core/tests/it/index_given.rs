@@ -41,7 +41,7 @@ fn indexed_rows(db: &Path, file: &Path, given: Vec<Given>) -> (usize, String) {
         report.added, 1,
         "the transcript is new to this index: {report:?}"
     );
-    let t = api::timeline_indexed(&ix, file, Some(ID))
+    let t = palimpsest_core::service::cache::timeline_indexed(&ix, file, Some(ID))
         .unwrap()
         .expect("the index answers for the file as it is");
     (t.total_rows, t.meta.path)

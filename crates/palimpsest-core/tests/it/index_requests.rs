@@ -23,7 +23,9 @@ fn every_requests_view_from_the_index_is_the_loaded_sessions() {
     for m in &metas {
         let session = catalog.load(&root, Some(&m.id)).unwrap();
         let counts = api::session_counts(&session, ix.token_cache().as_ref());
-        let Some(cuts) = api::cut_view_indexed(&ix, &root, Some(&m.id)).unwrap() else {
+        let Some(cuts) =
+            palimpsest_core::service::cache::cut_view_indexed(&ix, &root, Some(&m.id)).unwrap()
+        else {
             continue;
         };
         sessions += 1;
@@ -36,9 +38,10 @@ fn every_requests_view_from_the_index_is_the_loaded_sessions() {
         );
         for n in 1..=cuts.requests.len() {
             let loaded = api::request_view(&session, n, counts.as_ref()).unwrap();
-            let kept = api::request_view_indexed(&ix, &root, Some(&m.id), n)
-                .unwrap()
-                .unwrap_or_else(|| panic!("{}: request {n} is answered from the index", m.id));
+            let kept =
+                palimpsest_core::service::cache::request_view_indexed(&ix, &root, Some(&m.id), n)
+                    .unwrap()
+                    .unwrap_or_else(|| panic!("{}: request {n} is answered from the index", m.id));
             assert_eq!(
                 kept, loaded,
                 "{}: request {n} from the index is the loaded session's",
@@ -49,13 +52,20 @@ fn every_requests_view_from_the_index_is_the_loaded_sessions() {
             hidden += loaded.rows.iter().filter(|r| !r.agent_visible).count();
         }
         assert_eq!(
-            api::request_view_indexed(&ix, &root, Some(&m.id), cuts.requests.len() + 1).unwrap(),
+            palimpsest_core::service::cache::request_view_indexed(
+                &ix,
+                &root,
+                Some(&m.id),
+                cuts.requests.len() + 1
+            )
+            .unwrap(),
             None,
             "{}: a request past the next one is not answered (the session says why)",
             m.id
         );
         assert_eq!(
-            api::request_view_indexed(&ix, &root, Some(&m.id), 0).unwrap(),
+            palimpsest_core::service::cache::request_view_indexed(&ix, &root, Some(&m.id), 0)
+                .unwrap(),
             None,
             "{}: requests are numbered from 1",
             m.id
@@ -84,7 +94,8 @@ fn every_requests_view_from_the_index_is_the_loaded_sessions() {
         )
         .unwrap();
     assert_eq!(
-        api::request_view_indexed(&ix, &root, Some(&cut.id), 1).unwrap(),
+        palimpsest_core::service::cache::request_view_indexed(&ix, &root, Some(&cut.id), 1)
+            .unwrap(),
         None,
         "a transcript written on since it was indexed is not answered from the index"
     );

@@ -30,7 +30,10 @@ fn every_spill_review_from_the_index_is_the_loaded_sessions() {
         for m in &metas {
             let session = catalog.load(&root, Some(&m.id)).unwrap();
             for opts in [&DiagnoseOptions::default(), &with_text] {
-                let Some(kept) = api::spills_indexed(ix, &root, Some(&m.id), opts).unwrap() else {
+                let Some(kept) =
+                    palimpsest_core::service::cache::spills_indexed(ix, &root, Some(&m.id), opts)
+                        .unwrap()
+                else {
                     continue;
                 };
                 assert_eq!(
@@ -74,7 +77,8 @@ fn every_spill_review_from_the_index_is_the_loaded_sessions() {
     };
     let some = &metas[0];
     assert_eq!(
-        api::spills_indexed(&ix, &root, Some(&some.id), &pattern).unwrap(),
+        palimpsest_core::service::cache::spills_indexed(&ix, &root, Some(&some.id), &pattern)
+            .unwrap(),
         None,
         "a marker pattern of the user's is looked for in the session itself"
     );
@@ -91,7 +95,13 @@ fn every_spill_review_from_the_index_is_the_loaded_sessions() {
         )
         .unwrap();
     assert_eq!(
-        api::spills_indexed(&ix, &root, Some(&file.id), &DiagnoseOptions::default()).unwrap(),
+        palimpsest_core::service::cache::spills_indexed(
+            &ix,
+            &root,
+            Some(&file.id),
+            &DiagnoseOptions::default()
+        )
+        .unwrap(),
         None,
         "a transcript written on since it was indexed is not answered from the index"
     );

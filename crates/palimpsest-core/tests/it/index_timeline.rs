@@ -57,7 +57,9 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
     let (mut from_index, mut from_db) = (0, 0);
     for m in &metas {
         let session = catalog.load(&root, Some(&m.id)).unwrap();
-        let Some(indexed) = api::timeline_indexed(&ix, &root, Some(&m.id)).unwrap() else {
+        let Some(indexed) =
+            palimpsest_core::service::cache::timeline_indexed(&ix, &root, Some(&m.id)).unwrap()
+        else {
             // A database holds many sessions: its sessions are loaded, never answered here.
             assert!(
                 palimpsest_core::index::fingerprint::is_sqlite(Path::new(&session.meta.path)),
@@ -91,9 +93,15 @@ fn every_transcript_opens_from_the_index_as_its_file_reads() {
         );
         // The window's first page: the first rows alone, counted among all of them.
         for limit in [1, 200, indexed.rows.len() + 5] {
-            let head = api::timeline_indexed_head(&ix, &root, Some(&m.id), AsOf::Same, limit)
-                .unwrap()
-                .expect("a session the index answers for has a head");
+            let head = palimpsest_core::service::cache::timeline_indexed_head(
+                &ix,
+                &root,
+                Some(&m.id),
+                AsOf::Same,
+                limit,
+            )
+            .unwrap()
+            .expect("a session the index answers for has a head");
             let n = limit.min(indexed.rows.len());
             assert_eq!(
                 (head.total_rows, head.first_row, &head.rows[..], &head.meta),
@@ -138,7 +146,7 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
     let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
     update(&mut ix, &root);
     let id = "258c7280-ae70-4798-800f-63464d01a85d";
-    let first = api::timeline_indexed(&ix, &root, Some(id))
+    let first = palimpsest_core::service::cache::timeline_indexed(&ix, &root, Some(id))
         .unwrap()
         .unwrap();
     let seen_before = first.rows.iter().filter(|r| r.agent_visible).count();
@@ -155,7 +163,7 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
     f.write_all(rest.as_bytes()).unwrap();
     drop(f);
     assert_eq!(
-        api::timeline_indexed(&ix, &root, Some(id)).unwrap(),
+        palimpsest_core::service::cache::timeline_indexed(&ix, &root, Some(id)).unwrap(),
         None,
         "an appended file is not answered from the index: its rows there are old"
     );
@@ -170,7 +178,7 @@ fn a_changed_transcript_is_read_again_until_it_is_indexed_and_a_late_cut_hides_e
         (1, 1),
         "the appended transcript is updated as an append"
     );
-    let after = api::timeline_indexed(&ix, &root, Some(id))
+    let after = palimpsest_core::service::cache::timeline_indexed(&ix, &root, Some(id))
         .unwrap()
         .unwrap();
     let session = api::load_session(&file, Some(id)).unwrap();
@@ -199,14 +207,14 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
     let id = "258c7280-ae70-4798-800f-63464d01a85d";
     let mut ix = Index::open(&t.path().join("cache/index.db")).unwrap();
     update(&mut ix, &root);
-    let indexed = api::timeline_indexed(&ix, &root, Some(id))
+    let indexed = palimpsest_core::service::cache::timeline_indexed(&ix, &root, Some(id))
         .unwrap()
         .unwrap();
-    let message = api::message_indexed(&ix, &root, Some(id), 40)
+    let message = palimpsest_core::service::cache::message_indexed(&ix, &root, Some(id), 40)
         .unwrap()
         .unwrap();
     assert_eq!(
-        api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+        palimpsest_core::service::cache::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
         Some(indexed.clone()),
         "a file as it was indexed: the same rows, grown by nothing"
     );
@@ -218,7 +226,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         .unwrap()
         .write_all(rest.as_bytes())
         .unwrap();
-    let grown = api::timeline_indexed_grown(&ix, &root, Some(id))
+    let grown = palimpsest_core::service::cache::timeline_indexed_grown(&ix, &root, Some(id))
         .unwrap()
         .expect("a file that only grew is answered with the rows indexed");
     assert_eq!(
@@ -226,16 +234,29 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         (rest.len() as u64, 229),
         "the 229 rows indexed, and by how many bytes the file grew since"
     );
-    let head = api::timeline_indexed_head(&ix, &root, Some(id), AsOf::Grown, 100)
-        .unwrap()
-        .expect("a file that only grew has a head of the rows indexed");
+    let head = palimpsest_core::service::cache::timeline_indexed_head(
+        &ix,
+        &root,
+        Some(id),
+        AsOf::Grown,
+        100,
+    )
+    .unwrap()
+    .expect("a file that only grew has a head of the rows indexed");
     assert_eq!(
         (head.grown_bytes, head.total_rows, &head.rows[..]),
         (grown.grown_bytes, 229, &grown.rows[..100]),
         "the first page of a grown file: its first 100 indexed rows of 229, and by how much it grew"
     );
     assert_eq!(
-        api::timeline_indexed_head(&ix, &root, Some(id), AsOf::Same, 100).unwrap(),
+        palimpsest_core::service::cache::timeline_indexed_head(
+            &ix,
+            &root,
+            Some(id),
+            AsOf::Same,
+            100
+        )
+        .unwrap(),
         None,
         "a grown file has no head as indexed: that would be the file as it is"
     );
@@ -250,7 +271,10 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
     );
     let json = |m: Option<palimpsest_core::views::MessageDetail>| serde_json::to_value(m).unwrap();
     assert_eq!(
-        json(api::message_indexed_grown(&ix, &root, Some(id), 40).unwrap()),
+        json(
+            palimpsest_core::service::cache::message_indexed_grown(&ix, &root, Some(id), 40)
+                .unwrap()
+        ),
         json(Some(message)),
         "an indexed message is read back by its offsets, which the append left in place"
     );
@@ -264,7 +288,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
         "the listing as indexed: the window counts the session again once it is read"
     );
     assert!(
-        api::message_indexed_grown(&ix, &root, Some(id), 229)
+        palimpsest_core::service::cache::message_indexed_grown(&ix, &root, Some(id), 229)
             .unwrap()
             .is_none(),
         "a message written since is not in the index: it waits for the session"
@@ -277,7 +301,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
     std::fs::write(&file, &rewritten).unwrap();
     assert_eq!(
         (
-            api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+            palimpsest_core::service::cache::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
             ix.listing_as_of(&file, palimpsest_core::index::AsOf::Grown)
                 .unwrap(),
         ),
@@ -287,7 +311,7 @@ fn a_transcript_that_grew_shows_the_rows_indexed_until_it_is_read_and_a_rewritte
     // Shorter than indexed: read afresh too.
     std::fs::write(&file, &before[..before.len() / 2]).unwrap();
     assert_eq!(
-        api::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
+        palimpsest_core::service::cache::timeline_indexed_grown(&ix, &root, Some(id)).unwrap(),
         None,
         "a file shorter than indexed is read afresh"
     );
