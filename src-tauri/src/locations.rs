@@ -68,12 +68,12 @@ pub fn startup_sources(
         .collect()
 }
 
-/// [`startup_sources`] on this machine: its home folder, environment, executable and working
-/// directory.
+/// [`startup_sources`] on this machine: its home folder and environment as `main` read them
+/// (`env::machine`), its executable and working directory.
 pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
-    let home = std::env::home_dir();
-    let env = |k: &str| std::env::var(k).ok();
-    startup_sources(argument, home.as_deref(), &env, fixtures_here)
+    let machine = palimpsest_core::env::machine();
+    let env = |k: &str| machine.var_str(k);
+    startup_sources(argument, machine.home.as_deref(), &env, fixtures_here)
 }
 
 /// The bundled fixtures on this machine ([`fixtures_dir`] with its environment, executable
@@ -81,15 +81,17 @@ pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
 pub fn fixtures_here() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok();
     let cwd = std::env::current_dir().ok();
-    fixtures_dir(&|k| std::env::var_os(k), exe.as_deref(), cwd.as_deref())
+    let machine = palimpsest_core::env::machine();
+    fixtures_dir(
+        &|k| machine.var(k).map(OsString::from),
+        exe.as_deref(),
+        cwd.as_deref(),
+    )
 }
 
-/// The base of goose's state folder here: `$XDG_STATE_HOME`, else `~/.local/state`.
+/// The base of goose's state folder here (`env::Machine::state_home`, as `main` read it).
 pub fn state_home() -> Option<PathBuf> {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::home_dir().map(|h| h.join(".local/state")))
+    palimpsest_core::env::machine().state_home()
 }
 
 /// The name a family's group has in the sidebar (its own spelling of itself).

@@ -45,6 +45,15 @@ impl Machine {
         }
     }
 
+    /// The base of the user's state folders (goose keeps its logs there): `$XDG_STATE_HOME`
+    /// when absolute, else `~/.local/state`.
+    pub fn state_home(&self) -> Option<PathBuf> {
+        self.var("XDG_STATE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| self.home.as_ref().map(|h| h.join(".local/state")))
+    }
+
     /// The variable `key`, when set and not empty.
     pub fn var(&self, key: &str) -> Option<&OsStr> {
         self.vars.get(OsStr::new(key)).map(OsString::as_os_str)

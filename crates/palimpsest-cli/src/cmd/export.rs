@@ -41,8 +41,8 @@ pub struct Args {
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .or_else(|| std::env::var("COMPUTERNAME").ok())
+        .or_else(|| palimpsest_core::env::machine().var_str("HOSTNAME"))
+        .or_else(|| palimpsest_core::env::machine().var_str("COMPUTERNAME"))
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".into())

@@ -12,12 +12,9 @@ use palimpsest_core::api;
 use palimpsest_core::compaction::recorded::{ItemOp, RecordedComparison};
 use palimpsest_core::model::{Item, Session};
 
-/// goose's state folder base: `$XDG_STATE_HOME`, else `~/.local/state`.
+/// goose's state folder base, as `main` read the environment (`env::Machine::state_home`).
 fn state_home() -> Option<PathBuf> {
-    std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+    palimpsest_core::env::machine().state_home()
 }
 
 fn preview(i: &Item) -> String {
