@@ -129,15 +129,8 @@ pub fn diagnose_fleet(
         cancel: Some(progress::FLEET.start()),
         ..Default::default()
     };
-    let given = state.given_kept();
     let mut counted = progress::counter("fleet", &req.path);
-    match api::open_index(None)
-        .and_then(|mut ix| api::fleet_indexed_given(&mut ix, path, &opts, &given, &mut counted))
-    {
-        Ok(f) => Ok(f),
-        Err(e) if e.code() == palimpsest_core::error::ErrorCode::Cancelled => Err(e.into()),
-        Err(_) => Ok(api::diagnose_fleet(path, &opts)?),
-    }
+    state.fleet(path, &opts, &mut counted)
 }
 
 /// Stop the fleet's update in progress; false when none runs.
@@ -158,9 +151,7 @@ pub fn search(state: State<'_, AppState>, req: SearchReq) -> Result<Vec<Hit>, Ip
         limit: req.limit,
         ..Default::default()
     };
-    let mut ix = api::open_index(None)?;
-    let given = state.given_kept();
-    Ok(api::search_given(&mut ix, &paths, &query, &DiagnoseOptions::default(), &given)?.0)
+    Ok(state.search(&paths, &query)?.0)
 }
 
 /// Options that trust the folders the user confirmed in the Spills tab.

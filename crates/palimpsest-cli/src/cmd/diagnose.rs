@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use palimpsest_core::analysis::{Diagnosis, Fleet};
-use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::service::IndexUse;
+use palimpsest_core::api::DiagnoseOptions;
+use palimpsest_core::service::{IndexUse, SessionService};
 
 /// Arguments of `diagnose`.
 #[derive(clap::Args)]
@@ -63,47 +63,35 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         && a.spill_pattern.is_none()
         && !a.estimate_tokens;
     // An index that cannot be opened or written is not needed: the folder is read instead.
-    let from_index = indexed
-        .then(|| {
-            api::with_index(a.index.as_deref(), |ix| {
-                api::fleet_indexed(ix, &a.path, &opts)
-            })
-        })
-        .and_then(|done| match done {
-            Ok((fleet, notices)) => {
-                crate::output::notices(&notices);
-                Some(fleet)
+    if indexed {
+        let svc = SessionService::new(IndexUse::Asked(a.index.clone()));
+        let fleet = svc.fleet(&a.path, &opts, &mut |_, _| {});
+        crate::output::notices(&svc.take_notices());
+        let fleet = fleet.with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+        if fleet.sessions.len() != 1 {
+            if a.json {
+                crate::output::json(&fleet)?;
+            } else {
+                print_fleet(&fleet)?;
             }
-            Err(e) => {
-                crate::output::notices(&[format!(
-                    "diagnosed without the index, which cannot be used: {e}"
-                )]);
-                None
-            }
-        });
-    let indexed = from_index.is_some();
-    if let Some(fleet) = from_index
-        && fleet.sessions.len() != 1
-    {
-        if a.json {
-            crate::output::json(&fleet)?;
-        } else {
-            print_fleet(&fleet)?;
+            return Ok(ExitCode::SUCCESS);
         }
-        return Ok(ExitCode::SUCCESS);
     }
     let fleet_wanted = !indexed && a.session.is_none() && {
         // From the index when it holds the path as it is: listing a 2 GB transcript reads it.
-        let list = if a.no_index {
-            api::list_sessions(&a.path)
+        let listing = SessionService::new(if a.no_index {
+            IndexUse::Off
         } else {
-            api::list_sessions_indexed(&a.path)
-        }
-        .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
+            IndexUse::Existing(None)
+        });
+        let list = listing
+            .list(&a.path)
+            .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
         list.sessions.len() > 1
     };
     if fleet_wanted {
-        let fleet = api::diagnose_fleet(&a.path, &opts)
+        let fleet = SessionService::new(IndexUse::Off)
+            .fleet(&a.path, &opts, &mut |_, _| {})
             .with_context(|| format!("cannot diagnose {}", a.path.display()))?;
         if a.json {
             crate::output::json(&fleet)?;

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::search::Query;
+use palimpsest_core::service::{IndexUse, SessionService};
 
 /// Arguments of `search`.
 #[derive(clap::Args)]
@@ -54,28 +54,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         tool: a.tool.clone(),
         limit: a.limit,
     };
-    let searched = api::with_index(a.index.as_deref(), |ix| {
-        api::search(ix, &a.paths, &q, &DiagnoseOptions::default())
-    });
-    let (hits, problems) = match searched {
-        Ok(((hits, report), notices)) => {
-            crate::output::notices(&notices);
-            (hits, report.problems)
-        }
-        // A bad query is the user's to mend, not the index's.
-        Err(e) if e.code() == palimpsest_core::error::ErrorCode::Invalid => {
-            return Err(e).with_context(|| format!("cannot search for {:?}", a.query));
-        }
-        // The index cannot be opened or written (a read-only or full cache folder, another
-        // user's cache): every session is read and scanned instead, which finds the same.
-        Err(e) => {
-            crate::output::notices(&[format!(
-                "searched without the index, which cannot be used: {e}"
-            )]);
-            api::search_unindexed(&a.paths, &q)
-                .with_context(|| format!("cannot search for {:?}", a.query))?
-        }
-    };
+    // Without a usable index (a read-only or full cache folder, another user's cache) every
+    // session is read and scanned instead, which finds the same; a bad query is the user's.
+    let svc = SessionService::new(IndexUse::Asked(a.index.clone()));
+    let searched = svc.search(&a.paths, &q);
+    crate::output::notices(&svc.take_notices());
+    let (hits, problems) = searched.with_context(|| format!("cannot search for {:?}", a.query))?;
     for p in &problems {
         eprintln!("palimpsest: problem: {}", p.message);
     }

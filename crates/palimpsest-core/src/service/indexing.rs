@@ -68,7 +68,7 @@ impl SessionService {
     }
 
     /// Keep `notice` for [`SessionService::take_notices`], once.
-    fn say(&self, notice: String) {
+    pub(super) fn say(&self, notice: String) {
         let mut notices = self.notices.lock().unwrap_or_else(|e| e.into_inner());
         if !notices.contains(&notice) {
             notices.push(notice);

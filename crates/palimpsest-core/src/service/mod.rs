@@ -26,6 +26,7 @@ pub use views::Messages;
 
 pub mod ahead;
 pub mod cache;
+mod fleet;
 mod given;
 pub mod indexing;
 mod memo;
