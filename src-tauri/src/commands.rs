@@ -48,7 +48,7 @@ pub fn bundled_examples(
     req: BundledExamplesReq,
 ) -> Result<Option<String>, IpcError> {
     let BundledExamplesReq {} = req;
-    Ok(crate::locations::fixtures_here().map(|p| p.display().to_string()))
+    Ok(palimpsest_core::service::startup::fixtures_here().map(|p| p.display().to_string()))
 }
 
 /// One source's sessions (each source in its own call, so one slow folder holds up no other).
@@ -296,7 +296,7 @@ pub fn get_recorded(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::GetRecordedReq,
 ) -> Result<palimpsest_core::api::RecordedSet, IpcError> {
-    let home = crate::locations::state_home();
+    let home = palimpsest_core::service::startup::state_home();
     state.recorded(&req.path, &req.id, home.as_deref())
 }
 

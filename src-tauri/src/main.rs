@@ -1,15 +1,15 @@
 //! `palimpsest-app [PATH]`: the desktop window over palimpsest-core.
 //!
-//! A thin shell: it resolves where sessions are (`locations`: the path argument, else every
-//! agent family's default folder, else the fixtures), keeps the open session in memory
-//! (`state`) and exposes the commands declared once in `palimpsest_core::rpc` (`commands`). All
-//! reading and analysis is core's; all drawing is the UI's (`ui/`, embedded from `ui/dist`).
+//! A thin shell: the commands declared once in `palimpsest_core::rpc` (`commands`), each a call
+//! on core's session service (`state` holds it, with the start-up sources core's
+//! `service::startup` finds), live events (`live`), and the process settings only the window
+//! needs (`alloc`, `painting`, `renderer`, `runtime`). All reading and analysis is core's; all
+//! drawing is the UI's (`ui/`, embedded from `ui/dist`).
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod alloc;
 mod commands;
 mod live;
-mod locations;
 #[cfg(target_os = "linux")]
 mod painting;
 mod progress;
@@ -87,7 +87,9 @@ fn main() {
         eprintln!("palimpsest-app: cannot start the command runtime: {e}");
         std::process::exit(1);
     }
-    let state = AppState::new(locations::path_argument(std::env::args_os().skip(1)));
+    let state = AppState::new(palimpsest_core::service::startup::path_argument(
+        std::env::args_os().skip(1),
+    ));
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())

@@ -7,51 +7,18 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use palimpsest_core::service::startup::{self, StartupSource};
 use palimpsest_core::service::{Live, SessionService};
-use palimpsest_core::views::{SourceGroup, SourceOrigin};
 use palimpsest_core::watch::Primed;
-
-/// A source the app opens on start.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartupSource {
-    /// Sidebar label.
-    pub label: String,
-    /// File or folder.
-    pub path: PathBuf,
-    /// Why it is shown.
-    pub origin: SourceOrigin,
-    /// The agent family of a default folder; `None` for a path argument or the fixtures.
-    pub family: Option<palimpsest_core::model::Family>,
-    /// Sessions counted without reading them (discovery's count); None when not counted.
-    pub session_count: Option<usize>,
-}
-
-impl StartupSource {
-    /// The sidebar group before its sessions are listed: name, path and count, and for a file
-    /// of one conversation the session to open first (`api::first_conversation`).
-    pub fn pending(&self) -> SourceGroup {
-        SourceGroup {
-            label: self.label.clone(),
-            path: self.path.to_string_lossy().into_owned(),
-            origin: self.origin,
-            family: self.family,
-            session_count: self.session_count,
-            loaded: false,
-            sessions: Vec::new(),
-            problems: Vec::new(),
-            opens: palimpsest_core::api::first_conversation(&self.path),
-        }
-    }
-}
 
 /// The user's token cache, when it exists (see [`palimpsest_core::service::token_cache`]).
 pub use palimpsest_core::service::token_cache;
 
 /// The app's state, managed by tauri: the session service and the start-up sources.
 pub struct AppState {
-    /// The path argument, if any (`locations::path_argument`).
+    /// The path argument, if any (`startup::path_argument`).
     argument: Option<PathBuf>,
-    /// Sources shown on start (`locations::startup_sources`), found on first use.
+    /// Sources shown on start (`startup::startup_sources`), found on first use.
     startup: OnceLock<Vec<StartupSource>>,
     /// The sessions the window works on.
     pub service: SessionService,
@@ -159,7 +126,7 @@ impl AppState {
     /// at and counted, which must not hold up the window) and followed live from then on.
     pub fn startup(&self) -> &[StartupSource] {
         self.startup.get_or_init(|| {
-            let found = crate::locations::startup_sources_here(self.argument.clone());
+            let found = startup::startup_sources_here(self.argument.clone());
             let _ = self.startup_paths.set(
                 found
                     .iter()

@@ -31,6 +31,7 @@ mod given;
 pub mod indexing;
 mod memo;
 mod slot;
+pub mod startup;
 mod timeline;
 mod views;
 

@@ -1,4 +1,4 @@
-//! Where the app looks for sessions on start: a path argument, else every agent family's
+//! Where the window looks for sessions on start: a path argument, else every agent family's
 //! default folder that exists on this machine (one sidebar group each), else the fixtures
 //! bundled with Palimpsest.
 //!
@@ -10,11 +10,42 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use palimpsest_core::model::Family;
-use palimpsest_core::sources::discovery;
-use palimpsest_core::views::SourceOrigin;
+use crate::model::Family;
+use crate::sources::discovery;
+use crate::views::{SourceGroup, SourceOrigin};
 
-use crate::state::StartupSource;
+/// A source the app opens on start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartupSource {
+    /// Sidebar label.
+    pub label: String,
+    /// File or folder.
+    pub path: PathBuf,
+    /// Why it is shown.
+    pub origin: SourceOrigin,
+    /// The agent family of a default folder; `None` for a path argument or the fixtures.
+    pub family: Option<crate::model::Family>,
+    /// Sessions counted without reading them (discovery's count); None when not counted.
+    pub session_count: Option<usize>,
+}
+
+impl StartupSource {
+    /// The sidebar group before its sessions are listed: name, path and count, and for a file
+    /// of one conversation the session to open first (`api::first_conversation`).
+    pub fn pending(&self) -> SourceGroup {
+        SourceGroup {
+            label: self.label.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            origin: self.origin,
+            family: self.family,
+            session_count: self.session_count,
+            loaded: false,
+            sessions: Vec::new(),
+            problems: Vec::new(),
+            opens: crate::api::first_conversation(&self.path),
+        }
+    }
+}
 
 /// The sources to open on start: `argument` alone when given, else every existing default
 /// folder under `home` (as `env` places them), else the fixtures `fixtures` finds.
@@ -71,7 +102,7 @@ pub fn startup_sources(
 /// [`startup_sources`] on this machine: its home folder and environment as `main` read them
 /// (`env::machine`), its executable and working directory.
 pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
-    let machine = palimpsest_core::env::machine();
+    let machine = crate::env::machine();
     let env = |k: &str| machine.var_str(k);
     startup_sources(argument, machine.home.as_deref(), &env, fixtures_here)
 }
@@ -81,7 +112,7 @@ pub fn startup_sources_here(argument: Option<PathBuf>) -> Vec<StartupSource> {
 pub fn fixtures_here() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok();
     let cwd = std::env::current_dir().ok();
-    let machine = palimpsest_core::env::machine();
+    let machine = crate::env::machine();
     fixtures_dir(
         &|k| machine.var(k).map(OsString::from),
         exe.as_deref(),
@@ -91,7 +122,7 @@ pub fn fixtures_here() -> Option<PathBuf> {
 
 /// The base of goose's state folder here (`env::Machine::state_home`, as `main` read it).
 pub fn state_home() -> Option<PathBuf> {
-    palimpsest_core::env::machine().state_home()
+    crate::env::machine().state_home()
 }
 
 /// The name a family's group has in the sidebar (its own spelling of itself).
@@ -168,7 +199,7 @@ mod tests {
     /// A home folder holding one Claude Code transcript, one Codex rollout and goose's
     /// database, each where its agent writes it.
     fn home_with_three_families(home: &Path) {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let copy = |from: PathBuf, to: PathBuf| {
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
@@ -195,11 +226,8 @@ mod tests {
     #[test]
     #[cfg(target_os = "linux")]
     fn without_an_argument_every_existing_default_folder_is_a_group() {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        if !repo.join("fixtures/real").exists() {
-            eprintln!("skipped: fixtures/real (the real transcripts) is absent");
-            return;
-        }
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        assert!(repo.join("fixtures/real").is_dir(), "the real transcripts are fixtures");
         let home = std::env::temp_dir().join(format!("palimpsest-home-{}", std::process::id()));
         home_with_three_families(&home);
         let none = |_: &str| None;
