@@ -399,7 +399,7 @@ impl Index {
         rowid: i64,
         table: &str,
     ) -> Result<Option<T>> {
-        let json: Option<String> = self
+        let packed: Option<Vec<u8>> = self
             .conn
             .query_row(
                 &format!("SELECT json FROM {table} WHERE session = ?1"),
@@ -408,6 +408,9 @@ impl Index {
             )
             .optional()
             .map_err(|e| self.sql(e))?;
-        Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
+        // Stored compressed (`store::write`); one that does not read back is not an answer.
+        Ok(packed
+            .and_then(|p| zstd::stream::decode_all(p.as_slice()).ok())
+            .and_then(|j| serde_json::from_slice(&j).ok()))
     }
 }

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 /// session's cut view is kept; 14: each message's span of requests in the model's context;
 /// 15: the spill files each session names; 16: a Claude message's kept `toolUseResult` is at
 /// most 1 KiB, so bodies kept whole are the reader's as it is).
-pub const SCHEMA_VERSION: i64 = 17;
+pub const SCHEMA_VERSION: i64 = 18;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -70,19 +70,23 @@ CREATE TABLE messages(
 ) WITHOUT ROWID;
 CREATE TABLE diagnoses(
     session INTEGER PRIMARY KEY,
-    json TEXT NOT NULL
+    -- zstd-compressed JSON
+    json BLOB NOT NULL
 );
 CREATE TABLE token_reports(
     session INTEGER PRIMARY KEY,
-    json TEXT NOT NULL
+    -- zstd-compressed JSON
+    json BLOB NOT NULL
 );
 CREATE TABLE cut_views(
     session INTEGER PRIMARY KEY,
-    json TEXT NOT NULL
+    -- zstd-compressed JSON
+    json BLOB NOT NULL
 );
 CREATE TABLE spill_refs(
     session INTEGER PRIMARY KEY,
-    json TEXT NOT NULL
+    -- zstd-compressed JSON
+    json BLOB NOT NULL
 );
 CREATE TABLE roots(
     path TEXT PRIMARY KEY,
@@ -262,13 +266,47 @@ pub fn delete_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<
             params![part_base(id), part_base(id + 1) - 1],
         )?;
         conn.execute("DELETE FROM messages WHERE session = ?1", params![id])?;
-    } else {
+    } else if let Some(first) = first_part_from(conn, id, from)? {
         conn.execute(
-            "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2 AND idx >= ?3",
-            params![part_base(id), part_base(id + 1) - 1, from as i64],
+            "DELETE FROM parts WHERE rowid BETWEEN ?1 AND ?2",
+            params![first, part_base(id + 1) - 1],
         )?;
     }
     super::facts::delete(conn, id)
+}
+
+/// The rowid of session `id`'s first part of a message at or after `from`, `None` when it has
+/// none. Parts are numbered in message order from the session's base, so it is found by
+/// bisection on rowids (each probe one lookup): a filter on `idx` would read every part of the
+/// session back from the full-text table.
+fn first_part_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<Option<i64>> {
+    let base = part_base(id);
+    let last: Option<i64> = conn.query_row(
+        "SELECT max(rowid) FROM parts WHERE rowid BETWEEN ?1 AND ?2",
+        params![base, part_base(id + 1) - 1],
+        |r| r.get(0),
+    )?;
+    let Some(last) = last else { return Ok(None) };
+    let mut probe =
+        conn.prepare_cached("SELECT idx FROM parts WHERE rowid >= ?1 ORDER BY rowid LIMIT 1")?;
+    let mut idx_at =
+        |rowid: i64| -> rusqlite::Result<i64> { probe.query_row(params![rowid], |r| r.get(0)) };
+    // The first rowid in `lo..=hi` whose part's message is at or after `from`.
+    let (mut lo, mut hi) = (base, last + 1);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if idx_at(mid)? >= from as i64 {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok((lo <= last).then_some(lo))
+}
+
+/// A kept view as stored: its JSON, zstd-compressed (fast level; JSON shrinks about tenfold).
+fn packed(json: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(json, 1).unwrap_or_default()
 }
 
 /// Write one session (replacing what the index had of it; with `from` > 0 only the parts of
@@ -332,25 +370,17 @@ pub fn write(
          VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
-    conn.execute(
-        "INSERT OR REPLACE INTO diagnoses(session, json) VALUES(?1, ?2)",
-        params![id, serde_json::to_string(&p.diagnosis).unwrap_or_default()],
-    )?;
-    conn.execute(
-        "INSERT OR REPLACE INTO token_reports(session, json) VALUES(?1, ?2)",
-        params![
-            id,
-            serde_json::to_string(&p.token_report).unwrap_or_default()
-        ],
-    )?;
-    conn.execute(
-        "INSERT OR REPLACE INTO cut_views(session, json) VALUES(?1, ?2)",
-        params![id, serde_json::to_string(&p.cut_view).unwrap_or_default()],
-    )?;
-    conn.execute(
-        "INSERT OR REPLACE INTO spill_refs(session, json) VALUES(?1, ?2)",
-        params![id, serde_json::to_string(&p.spill_refs).unwrap_or_default()],
-    )?;
+    for (table, json) in [
+        ("diagnoses", serde_json::to_vec(&p.diagnosis)),
+        ("token_reports", serde_json::to_vec(&p.token_report)),
+        ("cut_views", serde_json::to_vec(&p.cut_view)),
+        ("spill_refs", serde_json::to_vec(&p.spill_refs)),
+    ] {
+        conn.execute(
+            &format!("INSERT OR REPLACE INTO {table}(session, json) VALUES(?1, ?2)"),
+            params![id, packed(&json.unwrap_or_default())],
+        )?;
+    }
     let base = part_base(id);
     let limit = (1i64 << PART_BITS) - 1;
     // Parts are numbered in order from the session's base: those of messages before `from` are

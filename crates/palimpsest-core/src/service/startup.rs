@@ -227,7 +227,10 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn without_an_argument_every_existing_default_folder_is_a_group() {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        assert!(repo.join("fixtures/real").is_dir(), "the real transcripts are fixtures");
+        assert!(
+            repo.join("fixtures/real").is_dir(),
+            "the real transcripts are fixtures"
+        );
         let home = std::env::temp_dir().join(format!("palimpsest-home-{}", std::process::id()));
         home_with_three_families(&home);
         let none = |_: &str| None;
