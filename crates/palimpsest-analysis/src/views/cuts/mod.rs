@@ -184,12 +184,20 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
     // Looked up by every cut; made once, so a session of hundreds of cuts stays linear.
     let carried: HashMap<usize, &[String]> =
         carriers.iter().map(|c| (c.index, &c.paths[..])).collect();
+    // Where each file is read, in message order: a cut asks for the first read of each of its
+    // files after its block, which a scan of every carrier made quadratic.
+    let mut read_at: HashMap<&str, Vec<usize>> = HashMap::new();
+    for c in &carriers {
+        for p in &c.paths {
+            read_at.entry(p.as_str()).or_default().push(c.index);
+        }
+    }
     let calls = micro::Calls::new(session);
     let cuts = anatomy(session, &eras, counter, &profile)
         .into_iter()
         .map(|a| {
             let at = Lookups {
-                carriers: &carriers,
+                read_at: &read_at,
                 carried: &carried,
                 pos_of: &pos_of,
                 calls: &calls,
@@ -212,7 +220,8 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
 
 /// What [`detail`] looks up, made once per session.
 struct Lookups<'a> {
-    carriers: &'a [FileCarrier],
+    /// Where each file is read (its carriers' message indices, ascending).
+    read_at: &'a HashMap<&'a str, Vec<usize>>,
     /// What each message carried, by message index.
     carried: &'a HashMap<usize, &'a [String]>,
     /// Position in the session of each message index.
@@ -227,7 +236,7 @@ fn detail(
     counter: &dyn Counter,
     a: CompactionAnatomy,
 ) -> CutDetail {
-    let (carriers, carried, pos_of) = (at.carriers, at.carried, at.pos_of);
+    let (read_at, carried, pos_of) = (at.read_at, at.carried, at.pos_of);
     let msgs = &session.messages;
     let block = eras.block(a.ordinal);
     let dropped: Vec<usize> = block.dropped.iter().map(|&p| msgs[p].index).collect();
@@ -261,33 +270,29 @@ fn detail(
             .copied()
             .unwrap_or(&[])
     };
-    let mut files: Vec<CutFile> = Vec::new();
+    let mut files = Files::default();
     for &d in &dropped {
         for p in carried.get(&d).copied().unwrap_or(&[]) {
-            let i = entry(&mut files, p);
-            files[i].dropped_carriers.push(d);
+            files.entry(p).dropped_carriers.push(d);
         }
     }
     for (i, &k) in kept.iter().enumerate() {
         for p in kept_carries(k, i) {
-            let f = entry(&mut files, p);
-            files[f].kept_carriers.push(k);
+            files.entry(p).kept_carriers.push(k);
         }
     }
     for c in &cleared {
         for p in &c.paths {
-            let f = entry(&mut files, p);
-            files[f].cleared_carriers.push(c.index);
+            files.entry(p).cleared_carriers.push(c.index);
         }
     }
+    let mut files = files.list;
     let block_end_index = msgs.get(a.block_end).map(|m| m.index);
     let summary = summary_text.as_deref().unwrap_or("");
     for f in &mut files {
         f.reread_at = block_end_index.and_then(|end| {
-            carriers
-                .iter()
-                .find(|c| c.index >= end && c.paths.contains(&f.path))
-                .map(|c| c.index)
+            let reads = read_at.get(f.path.as_str())?;
+            reads.get(reads.partition_point(|&r| r < end)).copied()
         });
         let named = summary.contains(f.path.as_str()) || summary.contains(file_name(&f.path));
         f.fate = if !f.kept_carriers.is_empty() {
@@ -315,21 +320,31 @@ fn detail(
     }
 }
 
-/// The fate entry of `path`, created on first sight (order = first seen).
-fn entry(files: &mut Vec<CutFile>, path: &str) -> usize {
-    if let Some(i) = files.iter().position(|f| f.path == path) {
-        return i;
+/// A cut's files in the order first seen, each found by its path.
+#[derive(Default)]
+struct Files {
+    list: Vec<CutFile>,
+    at: HashMap<String, usize>,
+}
+
+impl Files {
+    /// The fate entry of `path`, created on first sight.
+    fn entry(&mut self, path: &str) -> &mut CutFile {
+        let n = self.list.len();
+        let i = *self.at.entry(path.to_owned()).or_insert(n);
+        if i == n {
+            self.list.push(CutFile {
+                path: path.to_owned(),
+                fate: CutFileFate::Lost,
+                dropped_carriers: Vec::new(),
+                cleared_carriers: Vec::new(),
+                kept_carriers: Vec::new(),
+                reread_at: None,
+                sentence: String::new(),
+            });
+        }
+        &mut self.list[i]
     }
-    files.push(CutFile {
-        path: path.to_owned(),
-        fate: CutFileFate::Lost,
-        dropped_carriers: Vec::new(),
-        cleared_carriers: Vec::new(),
-        kept_carriers: Vec::new(),
-        reread_at: None,
-        sentence: String::new(),
-    });
-    files.len() - 1
 }
 
 fn list(ixs: &[usize]) -> String {
