@@ -456,3 +456,44 @@ fn default_locations_follow_coworker() {
     );
     let _ = (Role::User, MessageKind::Summary);
 }
+
+#[test]
+fn a_conversation_file_copied_out_of_its_folder_is_still_coworker_with_its_compactions() {
+    // Attached to a bug report, the file has no coworker.db beside it: its notices' records
+    // still give its three compactions, and its timeline is the one read in its folder.
+    let t = tempfile::tempdir().unwrap();
+    let copy = t.path().join(format!("{MAIN}.jsonl"));
+    std::fs::copy(
+        root().join(format!("state/conversations/{MAIN}.jsonl")),
+        &copy,
+    )
+    .unwrap();
+    let listed = palimpsest_core::api::list_sessions(&copy).unwrap();
+    let meta = &listed.sessions[0];
+    assert_eq!(
+        (
+            listed.sessions.len(),
+            meta.id.as_str(),
+            meta.format.as_str()
+        ),
+        (1, MAIN, "coworker"),
+        "one coworker session, named by the file"
+    );
+    let alone = palimpsest_core::api::load_session(&copy, None).unwrap();
+    assert_eq!(alone.compactions.len(), 3, "the three recorded compactions");
+    assert_eq!(
+        shape(&alone),
+        shape(&load(MAIN)),
+        "the same timeline as in its folder"
+    );
+
+    // A provider log with neither a notice nor coworker's usage sidecar stays a message log.
+    let plain = t.path().join("plain.jsonl");
+    std::fs::write(
+        &plain,
+        "{\"role\": \"user\", \"content\": \"hi\"}\n{\"role\": \"assistant\", \"content\": \"hello\"}\n",
+    )
+    .unwrap();
+    let log = palimpsest_core::api::list_sessions(&plain).unwrap();
+    assert_eq!(log.sessions[0].format.as_str(), "message-log");
+}

@@ -1,5 +1,6 @@
 //! Where coworker keeps its state ([`default_locations`]) and which paths are coworker's
-//! ([`claim`]: a state folder, a headless `--out` folder, or one of their files). Reading what
+//! ([`claim`]: a state folder, a headless `--out` folder, one of their files, or a
+//! conversation file copied out of its folder). Reading what
 //! is claimed is [`super::CoworkerSource`]'s job.
 
 use std::ffi::OsString;
@@ -60,7 +61,19 @@ pub fn claim(p: &Probe) -> Claim {
         s.only = p.path.file_stem().map(|s| s.to_string_lossy().into_owned());
         return Some(Ok(Box::new(s)));
     }
+    if p.extension() == "jsonl" && written_by_coworker(p.head) {
+        return Some(Ok(Box::new(CoworkerSource::lone_file(p.path))));
+    }
     None
+}
+
+/// True when a JSONL file's first bytes are coworker's own: a `compacted` notice (a role only
+/// coworker writes) or its usage sidecar on an assistant line, both as Python's `json.dumps`
+/// lays them out. A plain provider log has neither, and stays the message-log reader's.
+fn written_by_coworker(head: &[u8]) -> bool {
+    let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
+    has(br#""role": "notice", "kind": "compacted""#)
+        || (has(br#""usage": {"model": ""#) && has(br#""cache_write": "#))
 }
 
 fn is_state_dir(dir: &Path) -> bool {

@@ -37,6 +37,8 @@ pub struct CoworkerSource {
     only: Option<String>,
     /// Scratch bases whose `<sid>/tool-output/` may hold spill files.
     scratch_bases: Vec<PathBuf>,
+    /// A conversation file copied out of its state folder: the one session, read alone.
+    lone: Option<PathBuf>,
 }
 
 impl CoworkerSource {
@@ -67,7 +69,19 @@ impl CoworkerSource {
             headless: false,
             only: None,
             scratch_bases,
+            lone: None,
         }
+    }
+
+    /// One conversation file away from its state folder (a copy attached to a report): its
+    /// session alone, compactions from its notices' records, spill files under the scratch
+    /// bases coworker would use; no database, so no title or `sessions.compaction` column.
+    pub fn lone_file(file: &Path) -> Self {
+        let dir = file.parent().unwrap_or(Path::new(".")).to_owned();
+        let mut s = Self::state_dir(&dir);
+        s.only = file.file_stem().map(|n| n.to_string_lossy().into_owned());
+        s.lone = Some(file.to_owned());
+        s
     }
 
     /// A headless `openworker run --out` folder: one session, spills in `tool-output/`.
@@ -77,6 +91,7 @@ impl CoworkerSource {
             headless: true,
             only: None,
             scratch_bases: Vec::new(),
+            lone: None,
         }
     }
 
@@ -85,11 +100,14 @@ impl CoworkerSource {
     }
 
     fn conversation(&self, id: &str) -> PathBuf {
-        self.dir.join("conversations").join(format!("{id}.jsonl"))
+        match &self.lone {
+            Some(file) => file.clone(),
+            None => self.dir.join("conversations").join(format!("{id}.jsonl")),
+        }
     }
 
     fn rows(&self) -> Result<Vec<SessionRow>> {
-        if self.headless || !self.db().is_file() {
+        if self.headless || self.lone.is_some() || !self.db().is_file() {
             return Ok(Vec::new());
         }
         db::read_sessions(&self.db())
@@ -119,6 +137,9 @@ impl CoworkerSource {
     fn ids(&self) -> Result<Vec<(String, Option<SessionRow>)>> {
         if self.headless {
             return Ok(vec![(self.headless_id(), None)]);
+        }
+        if self.lone.is_some() {
+            return Ok(self.only.iter().map(|id| (id.clone(), None)).collect());
         }
         let mut out: Vec<(String, Option<SessionRow>)> = Vec::new();
         for r in self.rows()? {
