@@ -195,6 +195,10 @@ impl SessionService {
     /// read gives both: the window reads the session where the follower keeps it (two reads
     /// at once kept both cores from the window, and two copies doubled the app's memory).
     pub fn warm(&self, path: &str, id: &str, meta: &SessionMeta) {
+        // Only a window reads behind what it shows; a command answers and ends.
+        if self.live.get().is_none() {
+            return;
+        }
         let (loaded, wanted) = (Arc::clone(&self.loaded), Arc::clone(&self.wanted));
         let memo = Arc::clone(&self.memo);
         let key = (path.to_owned(), id.to_owned());
