@@ -24,14 +24,38 @@ fn state() -> PathBuf {
 }
 
 fn verify(dir: &Path, id: &str) -> VerifyReport {
+    verify_with(dir, id, None)
+}
+
+/// `replay --verify` of session `id` at `window` tokens (`None`: the session's, else 128 000).
+fn verify_with(dir: &Path, id: &str, window: Option<u64>) -> VerifyReport {
     let s = api::load_session(dir, Some(id)).unwrap();
     api::replay_verify(
         &s,
         &ReplayOptions {
             policy: PolicyName::Coworker,
+            context_window: window,
             ..ReplayOptions::default()
         },
     )
+}
+
+/// A copy of the state folder whose older-harness session holds `lines` and keeps `latest` in
+/// its `sessions.compaction` column (the older harness records nothing else).
+fn older_state_folder(lines: &[Value], latest: &Value) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let conv = tmp.path().join("conversations");
+    std::fs::create_dir_all(&conv).unwrap();
+    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
+    let text: String = lines.iter().map(|l| pyjson::dumps(l) + "\n").collect();
+    std::fs::write(conv.join(format!("{OLD}.jsonl")), text).unwrap();
+    let db = rusqlite::Connection::open(tmp.path().join("coworker.db")).unwrap();
+    db.execute(
+        "UPDATE sessions SET compaction = ?1 WHERE session_id = ?2",
+        rusqlite::params![pyjson::dumps(latest), OLD],
+    )
+    .unwrap();
+    tmp
 }
 
 /// The names of the fields that differ.
@@ -211,10 +235,6 @@ fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
     use palimpsest_core::sources::coworker::block::TRIM_NOTE;
     // The older harness compacted three times, wrote three record-less notices, and kept only
     // the last state (a trim, which prepends the earlier summary) in `sessions.compaction`.
-    let tmp = tempfile::tempdir().unwrap();
-    let conv = tmp.path().join("conversations");
-    std::fs::create_dir_all(&conv).unwrap();
-    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
     let t = 1_788_000_000.0;
     let notice = |k: f64, text: &str| json!({"role": "notice", "kind": "compacted", "ts": t + k, "text": text});
     let turn = |k: f64, u: &str, a: &str| {
@@ -248,19 +268,11 @@ fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
         "Context trimmed — oldest turns dropped (summary unavailable)",
     ));
     lines.extend(turn(60.0, "Fix the last one.", "All 42 tests pass."));
-    let text: String = lines.iter().map(|l| pyjson::dumps(l) + "\n").collect();
-    std::fs::write(conv.join(format!("{OLD}.jsonl")), text).unwrap();
     let earlier = "Migrating the test suite to pytest; conftest.py started.";
     let latest = json!({"boundary_index": 9, "summary_text": format!("{earlier}\n\n{TRIM_NOTE}"),
         "working_state": "", "user_messages": ["Migrate the test suite to pytest.", "Keep the fixtures in one file.", "Run the suite."],
         "user_messages_dropped": 0, "created_at": t + 50.0, "model_used": "", "trimmed": true});
-    let db = rusqlite::Connection::open(tmp.path().join("coworker.db")).unwrap();
-    db.execute(
-        "UPDATE sessions SET compaction = ?1 WHERE session_id = ?2",
-        rusqlite::params![pyjson::dumps(&latest), OLD],
-    )
-    .unwrap();
-    drop(db);
+    let tmp = older_state_folder(&lines, &latest);
     let r = verify(tmp.path(), OLD);
     assert_eq!(r.compactions.len(), 1, "one state survives");
     let c = &r.compactions[0];
@@ -288,10 +300,6 @@ fn a_state_built_on_unrecorded_ones_cannot_be_verified_and_is_no_difference() {
 /// Built to coworker's stored shape; the boundaries are the ones coworker's `pick_boundary`
 /// gives over these lines.
 fn older_harness_session(latest: &Value) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let conv = tmp.path().join("conversations");
-    std::fs::create_dir_all(&conv).unwrap();
-    std::fs::copy(state().join("coworker.db"), tmp.path().join("coworker.db")).unwrap();
     let t = 1_788_000_000.0;
     let conftest: String = std::iter::once("import pytest\n\n".to_owned())
         .chain((0..22).map(|i| format!("@pytest.fixture\ndef fx{i}():\n    return {i}\n\n")))
@@ -328,15 +336,7 @@ fn older_harness_session(latest: &Value) -> tempfile::TempDir {
         json!({"role": "user", "content": "Thanks.", "ts": t + 70.0}),
         json!({"role": "assistant", "content": "You are welcome.", "ts": t + 75.0}),
     ];
-    let text: String = lines.iter().map(|l| pyjson::dumps(l) + "\n").collect();
-    std::fs::write(conv.join(format!("{OLD}.jsonl")), text).unwrap();
-    let db = rusqlite::Connection::open(tmp.path().join("coworker.db")).unwrap();
-    db.execute(
-        "UPDATE sessions SET compaction = ?1 WHERE session_id = ?2",
-        rusqlite::params![pyjson::dumps(latest), OLD],
-    )
-    .unwrap();
-    tmp
+    older_state_folder(&lines, latest)
 }
 
 /// The older harness's last state (boundary 10) with the given working state.
@@ -348,18 +348,6 @@ fn older_state(working_state: &str) -> Value {
         "trimmed": false})
 }
 
-fn verify_at(dir: &Path, window: u64) -> VerifyReport {
-    let s = api::load_session(dir, Some(OLD)).unwrap();
-    api::replay_verify(
-        &s,
-        &ReplayOptions {
-            policy: PolicyName::Coworker,
-            context_window: Some(window),
-            ..ReplayOptions::default()
-        },
-    )
-}
-
 #[test]
 fn a_legacy_state_is_checked_over_the_span_since_the_compaction_nobody_recorded() {
     // The legacy rules build the working state from the messages since the previous
@@ -369,7 +357,7 @@ fn a_legacy_state_is_checked_over_the_span_since_the_compaction_nobody_recorded(
                  Files written/edited (most recent first):\n- tests/fixtures.py\n\
                  Tools used in the summarized span: write_file";
     let tmp = older_harness_session(&older_state(since));
-    let r = verify_at(tmp.path(), 2_000);
+    let r = verify_with(tmp.path(), OLD, Some(2_000));
     assert_eq!(r.compactions.len(), 1, "one state survives");
     let c = &r.compactions[0];
     assert_eq!(
@@ -386,7 +374,7 @@ fn a_legacy_state_is_checked_over_the_span_since_the_compaction_nobody_recorded(
                  Files written/edited (most recent first):\n- tests/fixtures.py\n- tests/conftest.py\n\
                  Tools used in the summarized span: write_file";
     let tmp = older_harness_session(&older_state(whole));
-    let r = verify_at(tmp.path(), 2_000);
+    let r = verify_with(tmp.path(), OLD, Some(2_000));
     let c = &r.compactions[0];
     assert_eq!(differing(c), ["working_state"]);
     assert!(c.differs() && !r.all_equal);
@@ -394,7 +382,7 @@ fn a_legacy_state_is_checked_over_the_span_since_the_compaction_nobody_recorded(
     // At the default window coworker's rules give no boundary at the first notice (everything
     // fits the keep budget), so the chain cannot be rebuilt: unverifiable, no difference.
     let tmp = older_harness_session(&older_state(since));
-    let r = verify_at(tmp.path(), 128_000);
+    let r = verify_with(tmp.path(), OLD, Some(128_000));
     let c = &r.compactions[0];
     assert_eq!(
         c.unverifiable.as_deref(),
