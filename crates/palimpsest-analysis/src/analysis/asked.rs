@@ -32,6 +32,13 @@ impl DiagnoseOptions {
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
+    /// True when a diagnosis under these options is the one the index keeps: the default spill
+    /// pattern, BPE counts and no added roots (a price table or a cancel flag changes nothing
+    /// it stores).
+    pub fn kept_by_index(&self) -> bool {
+        self.spill_pattern.is_none() && !self.estimate_tokens && self.extra_roots.is_empty()
+    }
+
     /// The price table to cost sessions with.
     pub fn price_table(&self) -> &crate::cost::PriceTable {
         self.prices

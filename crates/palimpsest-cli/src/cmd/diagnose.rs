@@ -57,11 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     // The index keeps diagnoses made with the default options: other options diagnose afresh.
-    let indexed = a.path.is_dir()
-        && a.session.is_none()
-        && !a.no_index
-        && a.spill_pattern.is_none()
-        && !a.estimate_tokens;
+    let indexed = a.path.is_dir() && a.session.is_none() && !a.no_index && opts.kept_by_index();
     // An index that cannot be opened or written is not needed: the folder is read instead.
     if indexed {
         let svc = SessionService::new(IndexUse::Asked(a.index.clone()));

@@ -162,7 +162,7 @@ pub fn diagnosis_indexed(
     id: Option<&str>,
     opts: &DiagnoseOptions,
 ) -> Result<Option<crate::analysis::Diagnosis>> {
-    if opts.spill_pattern.is_some() || opts.estimate_tokens || !opts.extra_roots.is_empty() {
+    if !opts.kept_by_index() {
         return Ok(None);
     }
     index.diagnosis(path, id)

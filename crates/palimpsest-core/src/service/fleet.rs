@@ -22,8 +22,9 @@ impl SessionService {
         opts: &DiagnoseOptions,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Fleet, Problem> {
-        let kept = opts.spill_pattern.is_none() && !opts.estimate_tokens;
-        if kept && let Some(at) = self.writable_index() {
+        if opts.kept_by_index()
+            && let Some(at) = self.writable_index()
+        {
             let given = self.given_kept();
             let done = api::with_index(at.as_deref(), |ix| {
                 api::fleet_indexed_given(ix, path, opts, &given, &mut *progress)
@@ -88,11 +89,7 @@ impl SessionService {
             IndexUse::Off => None,
             IndexUse::Kept => Some(None),
             IndexUse::Asked(at) => Some(at.clone()),
-            IndexUse::Existing(at) => at
-                .clone()
-                .or_else(crate::index::Index::default_path)
-                .filter(|p| p.is_file())
-                .map(Some),
+            IndexUse::Existing(at) => super::indexing::existing_file(at).map(Some),
         }
     }
 }

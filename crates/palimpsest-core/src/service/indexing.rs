@@ -5,18 +5,14 @@
 //! the window's copy of the session ([`Read`]) instead of reading the file again while the file
 //! is as it was read. The index is `palimpsest-index`'s; this only decides when.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 
 use super::{IndexUse, SessionService};
-use crate::api::{self, DiagnoseOptions, RecordedSet};
+use crate::api::{self, DiagnoseOptions};
 use crate::error::Result;
-use crate::index::{AsOf, Given, Index};
+use crate::index::{Given, Index};
 use crate::model::Session;
-use crate::views::MessageDetail;
-use crate::views::cuts::{RequestView, SessionCuts};
-use crate::views::timeline::Timeline;
-use crate::views::tokens::TokenReport;
 
 impl SessionService {
     /// What `f` answers from the index as [`IndexUse`] says (a damaged index is set aside and
@@ -44,8 +40,7 @@ impl SessionService {
         let at = match &self.index {
             IndexUse::Off => return None,
             IndexUse::Existing(at) => {
-                let file = at.clone().or_else(Index::default_path)?;
-                let ix = file.is_file().then(|| Index::open(&file).ok()).flatten()?;
+                let ix = Index::open(&existing_file(at)?).ok()?;
                 return f(&ix).ok().flatten();
             }
             IndexUse::Kept => None,
@@ -74,174 +69,13 @@ impl SessionService {
             notices.push(notice);
         }
     }
+}
 
-    /// The timeline of session `id` under `path` from the index, when it holds it as it is on
-    /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
-    pub(super) fn indexed_timeline(&self, path: &str, id: &str) -> Option<Timeline> {
-        self.ask(path, |ix| {
-            super::cache::timeline_indexed(ix, Path::new(path), Some(id))
-        })
-    }
-
-    /// The rows the index holds of session `id` under `path` when its file is as indexed or
-    /// only grew since (`grown_bytes` says by how much): the first screen of a transcript an
-    /// agent went on writing, without waiting for it to be read whole.
-    pub(super) fn indexed_timeline_grown(&self, path: &str, id: &str) -> Option<Timeline> {
-        self.ask_quietly(|ix| super::cache::timeline_indexed_grown(ix, Path::new(path), Some(id)))
-    }
-
-    /// Every row the index holds of session `id` under `path`, as of `as_of`.
-    pub(super) fn indexed_rows(&self, path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
-        match as_of {
-            AsOf::Same => self.indexed_timeline(path, id),
-            AsOf::Grown => self.indexed_timeline_grown(path, id),
-        }
-    }
-
-    /// The first `limit` rows of [`SessionService::indexed_rows`], `total_rows` counting them all.
-    pub(super) fn indexed_head(
-        &self,
-        path: &str,
-        id: &str,
-        as_of: AsOf,
-        limit: usize,
-    ) -> Option<Timeline> {
-        self.ask_quietly(|ix| {
-            super::cache::timeline_indexed_head(ix, Path::new(path), Some(id), as_of, limit)
-        })
-    }
-
-    /// Message `index` of session `id` under `path` read by offset through the index, when it
-    /// holds the file as it is, or, for the window, as it was before lines were appended (the
-    /// window shows it while the session is still being read; a command answers only what
-    /// equals the file).
-    pub(super) fn indexed_message(
-        &self,
-        path: &str,
-        id: &str,
-        index: usize,
-    ) -> Option<MessageDetail> {
-        let grown = self.index == IndexUse::Kept;
-        self.ask(path, |ix| {
-            if grown {
-                super::cache::message_indexed_grown(ix, Path::new(path), Some(id), index)
-            } else {
-                super::cache::message_indexed(ix, Path::new(path), Some(id), index)
-            }
-        })
-    }
-
-    /// The diagnosis of session `id` under `path` as the index made it, when it holds the
-    /// file as it is (the index keeps the default options' diagnosis).
-    pub(super) fn indexed_diagnosis(
-        &self,
-        path: &str,
-        id: &str,
-        opts: &DiagnoseOptions,
-    ) -> Option<crate::analysis::Diagnosis> {
-        self.ask(path, |ix| {
-            super::cache::diagnosis_indexed(ix, Path::new(path), Some(id), opts)
-        })
-    }
-
-    /// The token report of session `id` under `path` in `encoding` as the index made it, when
-    /// it holds the file as it is, cut to `report`'s top lists and priced with `prices`.
-    pub(super) fn indexed_token_report(
-        &self,
-        path: &str,
-        id: &str,
-        encoding: Option<crate::tokens::Encoding>,
-        report: &crate::views::tokens::ReportOptions,
-        prices: &crate::cost::PriceTable,
-    ) -> Option<TokenReport> {
-        self.ask(path, |ix| {
-            super::cache::token_report_indexed_as(
-                ix,
-                Path::new(path),
-                Some(id),
-                encoding,
-                report,
-                prices,
-            )
-        })
-    }
-
-    /// The cut view of session `id` under `path` as the index made it, when it holds the file
-    /// as it is (the ribbon, the cut marks and the Requests list without the session read).
-    pub(super) fn indexed_cut_view(&self, path: &str, id: &str) -> Option<SessionCuts> {
-        self.ask(path, |ix| {
-            super::cache::cut_view_indexed(ix, Path::new(path), Some(id))
-        })
-    }
-
-    /// What the model saw at request `number`, from the index when it holds the file as it is.
-    pub(super) fn indexed_request_view(
-        &self,
-        path: &str,
-        id: &str,
-        number: usize,
-    ) -> Option<RequestView> {
-        self.ask(path, |ix| {
-            super::cache::request_view_indexed(ix, Path::new(path), Some(id), number)
-        })
-    }
-
-    /// The context of request `number` (`None`: the next one), from the index when it holds
-    /// the file as it is, its messages read back by offset.
-    pub(super) fn indexed_request_context(
-        &self,
-        path: &str,
-        id: &str,
-        number: Option<usize>,
-    ) -> Option<crate::compaction::RequestContext> {
-        self.ask(path, |ix| {
-            super::cache::request_context_indexed(ix, Path::new(path), Some(id), number)
-        })
-    }
-
-    /// The recorded requests of session `id` under `path` when the index lists it as it is on
-    /// disk and no place its listing names holds a log (every Claude Code and Codex session):
-    /// the empty set without reading the session.
-    pub(super) fn indexed_nothing_recorded(
-        &self,
-        path: &str,
-        id: &str,
-        state_home: Option<&Path>,
-    ) -> Option<RecordedSet> {
-        self.ask_quietly(|ix| {
-            let Some((listed, _)) = ix.listing(Path::new(path))? else {
-                return Ok(None);
-            };
-            Ok(listed
-                .into_iter()
-                .find(|m| m.id == id)
-                .and_then(|meta| api::nothing_recorded(&api::recorded_dirs_of(&meta, state_home))))
-        })
-    }
-
-    /// The spill review of session `id` under `path` from the spill files the index found in
-    /// it (the disk looked at now), when it holds the file as it is.
-    pub(super) fn indexed_spills(
-        &self,
-        path: &str,
-        id: &str,
-        opts: &DiagnoseOptions,
-    ) -> Option<crate::analysis::SpillReview> {
-        self.ask(path, |ix| {
-            super::cache::spills_indexed(ix, Path::new(path), Some(id), opts)
-        })
-    }
-
-    /// Session `id` under `path` message by message from the index, when it holds the file as
-    /// it is and can give back every message (a Claude Code transcript): `show` of a 200 MB
-    /// transcript then holds one message at a time.
-    pub(super) fn indexed_messages(
-        &self,
-        path: &str,
-        id: &str,
-    ) -> Option<crate::index::StoredMessages> {
-        self.ask_quietly(|ix| super::cache::messages_indexed(ix, Path::new(path), Some(id)))
-    }
+/// The index file a command may use only when it is there already: `at`, else the default one.
+pub(super) fn existing_file(at: &Option<PathBuf>) -> Option<PathBuf> {
+    at.clone()
+        .or_else(Index::default_path)
+        .filter(|p| p.is_file())
 }
 
 /// A session the window read from its source's file, for the index to take instead of reading

@@ -2,6 +2,7 @@
 //! file (its first page alone, then every row), else from the session read whole. Part of
 //! [`SessionService`]; which rows the index holds is the index's.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::api;
@@ -9,7 +10,7 @@ use crate::index::AsOf;
 use crate::rpc::IpcError;
 use crate::views::timeline::Timeline;
 
-use super::{SessionService, prime};
+use super::{SessionService, cache, prime};
 
 /// The rows of the timeline sent last.
 pub(super) enum Sent {
@@ -131,7 +132,9 @@ impl SessionService {
             None => AsOf::Grown,
             Some(_) => AsOf::Same,
         };
-        let t = self.indexed_head(path, id, as_of, limit)?;
+        let t = self.ask_quietly(|ix| {
+            cache::timeline_indexed_head(ix, Path::new(path), Some(id), as_of, limit)
+        })?;
         if let Ok(mut w) = self.wanted.lock() {
             *w = Some((path.to_owned(), id.to_owned()));
         }
@@ -200,6 +203,31 @@ impl SessionService {
             && kept.as_ref().is_some_and(|(p, i, _)| p == path && i == id)
         {
             *kept = None;
+        }
+    }
+}
+
+impl SessionService {
+    /// The timeline of session `id` under `path` from the index, when it holds it as it is on
+    /// disk; `None` when it does not, or when the index cannot be opened (the file is read then).
+    fn indexed_timeline(&self, path: &str, id: &str) -> Option<Timeline> {
+        self.ask(path, |ix| {
+            cache::timeline_indexed(ix, Path::new(path), Some(id))
+        })
+    }
+
+    /// The rows the index holds of session `id` under `path` when its file is as indexed or
+    /// only grew since (`grown_bytes` says by how much): the first screen of a transcript an
+    /// agent went on writing, without waiting for it to be read whole.
+    fn indexed_timeline_grown(&self, path: &str, id: &str) -> Option<Timeline> {
+        self.ask_quietly(|ix| cache::timeline_indexed_grown(ix, Path::new(path), Some(id)))
+    }
+
+    /// Every row the index holds of session `id` under `path`, as of `as_of`.
+    fn indexed_rows(&self, path: &str, id: &str, as_of: AsOf) -> Option<Timeline> {
+        match as_of {
+            AsOf::Same => self.indexed_timeline(path, id),
+            AsOf::Grown => self.indexed_timeline_grown(path, id),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::SessionService;
+use super::{IndexUse, SessionService, cache};
 use crate::analysis::spill_text::Confirmation;
 use crate::analysis::{Diagnosis, SpillEntry, SpillReview};
 use crate::api::{self, DiagnoseOptions, RecordedSet};
@@ -41,7 +41,15 @@ impl SessionService {
         raw: bool,
     ) -> Result<MessageDetail, IpcError> {
         if self.loaded_now(path, id).is_none()
-            && let Some(d) = self.indexed_message(path, id, index)
+            && let Some(d) = self.ask(path, |ix| {
+                // The window shows a grown file's message as last indexed while it reads the
+                // rest; a command answers only what equals the file.
+                if self.index == IndexUse::Kept {
+                    cache::message_indexed_grown(ix, Path::new(path), Some(id), index)
+                } else {
+                    cache::message_indexed(ix, Path::new(path), Some(id), index)
+                }
+            })
         {
             return Ok(d);
         }
@@ -61,13 +69,13 @@ impl SessionService {
         id: &str,
         opts: &DiagnoseOptions,
     ) -> Result<Diagnosis, IpcError> {
-        if let Some(d) = self.indexed_diagnosis(path, id, opts) {
+        if let Some(d) = self.ask(path, |ix| {
+            cache::diagnosis_indexed(ix, Path::new(path), Some(id), opts)
+        }) {
             return Ok(d);
         }
         let session = self.session(path, id)?;
-        let kept =
-            opts.spill_pattern.is_none() && !opts.estimate_tokens && opts.extra_roots.is_empty();
-        if !kept {
+        if !opts.kept_by_index() {
             return Ok(api::diagnose(&session, opts)?);
         }
         self.memo
@@ -79,7 +87,8 @@ impl SessionService {
     /// is then never held whole), else the session loaded.
     pub fn messages(&self, path: &str, id: &str) -> Result<Messages, IpcError> {
         if self.loaded_now(path, id).is_none()
-            && let Some(stored) = self.indexed_messages(path, id)
+            && let Some(stored) =
+                self.ask_quietly(|ix| cache::messages_indexed(ix, Path::new(path), Some(id)))
         {
             return Ok(Messages::Stored(Box::new(stored)));
         }
@@ -94,7 +103,9 @@ impl SessionService {
         id: &str,
         number: Option<usize>,
     ) -> Result<RequestContext, IpcError> {
-        if let Some(ctx) = self.indexed_request_context(path, id, number) {
+        if let Some(ctx) = self.ask(path, |ix| {
+            cache::request_context_indexed(ix, Path::new(path), Some(id), number)
+        }) {
             return Ok(ctx);
         }
         let session = self.session(path, id)?;
@@ -113,7 +124,9 @@ impl SessionService {
         id: &str,
         opts: &DiagnoseOptions,
     ) -> Result<SpillReview, IpcError> {
-        if let Some(r) = self.indexed_spills(path, id, opts) {
+        if let Some(r) = self.ask(path, |ix| {
+            cache::spills_indexed(ix, Path::new(path), Some(id), opts)
+        }) {
             return Ok(r);
         }
         Ok(api::spills(&*self.session(path, id)?, opts)?)
@@ -128,7 +141,9 @@ impl SessionService {
         opts: &DiagnoseOptions,
         confirmation: Confirmation<'_>,
     ) -> Result<SpillEntry, IpcError> {
-        if let Some(review) = self.indexed_spills(path, id, &api::unread(opts)) {
+        if let Some(review) = self.ask(path, |ix| {
+            cache::spills_indexed(ix, Path::new(path), Some(id), &api::unread(opts))
+        }) {
             return Ok(api::spill_text_in(&review, file, confirmation)?);
         }
         let session = self.session(path, id)?;
@@ -152,12 +167,16 @@ impl SessionService {
             .unwrap_or(crate::cost::PriceTable::bundled());
         if opts.cache_dir.is_some()
             && opts.cache_dir == TokenCache::default_dir()
-            && let Some(r) =
-                self.indexed_token_report(path, id, opts.encoding, &opts.report, prices)
+            && let Some(r) = self.ask(path, |ix| {
+                let (p, enc) = (Path::new(path), opts.encoding);
+                cache::token_report_indexed_as(ix, p, Some(id), enc, &opts.report, prices)
+            })
         {
             return Ok(Arc::new(r));
         }
         let session = self.session(path, id)?;
+        // The price table is not in the key: a service prices with one table (the window's
+        // shipped one, a command's own).
         let key = format!(
             "tokens:{:?}:{:?}:{}:{:?}",
             opts.encoding, opts.cache_dir, opts.report.top, opts.report.trigger_tokens
@@ -172,7 +191,9 @@ impl SessionService {
     /// Every compaction of one session as the cut view draws it: counted in BPE once the
     /// session is counted (the estimate's view is not kept for it).
     pub fn cut_view(&self, path: &str, id: &str) -> Result<Arc<SessionCuts>, IpcError> {
-        if let Some(c) = self.indexed_cut_view(path, id) {
+        if let Some(c) = self.ask(path, |ix| {
+            cache::cut_view_indexed(ix, Path::new(path), Some(id))
+        }) {
             return Ok(Arc::new(c));
         }
         let session = self.session(path, id)?;
@@ -194,7 +215,9 @@ impl SessionService {
         id: &str,
         number: usize,
     ) -> Result<RequestView, IpcError> {
-        if let Some(v) = self.indexed_request_view(path, id, number) {
+        if let Some(v) = self.ask(path, |ix| {
+            cache::request_view_indexed(ix, Path::new(path), Some(id), number)
+        }) {
             return Ok(v);
         }
         let session = self.session(path, id)?;
@@ -213,7 +236,14 @@ impl SessionService {
         id: &str,
         home: Option<&Path>,
     ) -> Result<RecordedSet, IpcError> {
-        if let Some(none) = self.indexed_nothing_recorded(path, id, home) {
+        // Listed by the index as it is on disk, with no log where its listing says: every
+        // Claude Code and Codex session answers the empty set without being read.
+        let nothing = self.ask_quietly(|ix| {
+            let listed = ix.listing(Path::new(path))?.map(|(sessions, _)| sessions);
+            let meta = listed.and_then(|l| l.into_iter().find(|m| m.id == id));
+            Ok(meta.and_then(|m| api::nothing_recorded(&api::recorded_dirs_of(&m, home))))
+        });
+        if let Some(none) = nothing {
             return Ok(none);
         }
         let session = self.session(path, id)?;
