@@ -49,10 +49,9 @@ pub fn derive_at(
     let prior_state = prior.map(|p| &p.state);
     let span = held[start..boundary].iter().copied();
     let mut state = cw::build_state(prior_state, span, boundary, String::new(), settings);
-    // Neither the legacy rules nor a trim write a transcript.
-    state.transcript_path.clear();
-    state.has_transcript_key = !settings.legacy;
     let summary_known = if trimmed {
+        // A trim writes no transcript (the legacy rules never do: `build_state` knows).
+        state.transcript_path.clear();
         state.summary_text = match prior_state.map(|p| p.summary_text.as_str()) {
             Some(p) if !p.is_empty() => format!("{p}\n\n{TRIM_NOTE}"),
             _ => TRIM_NOTE.to_owned(),
