@@ -264,16 +264,13 @@ pub fn replay_sweep(
     state: State<'_, AppState>,
     req: ReplaySweepReq,
 ) -> Result<SweepView, IpcError> {
-    let session = state.session(&req.path, &req.id)?;
-    // goose's digests live in the index; one that cannot be opened only costs speed.
-    let mut index = api::open_index(None).ok();
-    Ok(api::replay_sweep_view_indexed(
-        &session,
-        &req.options,
-        req.metric,
-        req.theme,
-        index.as_mut(),
-    )?)
+    let ask = palimpsest_core::service::SweepAsk {
+        opts: req.options,
+        grid: None,
+        metric: req.metric,
+    };
+    let swept = state.sweep(&req.path, &req.id, &ask)?;
+    Ok(api::sweep_view(swept.grid, &swept.name, req.theme)?)
 }
 
 /// A message, a summary or a whole cut as Markdown, for "Copy as Markdown".

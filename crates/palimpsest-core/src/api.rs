@@ -230,14 +230,11 @@ pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 pub(crate) use replay::replay_counter;
 pub use replay::{
     replay, replay_panel, replay_simulate, replay_summary, replay_sweep, replay_sweep_svg,
-    replay_verify, replay_with_panel,
+    replay_verify, replay_with_panel, sweep_view,
 };
 pub use tokens::{
     TokenOptions, session_counts, token_charts, token_charts_svg, token_report, view_counter,
 };
-
-mod sweep;
-pub use sweep::{SweptFile, replay_sweep_file, replay_sweep_view_indexed};
 
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.

@@ -83,6 +83,26 @@ impl Index {
         Ok(Some(out))
     }
 
+    /// The one session whose digests were made of `file` as `stamp` says it is now (`None`
+    /// when none or several were): what a command on the file names when it was not told.
+    pub fn digested_session(&self, file: &Path, stamp: &str) -> Result<Option<String>> {
+        let file = canonical(file).display().to_string();
+        let ids: Vec<String> = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT session_id FROM digests WHERE file = ?1 AND stamp = ?2 LIMIT 2",
+            )
+            .and_then(|mut q| {
+                q.query_map(params![file, stamp], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .map_err(|e| self.sql(e))?;
+        Ok(match <[String; 1]>::try_from(ids) {
+            Ok([id]) => Some(id),
+            Err(_) => None,
+        })
+    }
+
     /// Keep `digests` (one per cap) of `file`'s session `id` under `stamp`, replacing older ones.
     pub fn save_digests(
         &mut self,

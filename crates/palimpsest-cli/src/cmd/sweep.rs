@@ -3,7 +3,7 @@
 //! combination and show one metric as a table (and a heatmap). goose sweeps keep-tail (rows)
 //! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap.
 //! goose's sweep of a transcript reads its digests from the index when the file is unchanged
-//! since the last sweep (`api::replay_sweep_file`): the second sweep of a 200 MB transcript
+//! since the last sweep (`SessionService::sweep`): the second sweep of a 200 MB transcript
 //! reads no transcript. The sweep and the heatmap are `palimpsest_core::replay`'s and
 //! `charts`'; this prints them.
 
@@ -17,6 +17,7 @@ use palimpsest_core::charts::heatmap::label;
 use palimpsest_core::replay::defaults::DEFAULTS;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 use palimpsest_core::replay::sweep::{Axis, Metric};
+use palimpsest_core::service::{IndexUse, SweepAsk};
 
 use super::replay::{PolicyArg, PolicyArgs};
 
@@ -139,20 +140,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }),
     };
     let metric = Metric::from(a.metric);
-    // An index that cannot be opened (a read-only cache folder) only costs speed.
-    let mut index = (!a.no_index)
-        .then(|| api::open_index(a.index_file.as_deref()).ok())
-        .flatten();
-    let swept = api::replay_sweep_file(
-        &a.target.path,
-        a.target.session.as_deref(),
-        &opts,
-        rows,
-        caps,
+    let cols = Axis::ToolResultCap(caps);
+    // The user's index keeps the digests unless told otherwise; one that cannot be opened (a
+    // read-only cache folder) only costs speed. An index named by `--index-file` says what it
+    // could not answer.
+    let index = match (&a.index_file, a.no_index) {
+        (_, true) => IndexUse::Off,
+        (Some(f), false) => IndexUse::Asked(Some(f.clone())),
+        (None, false) => IndexUse::Kept,
+    };
+    let s = a.target.serve(index, "sweep")?;
+    let ask = SweepAsk {
+        opts: opts.clone(),
+        grid: Some((rows, cols)),
         metric,
-        index.as_mut(),
-    )
-    .with_context(|| format!("cannot sweep {}", a.target.path.display()))?;
+    };
+    let swept = s.answer(s.svc.sweep(&s.path, &s.id, &ask))?;
     let grid = swept.grid;
     if let Some(svg) = &a.svg {
         let title = format!("{} — {:?} policy sweep", swept.name, opts.policy).to_lowercase();

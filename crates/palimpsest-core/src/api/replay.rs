@@ -64,6 +64,18 @@ pub fn replay_sweep_svg(grid: &crate::replay::sweep::SweepGrid, title: &str) -> 
     crate::charts::heatmap::heatmap_svg(grid, title, crate::charts::ThemeName::Light)
 }
 
+/// The Replay tab's sweep view: the `grid` swept of the session named `name`, and its
+/// heatmap of the grid's metric in `theme`.
+pub fn sweep_view(
+    grid: crate::replay::sweep::SweepGrid,
+    name: &str,
+    theme: crate::charts::ThemeName,
+) -> Result<crate::views::panels::SweepView> {
+    let title = crate::views::panels::sweep_title(name, grid.metric);
+    let svg = crate::charts::heatmap::heatmap_svg(&grid, &title, theme)?;
+    Ok(crate::views::panels::SweepView { grid, svg })
+}
+
 /// A loaded session's history compacted once, as timeline rows with tokens and orphans marked.
 pub fn replay_panel(
     session: &Session,

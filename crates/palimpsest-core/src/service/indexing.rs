@@ -21,27 +21,35 @@ impl SessionService {
     pub(super) fn ask<T>(
         &self,
         path: &str,
-        f: impl FnMut(&Index) -> Result<Option<T>>,
+        f: impl FnMut(&mut Index) -> Result<Option<T>>,
     ) -> Option<T> {
         let found = self.ask_quietly(f);
-        if found.is_none() && matches!(self.index, IndexUse::Asked(_)) {
+        if found.is_none() {
+            self.say_read_from(path);
+        }
+        found
+    }
+
+    /// For [`IndexUse::Asked`], say that `path` is read because the index does not hold it as
+    /// it is.
+    pub(super) fn say_read_from(&self, path: &str) {
+        if matches!(self.index, IndexUse::Asked(_)) {
             self.say(format!(
                 "not in the index as it is on disk now: read from {path}"
             ));
         }
-        found
     }
 
     /// [`SessionService::ask`] without saying that the index could not answer.
     pub(super) fn ask_quietly<T>(
         &self,
-        mut f: impl FnMut(&Index) -> Result<Option<T>>,
+        mut f: impl FnMut(&mut Index) -> Result<Option<T>>,
     ) -> Option<T> {
         let at = match &self.index {
             IndexUse::Off => return None,
             IndexUse::Existing(at) => {
-                let ix = Index::open(&existing_file(at)?).ok()?;
-                return f(&ix).ok().flatten();
+                let mut ix = Index::open(&existing_file(at)?).ok()?;
+                return f(&mut ix).ok().flatten();
             }
             IndexUse::Kept => None,
             IndexUse::Asked(at) => at.as_deref(),

@@ -22,9 +22,11 @@ use ahead::{ReadAhead, prime, read_ahead};
 pub use indexing::Read;
 pub use memo::Memo;
 use slot::Kept;
+pub use sweep::{SweepAsk, Swept};
 pub use views::Messages;
 
 pub mod ahead;
+
 pub mod cache;
 mod fleet;
 mod given;
@@ -32,6 +34,7 @@ pub mod indexing;
 mod memo;
 mod slot;
 pub mod startup;
+mod sweep;
 mod timeline;
 mod views;
 
@@ -139,13 +142,13 @@ impl SessionService {
     }
 
     /// The session id under `path`: `id` when given, else the one session `path` holds (from
-    /// the index's listing when it holds `path` as it is, else read, and kept for the view
-    /// that asks next). An error names `path` when it holds none or several.
+    /// the index's listing or sweep digests when it holds `path` as it is, else read, and kept
+    /// for the view that asks next). An error names `path` when it holds none or several.
     pub fn resolve(&self, path: &str, id: Option<&str>) -> Result<String, IpcError> {
         if let Some(id) = id {
             return Ok(id.to_owned());
         }
-        let listed = self.ask(path, |ix| {
+        let listed = self.ask_quietly(|ix| {
             Ok(ix
                 .listing(Path::new(path))?
                 .map(|(sessions, _)| sessions.into_iter().map(|m| m.id).collect::<Vec<_>>()))
@@ -153,6 +156,13 @@ impl SessionService {
         if let Some([id]) = listed.as_deref() {
             return Ok(id.clone());
         }
+        // A transcript only swept so far: its sweep digests name its session.
+        if let Some(stamp) = crate::index::digests::stamp_of(Path::new(path))
+            && let Some(id) = self.ask_quietly(|ix| ix.digested_session(Path::new(path), &stamp))
+        {
+            return Ok(id);
+        }
+        self.say_read_from(path);
         let mut slot = lock(&self.loaded)?;
         let (session, print) = api::load_session_printed(Path::new(path), None)?;
         let id = session.meta.id.clone();

@@ -15,7 +15,7 @@
 //! | requests | [`cuts::RequestView`], [`RecordedSet`] | `request_view`, `request_context`, `recorded` | `api::request_view`, `api::request_context`, `api::recorded` |
 //! | replay panel | [`panels::ReplayPanel`] | `session` | `api::replay_panel` |
 //! | simulation | [`panels::SimulationSummary`] | `session` | `api::replay_summary` |
-//! | sweep | [`panels::SweepView`] | `session` | `api::replay_sweep_view_indexed` (goose digests kept in the index) |
+//! | sweep | [`panels::SweepView`] (the CLI prints its grid) | `sweep` (goose's from the digests the index keeps) | `api::replay_sweep`, then `api::sweep_view` |
 //! | tokens | `views::tokens::TokenView` (the window's; the CLI prints the whole `TokenReport`) | `token_report` | `api::token_report`, then `views::tokens::shown` |
 //! | token charts | [`panels::TokenCharts`] (of `views::tokens::TokenReport`) | `token_report` | `api::token_charts` |
 //! | diagnosis | `analysis::Diagnosis` | `diagnosis` | `api::diagnose` |

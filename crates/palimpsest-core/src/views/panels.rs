@@ -211,14 +211,14 @@ pub struct SweepView {
 
 /// The grid the Replay panel sweeps by default: goose keep-tail 0–8 × tool-result caps;
 /// coworker trigger caps (a quarter of the window up to the whole) × tool-result caps.
-pub fn default_axes(session: &Session, opts: &ReplayOptions) -> (Axis, Axis) {
+pub fn default_axes(context_limit: Option<u64>, opts: &ReplayOptions) -> (Axis, Axis) {
     let caps = Axis::ToolResultCap(vec![0, 2_000, 10_000, 30_000]);
     match opts.policy {
         PolicyName::Goose => (Axis::KeepTail((0..=8).collect()), caps),
         PolicyName::Coworker => {
             let window = opts
                 .context_window
-                .or(session.meta.context_limit)
+                .or(context_limit)
                 .unwrap_or(crate::replay::options::DEFAULT_CONTEXT);
             let caps_tokens = [4, 3, 2, 1].map(|d| window / d).to_vec();
             (Axis::TriggerCap(caps_tokens), caps)
@@ -226,9 +226,9 @@ pub fn default_axes(session: &Session, opts: &ReplayOptions) -> (Axis, Axis) {
     }
 }
 
-/// The heatmap title for a metric.
-pub fn sweep_title(session: &Session, metric: Metric) -> String {
-    format!("{} — {}", session.meta.name, metric.name())
+/// The heatmap title of a sweep of the session named `name`.
+pub fn sweep_title(name: &str, metric: Metric) -> String {
+    format!("{name} — {}", metric.name())
 }
 
 #[cfg(test)]

@@ -1,17 +1,18 @@
-//! The Replay tab's sweep through the index's goose digests, on a real Claude Code transcript
-//! (`fixtures/real`): the first sweep keeps the digests of a session the index holds as it
-//! was loaded, the next one sweeps from them and agrees cell for cell; a session read before
-//! its file grew is swept but never kept under the grown file's fingerprint.
+//! The session service's sweep through the index's goose digests, on a real Claude Code
+//! transcript (`fixtures/real`): the window's first sweep keeps the digests of a session the
+//! index holds as it was loaded, a command's next one sweeps from them without reading the
+//! file and agrees cell for cell; a session read before its file grew is swept but never kept
+//! under the grown file's fingerprint.
 
 use std::io::Write;
 use std::path::Path;
 
-use palimpsest_core::api::{self, DiagnoseOptions};
-use palimpsest_core::charts::ThemeName;
+use palimpsest_core::api::DiagnoseOptions;
 use palimpsest_core::index::Index;
 use palimpsest_core::index::digests::stamp_of;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 use palimpsest_core::replay::sweep::Metric;
+use palimpsest_core::service::{IndexUse, SessionService, SweepAsk, Swept};
 
 /// The caps the tab sweeps (`panels::default_axes`).
 const CAPS: [usize; 4] = [0, 2_000, 10_000, 30_000];
@@ -24,13 +25,14 @@ fn opts() -> ReplayOptions {
     }
 }
 
-/// The tab's sweep of `session`, through `index` when given.
-fn sweep(
-    session: &palimpsest_core::model::Session,
-    index: Option<&mut Index>,
-) -> palimpsest_core::views::panels::SweepView {
-    api::replay_sweep_view_indexed(session, &opts(), Metric::default(), ThemeName::Light, index)
-        .unwrap()
+/// The tab's sweep (around its setting) of session `id` of `file`, by `svc`.
+fn sweep(svc: &SessionService, file: &Path, id: &str) -> Swept {
+    let ask = SweepAsk {
+        opts: opts(),
+        grid: None,
+        metric: Metric::default(),
+    };
+    svc.sweep(&file.to_string_lossy(), id, &ask).unwrap()
 }
 
 #[test]
@@ -49,14 +51,20 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
         &mut |_, _| {},
     )
     .unwrap();
-    let session = api::load_session(&file, None).unwrap();
-    let id = session.meta.id.clone();
+    let at = dir.path().join("cache/index.db");
+    // The window's service, with the session loaded before the sweep.
+    let window = SessionService::new(IndexUse::Asked(Some(at.clone())));
+    let id = window.resolve(&file.to_string_lossy(), None).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    window.session(&path, &id).unwrap();
     let stamp = stamp_of(&file).expect("a transcript has a fingerprint");
 
-    let plain = sweep(&session, None);
-    let first = sweep(&session, Some(&mut ix));
+    let plain = sweep(&SessionService::new(IndexUse::Off), &file, &id);
+    assert!(!plain.from_index, "without an index the file is read");
+    let first = sweep(&window, &file, &id);
     assert_eq!(
-        first.grid, plain.grid,
+        (first.grid.clone(), first.from_index),
+        (plain.grid.clone(), false),
         "the digests made on the way sweep as the session does"
     );
     let kept = ix.digests(&file, Some(&id), &stamp, &CAPS).unwrap();
@@ -65,10 +73,16 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
         Some(4),
         "the index holds the file as loaded, so a digest per cap is kept"
     );
-    let second = sweep(&session, Some(&mut ix));
+    let command = SessionService::new(IndexUse::Asked(Some(at.clone())));
+    let second = sweep(&command, &file, &id);
     assert_eq!(
-        second.grid, plain.grid,
-        "swept from the digests, every cell agrees"
+        (second.grid, second.from_index, second.name),
+        (plain.grid.clone(), true, plain.name.clone()),
+        "swept from the digests without reading the file, every cell agrees"
+    );
+    assert!(
+        command.loaded_now(&path, &id).is_none(),
+        "the command read no transcript"
     );
     assert!(
         plain
@@ -101,7 +115,7 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
     .unwrap();
     let grown = stamp_of(&file).unwrap();
     assert_ne!(grown, stamp, "the grown file has another fingerprint");
-    sweep(&session, Some(&mut ix));
+    sweep(&window, &file, &id);
     assert!(
         ix.digests(&file, Some(&id), &grown, &CAPS)
             .unwrap()
