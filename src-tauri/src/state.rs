@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
+use palimpsest_core::service::baselines::Baselines;
 use palimpsest_core::service::startup::{self, StartupSource};
 use palimpsest_core::service::{Live, SessionService};
 use palimpsest_core::watch::Primed;
@@ -71,38 +72,6 @@ impl Live for Following {
     }
 }
 
-/// The start-up sources whose live follower has taken its baseline. A source is listed for the
-/// window only after that (so nothing written between the two goes unreported), but the list
-/// of sources, and so the first screen of a file given on the command line, does not wait for
-/// it: the baseline of a 2 GB transcript no index holds lists it whole (3.5 s).
-#[derive(Default)]
-struct Baselines {
-    taken: Mutex<std::collections::HashSet<String>>,
-    changed: std::sync::Condvar,
-}
-
-impl Baselines {
-    /// Wait until `path`'s baseline is taken.
-    fn wait(&self, path: &str) {
-        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
-        while !taken.contains(path) {
-            taken = self.changed.wait(taken).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-/// Marks `.1`'s baseline taken when dropped: a follower that panicked must not hold up the
-/// listing for good.
-struct Taken(Arc<Baselines>, String);
-
-impl Drop for Taken {
-    fn drop(&mut self) {
-        let mut taken = self.0.taken.lock().unwrap_or_else(|e| e.into_inner());
-        taken.insert(std::mem::take(&mut self.1));
-        self.0.changed.notify_all();
-    }
-}
-
 impl AppState {
     /// State for the given path argument, with nothing found or loaded yet.
     pub fn new(argument: Option<PathBuf>) -> Self {
@@ -137,8 +106,8 @@ impl AppState {
                 let path = s.path.to_string_lossy().into_owned();
                 let (live, taken) = (self.live.get().cloned(), Arc::clone(&self.baselines));
                 std::thread::spawn(move || {
-                    let taken = Taken(taken, path);
-                    follow_with(live.as_ref(), &taken.1);
+                    let taken = taken.taken_on_drop(path);
+                    follow_with(live.as_ref(), taken.path());
                 });
             }
             found
@@ -190,36 +159,7 @@ fn follow_with(live: Option<&Sender<crate::live::ToLive>>, path: &str) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use super::{AppState, Baselines, Taken};
-
-    /// A source is listed once its follower took its baseline, even when that follower
-    /// panicked: the listing must not wait for good.
-    #[test]
-    fn a_listing_waits_for_its_baseline_and_a_failed_follower_releases_it() {
-        let b = Arc::new(Baselines::default());
-        let (quick, failing) = (Arc::clone(&b), Arc::clone(&b));
-        let t1 = std::thread::spawn(move || {
-            let _taken = Taken(quick, "/a".into());
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        });
-        let t2 = std::thread::spawn(move || {
-            let _taken = Taken(failing, "/b".into());
-            panic!("a follower that failed");
-        });
-        b.wait("/a");
-        b.wait("/b");
-        assert!(
-            t1.join().is_ok() && t2.join().is_err(),
-            "one follower ended, one panicked"
-        );
-        let taken = b.taken.lock().unwrap();
-        assert!(
-            taken.contains("/a") && taken.contains("/b"),
-            "both baselines count as taken"
-        );
-    }
+    use super::AppState;
 
     /// The start-up sources are listed at once; a source's listing then waits for its own
     /// baseline only (without a live thread, the follower has nothing to do).

@@ -26,7 +26,7 @@ pub use sweep::{SweepAsk, Swept};
 pub use views::Messages;
 
 pub mod ahead;
-
+pub mod baselines;
 pub mod cache;
 mod fleet;
 mod given;
