@@ -73,7 +73,7 @@ fn the_tabs_sweep_keeps_its_digests_only_for_the_session_the_file_holds() {
         Some(4),
         "the index holds the file as loaded, so a digest per cap is kept"
     );
-    let command = SessionService::new(IndexUse::Asked(Some(at.clone())));
+    let command = SessionService::new(IndexUse::Asked(Some(at)));
     let second = sweep(&command, &file, &id);
     assert_eq!(
         (second.grid, second.from_index, second.name),
