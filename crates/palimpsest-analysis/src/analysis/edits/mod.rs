@@ -112,6 +112,7 @@ pub fn of_call(name: &str, args: &Value) -> Vec<EditDiff> {
         args,
         &[
             "file_path",
+            "filePath",
             "path",
             "filepath",
             "target_file",
@@ -122,7 +123,7 @@ pub fn of_call(name: &str, args: &Value) -> Vec<EditDiff> {
     .to_owned();
     let one = |op, hunks: Vec<Hunk>| vec![diff(name, path.clone(), op, hunks)];
     match tool.as_str() {
-        "edit" | "str_replace" => match old_new(args, &["old_string", "old_str"]) {
+        "edit" | "str_replace" => match old_new(args, &["old_string", "old_str", "oldString"]) {
             Some((old, new)) => one(EditOp::Edit, string_hunks(old, new, None)),
             None => patch_in(name, args),
         },
@@ -134,7 +135,7 @@ pub fn of_call(name: &str, args: &Value) -> Vec<EditDiff> {
                 .flatten()
                 .enumerate()
                 .filter_map(|(i, e)| {
-                    let (old, new) = old_new(e, &["old_string", "old_str"])?;
+                    let (old, new) = old_new(e, &["old_string", "old_str", "oldString"])?;
                     Some(string_hunks(
                         old,
                         new,

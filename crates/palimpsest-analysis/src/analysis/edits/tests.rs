@@ -38,6 +38,23 @@ fn claude_edit_is_a_line_diff_of_old_and_new_string() {
 }
 
 #[test]
+fn opencode_edit_names_its_keys_in_camel_case() {
+    let d = of_call(
+        "edit",
+        &json!({"filePath": "/work/shop/store.py", "oldString": "a = 1\n", "newString": "a = 2\n"}),
+    );
+    assert_eq!(
+        (d.len(), d[0].path.as_str(), signed(&d[0])),
+        (
+            1,
+            "/work/shop/store.py",
+            vec!["-a = 1".to_owned(), "+a = 2".to_owned()]
+        ),
+        "OpenCode's `filePath`, `oldString` and `newString` make the same diff as Claude's keys"
+    );
+}
+
+#[test]
 fn multiedit_has_one_headed_hunk_per_edit() {
     let d = of_call(
         "MultiEdit",
