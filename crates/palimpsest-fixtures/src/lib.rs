@@ -12,6 +12,7 @@ pub mod goose;
 pub mod live;
 pub mod malformed;
 pub mod message_log;
+pub mod opencode;
 pub mod runs;
 pub mod stuck;
 

@@ -26,6 +26,7 @@ fn main() -> anyhow::Result<()> {
     palimpsest_fixtures::coworker::generate(&out)?;
     palimpsest_fixtures::codex::generate(&out)?;
     palimpsest_fixtures::message_log::generate(&out)?;
+    palimpsest_fixtures::opencode::generate(&out)?;
     palimpsest_fixtures::stuck::generate(&out)?;
     Ok(())
 }

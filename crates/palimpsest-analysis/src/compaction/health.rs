@@ -61,6 +61,7 @@ impl HealthProfile {
             SourceFormat::Coworker => Self::coworker(),
             SourceFormat::Goose | SourceFormat::GooseLegacy => Self::goose(),
             SourceFormat::ClaudeCode => Self::claude_code(),
+            SourceFormat::OpenCode | SourceFormat::Kilo => Self::opencode(),
             SourceFormat::Codex | SourceFormat::MessageLog => Self::plain(),
         }
     }
@@ -137,6 +138,26 @@ impl HealthProfile {
                 section("Optional Next Step", &["next step"]),
             ],
             min_sections: 5,
+            budget_tokens: None,
+            legacy_budget_tokens: None,
+        }
+    }
+
+    /// OpenCode's compaction prompt asks for Goal, Instructions, Discoveries, Accomplished and
+    /// Relevant files; a summary missing its goal has lost what the work was for.
+    pub fn opencode() -> Self {
+        HealthProfile {
+            name: "opencode".into(),
+            min_chars: 400,
+            required: Some(section("Goal", &["## goal"])),
+            sections: vec![
+                section("Goal", &["## goal"]),
+                section("Instructions", &["## instructions"]),
+                section("Discoveries", &["## discoveries"]),
+                section("Accomplished", &["## accomplished"]),
+                section("Relevant files / directories", &["## relevant files"]),
+            ],
+            min_sections: 3,
             budget_tokens: None,
             legacy_budget_tokens: None,
         }

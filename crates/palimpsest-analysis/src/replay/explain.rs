@@ -36,6 +36,8 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::Codex => "Codex",
         SourceFormat::Coworker => "coworker",
         SourceFormat::MessageLog => "message-log",
+        SourceFormat::OpenCode => "OpenCode",
+        SourceFormat::Kilo => "Kilo Code",
     }
 }
 

@@ -28,6 +28,14 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
     }
     let codex = repo().join("fixtures/codex");
     let goose_root = home.path().join("goose-root");
+    // OpenCode's data folder as the harness lays it out (a log folder beside the database).
+    let opencode = home.path().join(".local/share/opencode");
+    std::fs::create_dir_all(opencode.join("log")).unwrap();
+    std::fs::copy(
+        repo().join("fixtures/opencode/opencode.db"),
+        opencode.join("opencode.db"),
+    )
+    .unwrap();
     let v = run_json(
         Command::cargo_bin("palimpsest")
             .unwrap()
@@ -47,10 +55,13 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
             {"family": "codex", "path": p(&codex.join("sessions")), "exists": true, "session_count": 4},
             {"family": "codex", "path": p(&codex.join("archived_sessions")), "exists": false, "session_count": 0},
             {"family": "coworker", "path": p(&home.path().join(".config/coworker")), "exists": false, "session_count": 0},
+            {"family": "opencode", "path": p(&opencode), "exists": true, "session_count": 3},
+            {"family": "kilo", "path": p(&home.path().join(".local/share/kilo")), "exists": false, "session_count": 0},
             {"family": "claude-code", "path": p(&claude_data()), "exists": true, "session_count": 9},
         ]),
-        "the five default folders (env overrides honoured, missing ones flagged; Codex's archive \
-         beside its sessions) then the added one (5 transcripts + 4 subagent runs)"
+        "the seven default folders (env overrides honoured, missing ones flagged; Codex's archive \
+         beside its sessions; OpenCode's data folder under HOME) then the added one (5 \
+         transcripts + 4 subagent runs)"
     );
 }
 

@@ -131,6 +131,8 @@ pub fn family_label(family: Family) -> &'static str {
         Family::ClaudeCode => "Claude Code",
         Family::Codex => "Codex",
         Family::MessageLog => "message logs",
+        Family::OpenCode => "OpenCode",
+        Family::Kilo => "Kilo Code",
         other => other.as_str(),
     }
 }

@@ -52,6 +52,7 @@ mod known_counts;
 mod layout;
 mod message_log;
 mod numbers;
+mod opencode;
 mod properties;
 mod replay;
 mod replay_verify;

@@ -11,7 +11,7 @@ fn committed() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures"))
 }
 
-fn rows(db: &Path) -> Vec<(String, Vec<Vec<Value>>)> {
+pub(crate) fn rows(db: &Path) -> Vec<(String, Vec<Vec<Value>>)> {
     let conn = Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let mut tables: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

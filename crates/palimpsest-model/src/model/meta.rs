@@ -21,6 +21,11 @@ pub enum SourceFormat {
     Coworker,
     /// A plain OpenAI / Anthropic message log (array, `{"messages"}` or JSONL).
     MessageLog,
+    /// OpenCode's `opencode.db` (SQLite: `session`, `message`, `part`).
+    #[serde(rename = "opencode")]
+    OpenCode,
+    /// Kilo Code's `kilo.db`, OpenCode's schema.
+    Kilo,
 }
 
 impl SourceFormat {
@@ -33,6 +38,8 @@ impl SourceFormat {
             Self::Codex => "codex",
             Self::Coworker => "coworker",
             Self::MessageLog => "message-log",
+            Self::OpenCode => "opencode",
+            Self::Kilo => "kilo",
         }
     }
 }
@@ -53,6 +60,11 @@ pub enum Family {
     Coworker,
     /// Plain OpenAI / Anthropic message logs.
     MessageLog,
+    /// OpenCode.
+    #[serde(rename = "opencode")]
+    OpenCode,
+    /// Kilo Code.
+    Kilo,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -66,6 +78,8 @@ impl Family {
             Self::Codex => "codex",
             Self::Coworker => "coworker",
             Self::MessageLog => "message-log",
+            Self::OpenCode => "opencode",
+            Self::Kilo => "kilo",
             Self::Unknown => "unknown",
         }
     }
@@ -80,6 +94,8 @@ impl SourceFormat {
             Self::Codex => Family::Codex,
             Self::Coworker => Family::Coworker,
             Self::MessageLog => Family::MessageLog,
+            Self::OpenCode => Family::OpenCode,
+            Self::Kilo => Family::Kilo,
         }
     }
 }

@@ -59,6 +59,8 @@ pub fn default_locations(
     }
     let coworker = super::coworker::default_locations(lookup, None);
     out.extend(coworker.into_iter().map(|p| (Family::Coworker, p)));
+    let opencode = super::opencode::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(opencode.into_iter().map(|(f, p)| (f.family(), p)));
     out
 }
 
@@ -180,11 +182,13 @@ mod tests {
             (Family::Codex, "/c/sessions".into()),
             (Family::Codex, "/c/archived_sessions".into()),
             (Family::Coworker, "/h/.config/coworker".into()),
+            (Family::OpenCode, "/h/.local/share/opencode".into()),
+            (Family::Kilo, "/h/.local/share/kilo".into()),
         ];
         assert_eq!(
             got, want,
             "GOOSE_PATH_ROOT and CODEX_HOME override (archived rollouts included); an empty \
-             COWORKER_STATE_DIR counts as unset"
+             COWORKER_STATE_DIR counts as unset; OpenCode and Kilo Code under HOME's XDG data"
         );
     }
 
@@ -209,13 +213,17 @@ mod tests {
     }
 
     #[test]
-    fn xdg_data_home_places_goose() {
+    fn xdg_data_home_places_goose_and_opencode() {
         let env = |k: &str| (k == "XDG_DATA_HOME").then(|| "/x".to_owned());
         let got = default_locations(None, &env);
         assert_eq!(
             got,
-            vec![(Family::Goose, PathBuf::from("/x/goose/sessions"))],
-            "without a home only the XDG-derived goose folder is known"
+            vec![
+                (Family::Goose, PathBuf::from("/x/goose/sessions")),
+                (Family::OpenCode, PathBuf::from("/x/opencode")),
+                (Family::Kilo, PathBuf::from("/x/kilo")),
+            ],
+            "without a home only the XDG-derived folders are known"
         );
     }
 }

@@ -22,6 +22,7 @@ pub mod goose;
 pub mod jsonl;
 pub mod kept;
 pub mod message_log;
+pub mod opencode;
 pub mod scan;
 pub use catalog::Catalog;
 pub mod sqlite;
@@ -242,6 +243,7 @@ pub type Claim = Option<Result<Box<dyn SessionSource>>>;
 const READERS: &[fn(&Probe) -> Claim] = &[
     goose::claim,
     coworker::claim,
+    opencode::claim,
     claude::claim,
     codex::claim,
     message_log::claim,

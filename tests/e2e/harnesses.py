@@ -1,0 +1,50 @@
+"""The harnesses beside goose, Claude Code and Codex, in the window: an OpenCode session from
+the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
+the tail the first one kept, its subagent link, and its post-mortem, as the CLI reads them."""
+
+import json
+import subprocess
+
+from common import STATUS, check, cli_binary, open_tab, shots  # noqa: E402
+from cuts import CUT_CARDS  # noqa: E402
+
+WORKER = "ses_7a1c0e2f4001worker"
+CHILD = "ses_7a1c0e2f4002explore"
+
+
+def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
+    c.open_session(WORKER)
+    c.set_view("all")
+    rows = c.rows()
+    status = c.d.run(STATUS)
+    check("36 rows" in status, f"the 16 stored messages are 36 rows, each step and result its own; got {status!r}")
+    kinds = [(r["index"], r["kind"]) for r in rows if r["kind"] != "ordinary"]
+    check(kinds == [(16, "notification"), (17, "summary"), (18, "continuation"), (30, "notification"), (31, "summary")],
+          f"the compaction requests, their summaries and the synthetic continue; got {kinds}")
+    c.set_view("agent")
+    seen = [r["index"] for r in c.rows()]
+    check(seen == list(range(30, 36)), f"after the manual /compact the model sees it and what follows; got {seen}")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=cut-open]').length >= 2;", what="the cut rules")
+    c.d.click("[data-testid=cut-open]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '16';",
+             what="the first cut's view")
+    dropped = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")]
+    check(dropped == list(range(12)), f"the auto compaction dropped the first two turns (0-11); got {dropped}")
+    kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
+    check(kept[:4] == [12, 13, 14, 15], f"it kept the last turn verbatim (tail_start_id: 12-15); got {kept}")
+    summary = c.d.text("[data-testid=summary-text]")
+    check(summary.startswith("## Goal") and "store.py" in summary, f"the summary column is message 17; got {summary[:80]!r}")
+    shots(c, "opencode-cut.png", "screenshot-opencode-cut.png")
+    c.d.click("[data-testid=cut-close]")
+    open_tab(c, "postmortem")
+    try:
+        out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/opencode", "--session", WORKER, "--json"],
+                             capture_output=True, text=True, check=True)
+        want = json.loads(out.stdout)["verdict"]
+        got = c.d.wait("return document.querySelector('[data-testid=verdict]')?.textContent;", timeout=60,
+                       what="the post-mortem verdict")
+        check(got == want, f"the verdict is exactly the CLI's;\n app: {got!r}\n cli: {want!r}")
+        shots(c, "opencode-postmortem.png")
+    finally:
+        open_tab(c, "timeline")
