@@ -1,12 +1,14 @@
 """The harnesses beside goose, Claude Code and Codex, in the window: an OpenCode session from
 the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
-the tail the first one kept, its subagent link, and its post-mortem, as the CLI reads them."""
+the tail the first one kept, replayed under OpenCode's own policy, and its post-mortem, as the
+CLI reads them."""
 
 import json
 import subprocess
 
 from common import STATUS, check, cli_binary, open_tab, shots  # noqa: E402
 from cuts import CUT_CARDS  # noqa: E402
+from tabs import REPLAY_ROWS  # noqa: E402
 
 WORKER = "ses_7a1c0e2f4001worker"
 CHILD = "ses_7a1c0e2f4002explore"
@@ -37,6 +39,27 @@ def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
     check(summary.startswith("## Goal") and "store.py" in summary, f"the summary column is message 17; got {summary[:80]!r}")
     shots(c, "opencode-cut.png", "screenshot-opencode-cut.png")
     c.d.click("[data-testid=cut-close]")
+    open_tab(c, "replay")
+    try:
+        c.d.wait("return document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]').length > 0;",
+                 what="the replayed agent view")
+        c.d.run("const el = document.querySelector('[data-testid=replay-controls-A] [data-knob=policy]');"
+                "Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(el, 'opencode');"
+                "el.dispatchEvent(new Event('change', {bubbles: true})); return true;")
+        c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]'));"
+                 "return r.length === 7 && r[4].dataset.kind === 'notification' && "
+                 "document.querySelector('[data-testid=replay-A]').dataset.busy === 'false';",
+                 what="OpenCode's policy to replay into 7 rows")
+        rows = c.d.run(REPLAY_ROWS)
+        got = [(r["kind"], r["source"]) for r in rows]
+        want = [("ordinary", "32"), ("ordinary", "33"), ("ordinary", "34"), ("ordinary", "35"),
+                ("notification", ""), ("summary", ""), ("continuation", "")]
+        check(got == want, f"OpenCode keeps the last turn, then asks, summarises and continues; got {got}")
+        note = c.d.text("[data-testid=replay-A]")
+        check("OpenCode's own rules: this is an OpenCode session." in note, f"the side names its policy; got {note[:200]!r}")
+        shots(c, "opencode-replay.png")
+    finally:
+        open_tab(c, "timeline")
     open_tab(c, "postmortem")
     try:
         out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/opencode", "--session", WORKER, "--json"],

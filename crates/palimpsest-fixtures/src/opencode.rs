@@ -151,6 +151,20 @@ const STORE_PY: &str =
 const FAILING: &str = "F.\n=== FAILURES ===\nFAILED tests/test_store.py::test_retry - AssertionError: fetch_rows was called once, expected 3\n1 failed, 1 passed in 0.12s";
 const SUMMARY: &str = "## Goal\nAdd a retry with logging to `fetch_rows` in `store.py` (working dir /work/shop).\n\n## Instructions\n- Retry three times, log each attempt.\n\n## Discoveries\n- `tests/test_store.py::test_retry` expects three calls.\n\n## Accomplished\n- `fetch_rows` now retries with a sleep and logs each attempt; `pytest -q` passes.\n- Still running the whole suite.\n\n## Relevant files / directories\n- /work/shop/store.py\n- /work/shop/tests/test_store.py\n";
 
+/// A `pytest -v` run long enough (≈ 10 000 tokens) that the turn holding it does not fit
+/// OpenCode's 8 000-token tail budget, so its auto compaction keeps the last turn alone.
+fn verbose_log() -> String {
+    let mut out = String::from("============ test session starts ============\n");
+    for i in 0..700 {
+        out.push_str(&format!(
+            "tests/test_store.py::test_fetch_rows_case_{i:03} PASSED [{:>3}%]\n",
+            (i + 1) * 100 / 700
+        ));
+    }
+    out.push_str("============ 700 passed in 4.12s ============\n");
+    out
+}
+
 /// The worker: three turns, an auto compaction keeping the last turn (its messages 6–7), the
 /// synthetic continue, a re-read of `store.py`, a `task` call, a prune of two of message 11's
 /// outputs, then a manual `/compact` of the whole history.
@@ -259,12 +273,12 @@ fn worker() -> Sess {
                     tokens(3, 120, 12_900, 400),
                 ),
                 (
-                    vec![bash("toolu_b2", "pytest -q", "..\n2 passed in 0.10s", None)],
+                    vec![bash("toolu_b2", "pytest -v", &verbose_log(), None)],
                     tokens(2, 20, 13_300, 100),
                 ),
                 (
-                    vec![text("Both tests pass; each attempt is logged.")],
-                    tokens(2, 25, 13_400, 90),
+                    vec![text("All 700 cases pass; each attempt is logged.")],
+                    tokens(2, 25, 13_400, 9_900),
                 ),
             ],
         ),
@@ -281,9 +295,9 @@ fn worker() -> Sess {
                         "........\n8 passed in 0.51s",
                         None,
                     )],
-                    tokens(3, 20, 13_500, 200),
+                    tokens(3, 20, 23_300, 200),
                 ),
-                (vec![text("All 8 tests pass.")], tokens(2, 10, 13_700, 50)),
+                (vec![text("All 8 tests pass.")], tokens(2, 10, 23_500, 50)),
             ],
         ),
         compact_auto,

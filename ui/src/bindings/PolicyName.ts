@@ -3,4 +3,4 @@
 /**
  * Which policy.
  */
-export type PolicyName = "goose" | "coworker";
+export type PolicyName = "goose" | "coworker" | "opencode";

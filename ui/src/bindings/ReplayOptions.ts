@@ -48,4 +48,13 @@ legacy: boolean,
 /**
  * goose variant (not goose's own rule): the preserved ask skips earlier summaries.
  */
-skip_summaries: boolean, };
+skip_summaries: boolean, 
+/**
+ * OpenCode `tail_turns`: user turns kept verbatim (else 2).
+ */
+tail_turns: number | null, 
+/**
+ * OpenCode `preserve_recent_tokens`: the kept tail's budget (else a quarter of the usable
+ * window, 2 000–8 000).
+ */
+preserve_tokens: number | null, };

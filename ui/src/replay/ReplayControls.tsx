@@ -1,9 +1,11 @@
-// The knobs of one replay setting: policy, keep-tail K, threshold, context window, trigger cap,
-// tool-result cap, summary size and the legacy/manual/naive switches. Empty number fields mean
+// The knobs of one replay setting: policy, keep-tail K, OpenCode's tail turns and budget,
+// threshold, context window, trigger cap, tool-result cap, summary size and the
+// legacy/manual/naive switches. Empty number fields mean
 // "the default" (the session's window, the policy's caps), as core reads `null`.
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import type { PolicyName } from "../bindings/PolicyName";
 import { DEFAULTS } from "../bindings/defaults";
+import { OPENCODE_TAIL_TURNS } from "./diff";
 
 export interface ReplayControlsProps {
   side: "A" | "B";
@@ -14,6 +16,7 @@ export interface ReplayControlsProps {
 export function ReplayControls({ side, options: o, onChange }: ReplayControlsProps) {
   const set = (patch: Partial<ReplayOptions>) => onChange({ ...o, ...patch });
   const goose = o.policy === "goose";
+  const opencode = o.policy === "opencode";
   const id = (name: string) => `replay-${side}-${name}`;
   return (
     <fieldset className="replay-controls" data-testid={`replay-controls-${side}`}>
@@ -22,6 +25,7 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
       <select id={id("policy")} value={o.policy} onChange={(e) => set({ policy: e.target.value as PolicyName })} data-knob="policy">
         <option value="goose">goose</option>
         <option value="coworker">coworker</option>
+        <option value="opencode">OpenCode</option>
       </select>
 
       <label htmlFor={id("k")}>keep-tail K</label>
@@ -39,15 +43,19 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
           max={0.95}
           step={0.05}
           value={o.threshold ?? DEFAULTS.threshold}
+          disabled={opencode}
+          title={opencode ? "OpenCode compacts at the usable window, not at a threshold" : undefined}
           onChange={(e) => set({ threshold: Number(e.target.value) })}
           data-knob="threshold"
         />
         <output>{(o.threshold ?? DEFAULTS.threshold).toFixed(2)}</output>
       </span>
 
+      <NumberKnob id={id("turns")} label="tail turns" value={o.tail_turns} placeholder={String(OPENCODE_TAIL_TURNS)} disabled={!opencode} onChange={(v) => set({ tail_turns: v })} knob="tail_turns" />
+      <NumberKnob id={id("preserve")} label="tail budget (tokens)" value={o.preserve_tokens} placeholder="¼ of the window, 2k–8k" disabled={!opencode} onChange={(v) => set({ preserve_tokens: v })} knob="preserve_tokens" />
       <NumberKnob id={id("window")} label="context window" value={o.context_window} placeholder={`session's / ${DEFAULTS.context_window}`} onChange={(v) => set({ context_window: v })} knob="context_window" />
-      <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder={String(DEFAULTS.trigger_cap)} disabled={goose} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
-      <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={goose ? "off" : String(DEFAULTS.coworker_tool_result_cap)} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />
+      <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder={String(DEFAULTS.trigger_cap)} disabled={o.policy !== "coworker"} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
+      <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={o.policy === "coworker" ? String(DEFAULTS.coworker_tool_result_cap) : "off"} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />
       <NumberKnob id={id("summary")} label="summary tokens" value={o.summary_tokens} placeholder={String(o.legacy ? DEFAULTS.legacy_summary_tokens : DEFAULTS.summary_tokens)} onChange={(v) => set({ summary_tokens: v })} knob="summary_tokens" />
 
       <span className="switches">
@@ -61,7 +69,7 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
           onChange={(skip_summaries) => set({ skip_summaries })}
           knob="skip_summaries"
         />
-        <Switch label="legacy" title={`coworker: legacy block layout and ${DEFAULTS.legacy_summary_tokens}-token summary`} checked={o.legacy} disabled={goose} onChange={(legacy) => set({ legacy })} knob="legacy" />
+        <Switch label="legacy" title={`coworker: legacy block layout and ${DEFAULTS.legacy_summary_tokens}-token summary`} checked={o.legacy} disabled={o.policy !== "coworker"} onChange={(legacy) => set({ legacy })} knob="legacy" />
       </span>
     </fieldset>
   );

@@ -62,4 +62,12 @@ describe("sweep cells", () => {
     const cw: SweepGrid = { ...grid, rows: { axis: "trigger-cap", values: [32000, 64000] } };
     expect(cellOptions(cw, 1, 0, { ...DEFAULT_OPTIONS, policy: "coworker" }).trigger_cap, "row 1 = 64000").toBe(64000);
   });
+
+  it("under OpenCode a keep-tail row sets the user turns kept, and its default is 2", () => {
+    const oc = { ...DEFAULT_OPTIONS, policy: "opencode" as const };
+    const at = cellOptions(grid, 2, 0, oc);
+    expect([at.tail_turns, at.keep_tail], "row 2 = 5 turns; goose's K untouched").toEqual([5, 0]);
+    const two: SweepGrid = { ...grid, rows: { axis: "keep-tail", values: [1, 2, 3] } };
+    expect(isCell(two, 1, 0, oc, 0), "tail_turns left to its default is the row of 2").toBe(true);
+  });
 });

@@ -16,7 +16,12 @@ export const DEFAULT_OPTIONS: ReplayOptions = {
   summary_tokens: null,
   legacy: false,
   skip_summaries: false,
+  tail_turns: null,
+  preserve_tokens: null,
 };
+
+/** OpenCode keeps this many user turns when `tail_turns` is left to its default. */
+export const OPENCODE_TAIL_TURNS = 2;
 
 /** A row's identity across settings: what it is and which stored message it is or copies. */
 export function rowKey(r: ReplayRow): string {
@@ -46,7 +51,9 @@ export function cellOptions(grid: SweepGrid, r: number, c: number, base: ReplayO
   ] as const) {
     const v = axis.values[k];
     if (v === undefined) continue;
-    if (axis.axis === "keep-tail") next.keep_tail = v;
+    // OpenCode's rows are the user turns it keeps.
+    if (axis.axis === "keep-tail" && base.policy === "opencode") next.tail_turns = v;
+    else if (axis.axis === "keep-tail") next.keep_tail = v;
     else if (axis.axis === "trigger-cap") next.trigger_cap = v;
     else next.tool_result_cap = v;
   }
@@ -57,7 +64,8 @@ export function cellOptions(grid: SweepGrid, r: number, c: number, base: ReplayO
 export function isCell(grid: SweepGrid, r: number, c: number, o: ReplayOptions, capInForce: number): boolean {
   const at = cellOptions(grid, r, c, o);
   const cap = (x: ReplayOptions) => x.tool_result_cap ?? capInForce;
-  return at.keep_tail === o.keep_tail && at.trigger_cap === o.trigger_cap && cap(at) === cap(o);
+  const turns = (x: ReplayOptions) => x.tail_turns ?? OPENCODE_TAIL_TURNS;
+  return at.keep_tail === o.keep_tail && turns(at) === turns(o) && at.trigger_cap === o.trigger_cap && cap(at) === cap(o);
 }
 
 /** "12k" style numbers for axis labels. */

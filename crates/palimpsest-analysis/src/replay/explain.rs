@@ -47,16 +47,26 @@ pub fn policy_note(session: &Session, opts: &ReplayOptions) -> PolicyNote {
     let native = match opts.policy {
         PolicyName::Goose => matches!(format, SourceFormat::Goose | SourceFormat::GooseLegacy),
         PolicyName::Coworker => format == SourceFormat::Coworker,
+        PolicyName::OpenCode => matches!(format, SourceFormat::OpenCode | SourceFormat::Kilo),
     };
     let name = match opts.policy {
         PolicyName::Goose => "goose",
         PolicyName::Coworker => "coworker",
+        PolicyName::OpenCode => "OpenCode",
+    };
+    let a = |word: &str| {
+        if word.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        }
     };
     let mut text = if native {
-        format!("{name}'s own rules: this is a {name} session.")
+        format!("{name}'s own rules: this is {} {name} session.", a(name))
     } else {
         format!(
-            "Replayed under {name}'s rules (the policy chosen here): a {} session has no {name} compaction of its own.",
+            "Replayed under {name}'s rules (the policy chosen here): {} {} session has no {name} compaction of its own.",
+            a(family(format)),
             family(format)
         )
     };

@@ -4,7 +4,8 @@
 //! The policies work on the session model alone, so they apply to any format:
 //! - [`goose`]: summarise everything but a kept tail (the keep-tail rule with its backward walk,
 //!   and upstream's behaviour exactly at K = 0);
-//! - [`coworker`]: OpenWorker's boundary, compacted block and tool-result cap.
+//! - [`coworker`]: OpenWorker's boundary, compacted block and tool-result cap;
+//! - [`opencode`]: OpenCode's budgeted tail of user turns, and its prune of old tool outputs.
 //!
 //! [`simulate`] runs a whole recorded session forward under a policy; [`sweep`] does that over a
 //! grid of settings; [`verify`] re-derives a recorded coworker session's compactions and diffs
@@ -24,6 +25,7 @@ pub mod explain;
 pub mod files;
 pub mod generate;
 pub mod goose;
+pub mod opencode;
 pub mod options;
 pub mod pairing;
 // Python's json.dumps is coworker's serialisation: the reader's, used here to size messages.

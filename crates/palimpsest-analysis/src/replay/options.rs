@@ -31,6 +31,9 @@ pub enum PolicyName {
     Goose,
     /// coworker boundary and compacted block.
     Coworker,
+    /// OpenCode's budgeted tail of user turns, and its prune.
+    #[serde(rename = "opencode")]
+    OpenCode,
 }
 
 /// Every knob of a replay, as the front ends pass them (`None` = the default).
@@ -63,6 +66,14 @@ pub struct ReplayOptions {
     /// goose variant (not goose's own rule): the preserved ask skips earlier summaries.
     #[serde(default)]
     pub skip_summaries: bool,
+    /// OpenCode `tail_turns`: user turns kept verbatim (else 2).
+    #[serde(default)]
+    pub tail_turns: Option<usize>,
+    /// OpenCode `preserve_recent_tokens`: the kept tail's budget (else a quarter of the usable
+    /// window, 2 000–8 000).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub preserve_tokens: Option<u64>,
 }
 
 impl ReplayOptions {
@@ -91,10 +102,23 @@ impl ReplayOptions {
         }
     }
 
+    /// OpenCode's knobs for a session: these options, else the session's window, else
+    /// OpenCode's defaults.
+    pub fn opencode_settings(&self, s: &Session) -> super::opencode::Settings {
+        super::opencode::Settings {
+            tail_turns: self
+                .tail_turns
+                .unwrap_or(super::opencode::DEFAULT_TAIL_TURNS),
+            preserve_tokens: self.preserve_tokens,
+            window: self.window(s),
+            prune: true,
+        }
+    }
+
     /// The tool-result cap in force.
     pub fn cap_bytes(&self) -> usize {
         self.tool_result_cap.unwrap_or(match self.policy {
-            PolicyName::Goose => 0,
+            PolicyName::Goose | PolicyName::OpenCode => 0,
             PolicyName::Coworker => super::cap::DEFAULT_MAX_BYTES,
         })
     }
@@ -114,6 +138,7 @@ impl ReplayOptions {
                 self.goose_policy(goose::Wording::for_session(s), s.meta.context_limit)
             }
             PolicyName::Coworker => Policy::Coworker(self.settings(s)),
+            PolicyName::OpenCode => Policy::OpenCode(self.opencode_settings(s)),
         };
         SimParams {
             policy,
@@ -201,6 +226,19 @@ pub fn replay_once(
             }
         }
         PolicyName::Coworker => coworker_once(s, o, raw, counter),
+        PolicyName::OpenCode => {
+            let c = super::opencode::compact_once(s, &o.opencode_settings(s), &summary, counter);
+            ReplayView {
+                visible: c.visible,
+                cut_index: c.cut_index,
+                requested_cut_index: c.cut_index,
+                kept_tail: c.kept_tail,
+                preserved_appended: false,
+                preserved_index: None,
+                orphans: c.orphans,
+                orphaned: c.orphaned,
+            }
+        }
     }
 }
 
@@ -389,7 +427,7 @@ fn prepare<'s>(
     counter: Counter<'_>,
 ) -> Prepared<'s> {
     let base = match o.policy {
-        PolicyName::Goose => Prepared::tokens_only(s, counter),
+        PolicyName::Goose | PolicyName::OpenCode => Prepared::tokens_only(s, counter),
         PolicyName::Coworker => Prepared::new(s, counter, raw),
     };
     base.with_cap(o.cap_bytes(), counter)

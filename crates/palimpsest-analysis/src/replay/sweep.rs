@@ -72,7 +72,7 @@ impl Metric {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "kebab-case", tag = "axis", content = "values")]
 pub enum Axis {
-    /// goose keep-tail K.
+    /// goose keep-tail K (OpenCode: the user turns kept, `tail_turns`).
     KeepTail(Vec<usize>),
     /// coworker trigger cap, tokens.
     // On the field: ts-rs does not apply `type` given on the variant.
@@ -107,6 +107,7 @@ impl Axis {
     fn apply(&self, k: usize, params: &mut SimParams) -> Option<usize> {
         match (self, &mut params.policy) {
             (Axis::KeepTail(v), Policy::Goose { rule, .. }) => rule.keep_tail = v[k],
+            (Axis::KeepTail(v), Policy::OpenCode(s)) => s.tail_turns = v[k],
             (Axis::TriggerCap(v), Policy::Coworker(s)) => s.cap = v[k],
             (Axis::ToolResultCap(v), _) => return Some(v[k]),
             _ => {}

@@ -96,6 +96,13 @@ pub struct PolicyArgs {
     /// coworker: legacy rules (600-char user messages, newest 40, no transcript line).
     #[arg(long)]
     pub legacy: bool,
+    /// OpenCode: user turns kept verbatim (`tail_turns`, default 2; 0 keeps none).
+    #[arg(long)]
+    pub tail_turns: Option<usize>,
+    /// OpenCode: the kept tail's budget in tokens (`preserve_recent_tokens`; default a quarter
+    /// of the usable window, 2 000–8 000).
+    #[arg(long)]
+    pub preserve_tokens: Option<u64>,
 }
 
 /// `--policy`.
@@ -105,6 +112,9 @@ pub enum PolicyArg {
     Goose,
     /// OpenWorker's coworker.
     Coworker,
+    /// OpenCode (and Kilo Code).
+    #[value(name = "opencode")]
+    OpenCode,
 }
 
 impl PolicyArgs {
@@ -114,6 +124,7 @@ impl PolicyArgs {
             policy: match self.policy {
                 PolicyArg::Goose => PolicyName::Goose,
                 PolicyArg::Coworker => PolicyName::Coworker,
+                PolicyArg::OpenCode => PolicyName::OpenCode,
             },
             context_window: self.context_window,
             threshold: self.threshold,
@@ -121,6 +132,8 @@ impl PolicyArgs {
             tool_result_cap: self.tool_result_cap,
             summary_tokens: self.summary_tokens,
             legacy: self.legacy,
+            tail_turns: self.tail_turns,
+            preserve_tokens: self.preserve_tokens,
             ..ReplayOptions::default()
         }
     }

@@ -29,7 +29,8 @@ pub struct Args {
     /// Which compaction policy.
     #[arg(long, value_enum)]
     policy: PolicyArg,
-    /// goose: keep-tail values, a range `A..B` (inclusive) or a list `0,3,5`.
+    /// goose: keep-tail values (opencode: user turns kept), a range `A..B` (inclusive) or a
+    /// list `0,3,5`.
     #[arg(long, default_value = "0..8")]
     keep_tail: String,
     /// coworker: trigger caps in tokens, comma-separated.
@@ -51,6 +52,9 @@ pub struct Args {
     /// Size of placeholder summaries in tokens.
     #[arg(long)]
     summary_tokens: Option<u64>,
+    /// opencode: the kept tail's budget in tokens (`preserve_recent_tokens`).
+    #[arg(long)]
+    preserve_tokens: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -115,6 +119,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             tool_result_cap: None,
             summary_tokens: a.summary_tokens,
             legacy: false,
+            tail_turns: None,
+            preserve_tokens: a.preserve_tokens,
         }
         .options()
     };
@@ -123,9 +129,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         None => vec![opts.cap_bytes()],
     };
     let rows = match opts.policy {
-        PolicyName::Goose => {
+        // OpenCode's rows are the user turns it keeps (its `tail_turns`).
+        PolicyName::Goose | PolicyName::OpenCode => {
             if a.trigger_cap.is_some() {
-                bail!("--trigger-cap applies to --policy coworker; goose sweeps --keep-tail");
+                bail!(
+                    "--trigger-cap applies to --policy coworker; goose and opencode sweep --keep-tail"
+                );
             }
             Axis::KeepTail(
                 parse_list(&a.keep_tail)?

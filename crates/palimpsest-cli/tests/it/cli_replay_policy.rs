@@ -141,3 +141,77 @@ fn rows_come_from_the_index_only_while_the_file_is_as_indexed() {
         "the file grew: the index's rows are old, the file is read"
     );
 }
+
+#[test]
+fn an_opencode_session_replays_under_its_own_policy_and_sweeps_its_tail_turns() {
+    let db = format!("{}/opencode", fixtures());
+    let worker = "ses_7a1c0e2f4001worker";
+    let v = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        worker,
+        "--policy",
+        "opencode",
+        "--json",
+    ]);
+    assert_eq!(
+        (
+            v["note"]["policy"].as_str(),
+            v["note"]["native"].as_bool(),
+            v["note"]["text"].as_str(),
+            v["cut_index"].as_u64(),
+            v["kept_tail"].clone(),
+            v["orphans"].as_u64(),
+        ),
+        (
+            Some("opencode"),
+            Some(true),
+            Some("OpenCode's own rules: this is an OpenCode session."),
+            Some(32),
+            serde_json::json!([32, 33, 34, 35]),
+            Some(0),
+        ),
+        "the model's view now (after the manual /compact) holds one user turn: it is kept, \
+         the rest summarised"
+    );
+    let none = run_json(&[
+        "replay",
+        &db,
+        "--session",
+        worker,
+        "--policy",
+        "opencode",
+        "--tail-turns",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(
+        none["kept_tail"],
+        serde_json::json!([]),
+        "--tail-turns 0 keeps nothing"
+    );
+    let grid = run_json(&[
+        "sweep",
+        &db,
+        "--session",
+        worker,
+        "--policy",
+        "opencode",
+        "--keep-tail",
+        "0..2",
+        "--context-window",
+        "24000",
+        "--metric",
+        "compactions",
+        "--json",
+    ]);
+    assert_eq!(
+        (grid["rows"].clone(), grid["values"].clone()),
+        (
+            serde_json::json!({"axis": "keep-tail", "values": [0, 1, 2]}),
+            serde_json::json!([[1.0], [1.0], [1.0]])
+        ),
+        "OpenCode's rows are the user turns kept; at a 24 000-token window it compacts once"
+    );
+}

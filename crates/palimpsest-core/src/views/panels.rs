@@ -209,12 +209,14 @@ pub struct SweepView {
     pub svg: String,
 }
 
-/// The grid the Replay panel sweeps by default: goose keep-tail 0–8 × tool-result caps;
+/// The grid the Replay panel sweeps by default: goose keep-tail 0–8 (OpenCode: tail turns) ×
+/// tool-result caps;
 /// coworker trigger caps (a quarter of the window up to the whole) × tool-result caps.
 pub fn default_axes(context_limit: Option<u64>, opts: &ReplayOptions) -> (Axis, Axis) {
     let caps = Axis::ToolResultCap(vec![0, 2_000, 10_000, 30_000]);
     match opts.policy {
-        PolicyName::Goose => (Axis::KeepTail((0..=8).collect()), caps),
+        // OpenCode's rows are the user turns kept (its `tail_turns`).
+        PolicyName::Goose | PolicyName::OpenCode => (Axis::KeepTail((0..=8).collect()), caps),
         PolicyName::Coworker => {
             let window = opts
                 .context_window

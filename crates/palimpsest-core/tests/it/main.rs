@@ -55,6 +55,7 @@ mod numbers;
 mod opencode;
 mod properties;
 mod replay;
+mod replay_opencode;
 mod replay_verify;
 mod service;
 mod sweep_digests;

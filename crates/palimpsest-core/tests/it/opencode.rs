@@ -184,7 +184,7 @@ fn steps_become_messages_and_each_compaction_keeps_its_tail() {
     );
     assert_eq!(
         (s.compactions[0].pre_tokens, s.compactions[0].post_tokens),
-        (Some(13_762), Some(10_303)),
+        (Some(23_562), Some(10_303)),
         "before: the last answer's whole usage (OpenCode's overflow count); after: the next \
          request's prompt"
     );

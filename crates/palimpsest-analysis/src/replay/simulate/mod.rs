@@ -9,7 +9,7 @@
 //! that follows a non-assistant one. Messages are reduced once to a compact [`Prepared`] form
 //! (token counts, roles, pairing, file reads), so a [`super::sweep`] of many settings costs a
 //! linear pass each. The parameters and results (the DTOs) are in `types`; the policies' run
-//! loops in `run_goose` and `run_coworker`.
+//! loops in `run_goose`, `run_coworker` and `run_opencode`.
 
 use std::collections::HashMap;
 
@@ -21,6 +21,7 @@ use crate::sources::coworker::stored::recorded_lengths;
 
 mod run_coworker;
 mod run_goose;
+mod run_opencode;
 pub(crate) use run_goose::continuation_tokens;
 mod types;
 
@@ -348,6 +349,7 @@ pub fn simulate(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>) -
     match &params.policy {
         Policy::Goose { .. } => run_goose::run(prep, params, counter),
         Policy::Coworker(s) => run_coworker::run(prep, params, s, counter),
+        Policy::OpenCode(_) => run_opencode::run(prep, params, counter),
     }
 }
 

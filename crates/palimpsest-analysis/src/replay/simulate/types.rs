@@ -23,6 +23,8 @@ pub enum Policy {
     },
     /// coworker: trigger before every model call.
     Coworker(cw::Settings),
+    /// OpenCode: the usable window reached before a request; a budgeted tail of turns kept.
+    OpenCode(crate::replay::opencode::Settings),
 }
 
 /// What a simulation is asked to do.
