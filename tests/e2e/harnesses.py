@@ -71,3 +71,40 @@ def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
         shots(c, "opencode-postmortem.png")
     finally:
         open_tab(c, "timeline")
+
+
+COPILOT = "3f1b0c9e-5a2d-4c71-9e11-7c0de0000001"
+
+
+def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
+    c.open_session(COPILOT)
+    c.set_view("all")
+    status = c.d.run(STATUS)
+    check("24 rows" in status, f"24 messages from the events; got {status!r}")
+    c.set_view("agent")
+    seen = [(r["index"], r["kind"]) for r in c.rows()]
+    check(seen == [(20, "summary"), (21, "ordinary"), (22, "ordinary"), (23, "ordinary")],
+          f"after the manual /compact the model sees its summary and what follows; got {seen}")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=cut-open]').length >= 2;", what="the cut rules")
+    c.d.click("[data-testid=cut-open]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '8';",
+             what="the background compaction's view")
+    dropped = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")]
+    check(dropped == [0, 1, 2, 3, 4], f"it removed the 5 oldest messages; got {dropped}")
+    kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
+    check(kept[:3] == [5, 6, 7], f"it kept the edit call, its result and the answer; got {kept}")
+    summary = c.d.text("[data-testid=summary-text]")
+    check(summary.startswith("<overview>"), f"the summary column is summaryContent; got {summary[:60]!r}")
+    shots(c, "copilot-cut.png", "screenshot-copilot-cut.png")
+    c.d.click("[data-testid=cut-close]")
+    out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/copilot", "--session", COPILOT, "--json"],
+                         capture_output=True, text=True, check=True)
+    want = json.loads(out.stdout)["verdict"]
+    open_tab(c, "postmortem")
+    try:
+        got = c.d.wait("return document.querySelector('[data-testid=verdict]')?.textContent;", timeout=60,
+                       what="the post-mortem verdict")
+        check(got == want, f"the verdict is exactly the CLI's;\n app: {got!r}\n cli: {want!r}")
+    finally:
+        open_tab(c, "timeline")

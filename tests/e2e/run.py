@@ -28,7 +28,10 @@ from fleet import (  # noqa: E402
     test_a_cold_fleet_counts_its_progress_and_cancels, test_a_real_transcript_past_the_first_screen_comes_in_whole,
     test_a_session_reopens_from_the_index, test_ctrl_k_search_opens_the_message, test_fleet_table_sorts_and_fits,
 )
-from harnesses import test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept  # noqa: E402
+from harnesses import (  # noqa: E402
+    test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent,
+    test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept,
+)
 from home import test_an_empty_home_offers_the_bundled_examples, test_without_a_path_it_lists_every_agent_folder_in_home  # noqa: E402
 from live import test_live_writer_rows_appear_once_in_order  # noqa: E402
 from postmortem import (  # noqa: E402
@@ -79,6 +82,7 @@ TESTS = [
     test_replacements_and_collapses_are_cuts_with_their_own_views,
     test_a_goose_delegation_links_its_child_session,
     test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept,
+    test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent,
     test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
     test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests,

@@ -6,6 +6,7 @@ pub mod big;
 pub mod claude;
 pub mod claude_views;
 pub mod codex;
+pub mod copilot;
 pub mod coworker;
 pub mod distinct;
 pub mod goose;

@@ -62,7 +62,9 @@ impl HealthProfile {
             SourceFormat::Goose | SourceFormat::GooseLegacy => Self::goose(),
             SourceFormat::ClaudeCode => Self::claude_code(),
             SourceFormat::OpenCode | SourceFormat::Kilo => Self::opencode(),
-            SourceFormat::Codex | SourceFormat::MessageLog => Self::plain(),
+            SourceFormat::Codex | SourceFormat::MessageLog | SourceFormat::CopilotCli => {
+                Self::plain()
+            }
         }
     }
 

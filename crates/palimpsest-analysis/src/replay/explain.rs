@@ -38,6 +38,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::MessageLog => "message-log",
         SourceFormat::OpenCode => "OpenCode",
         SourceFormat::Kilo => "Kilo Code",
+        SourceFormat::CopilotCli => "Copilot CLI",
     }
 }
 

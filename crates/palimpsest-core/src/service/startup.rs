@@ -133,6 +133,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::MessageLog => "message logs",
         Family::OpenCode => "OpenCode",
         Family::Kilo => "Kilo Code",
+        Family::CopilotCli => "Copilot CLI",
         other => other.as_str(),
     }
 }

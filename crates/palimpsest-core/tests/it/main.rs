@@ -22,6 +22,7 @@ mod codex_newer;
 mod codex_resume;
 mod codex_zst;
 mod compaction;
+mod copilot;
 mod cost;
 mod coworker;
 mod coworker_sizes;

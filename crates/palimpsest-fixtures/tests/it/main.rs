@@ -7,5 +7,5 @@ mod claude_regenerate;
 mod codex_regenerate;
 mod coworker_logs_regenerate;
 mod goose_regenerate;
-mod opencode_regenerate;
+mod harnesses_regenerate;
 mod stuck_regenerate;

@@ -26,6 +26,8 @@ pub enum SourceFormat {
     OpenCode,
     /// Kilo Code's `kilo.db`, OpenCode's schema.
     Kilo,
+    /// GitHub Copilot CLI's `session-state/<id>/events.jsonl`.
+    CopilotCli,
 }
 
 impl SourceFormat {
@@ -40,6 +42,7 @@ impl SourceFormat {
             Self::MessageLog => "message-log",
             Self::OpenCode => "opencode",
             Self::Kilo => "kilo",
+            Self::CopilotCli => "copilot-cli",
         }
     }
 }
@@ -65,6 +68,8 @@ pub enum Family {
     OpenCode,
     /// Kilo Code.
     Kilo,
+    /// GitHub Copilot CLI.
+    CopilotCli,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -80,6 +85,7 @@ impl Family {
             Self::MessageLog => "message-log",
             Self::OpenCode => "opencode",
             Self::Kilo => "kilo",
+            Self::CopilotCli => "copilot-cli",
             Self::Unknown => "unknown",
         }
     }
@@ -96,6 +102,7 @@ impl SourceFormat {
             Self::MessageLog => Family::MessageLog,
             Self::OpenCode => Family::OpenCode,
             Self::Kilo => Family::Kilo,
+            Self::CopilotCli => Family::CopilotCli,
         }
     }
 }

@@ -61,6 +61,8 @@ pub fn default_locations(
     out.extend(coworker.into_iter().map(|p| (Family::Coworker, p)));
     let opencode = super::opencode::locations_from(|k| lookup(k).map(PathBuf::from));
     out.extend(opencode.into_iter().map(|(f, p)| (f.family(), p)));
+    let copilot = super::copilot::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(copilot.into_iter().map(|p| (Family::CopilotCli, p)));
     out
 }
 
@@ -184,6 +186,7 @@ mod tests {
             (Family::Coworker, "/h/.config/coworker".into()),
             (Family::OpenCode, "/h/.local/share/opencode".into()),
             (Family::Kilo, "/h/.local/share/kilo".into()),
+            (Family::CopilotCli, "/h/.copilot/session-state".into()),
         ];
         assert_eq!(
             got, want,

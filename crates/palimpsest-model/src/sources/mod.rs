@@ -16,6 +16,7 @@ mod catalog;
 pub mod claude;
 pub mod codex;
 pub mod compressed;
+pub mod copilot;
 pub mod coworker;
 pub mod discovery;
 pub mod goose;
@@ -244,6 +245,7 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     goose::claim,
     coworker::claim,
     opencode::claim,
+    copilot::claim,
     claude::claim,
     codex::claim,
     message_log::claim,

@@ -1,9 +1,10 @@
-//! Regenerating the OpenCode and Kilo Code databases into a temp dir gives the committed rows.
+//! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
+//! OpenCode and Kilo Code databases row for row, the Copilot CLI event logs byte for byte.
 
 use std::path::PathBuf;
 
 #[test]
-fn regenerated_opencode_fixtures_match_the_committed_ones() {
+fn regenerated_harness_fixtures_match_the_committed_ones() {
     let out = tempfile::tempdir().unwrap();
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_palimpsest-fixtures"))
         .arg(out.path())
@@ -21,6 +22,17 @@ fn regenerated_opencode_fixtures_match_the_committed_ones() {
         assert!(
             fresh == super::goose_regenerate::rows(&committed.join(db)),
             "{db}: committed rows differ from the generator's; rerun `cargo run -p palimpsest-fixtures -- fixtures/`"
+        );
+    }
+    for id in [
+        palimpsest_fixtures::copilot::WORKER,
+        palimpsest_fixtures::copilot::TRUNCATED,
+    ] {
+        let log = format!("copilot/session-state/{id}/events.jsonl");
+        assert_eq!(
+            std::fs::read_to_string(out.path().join(&log)).unwrap(),
+            std::fs::read_to_string(committed.join(&log)).unwrap_or_default(),
+            "{log}: committed events differ from the generator's"
         );
     }
 }
