@@ -96,6 +96,8 @@ def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
     check(kept[:3] == [5, 6, 7], f"it kept the edit call, its result and the answer; got {kept}")
     summary = c.d.text("[data-testid=summary-text]")
     check(summary.startswith("<overview>"), f"the summary column is summaryContent; got {summary[:60]!r}")
+    c.d.wait("return document.querySelector('.cut-head')?.textContent.includes('BPE') && "
+             "!!document.querySelector('[data-testid=summary-text]');", what="the cut counted in BPE")
     shots(c, "copilot-cut.png", "screenshot-copilot-cut.png")
     c.d.click("[data-testid=cut-close]")
     out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/copilot", "--session", COPILOT, "--json"],
@@ -108,3 +110,34 @@ def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
         check(got == want, f"the verdict is exactly the CLI's;\n app: {got!r}\n cli: {want!r}")
     finally:
         open_tab(c, "timeline")
+
+
+GEMINI = "3c7e9a1b-0d42-4e55-9a3b-6f1d2e000001"
+
+
+def test_a_gemini_cli_recording_shows_its_compression_and_rewind(c):
+    c.open_session(GEMINI)
+    c.set_view("all")
+    status = c.d.run(STATUS)
+    check("18 rows" in status, f"18 messages from the records; got {status!r}")
+    rows = {r["index"]: r for r in c.rows()}
+    check(rows[9]["kind"] == "summary" and rows[10]["kind"] == "continuation",
+          f"the state snapshot and the model's thanks; got {rows[9]['kind']}, {rows[10]['kind']}")
+    c.set_view("agent")
+    seen = [r["index"] for r in c.rows()]
+    check(seen == [7, 8, 9, 10, 14, 15, 16, 17],
+          f"the model sees the kept turn, the snapshot, its thanks and what followed the rewind; got {seen}")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=cut-open]').length >= 1;", what="the cut rule")
+    c.d.click("[data-testid=cut-open]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '9';",
+             what="the compression's view")
+    dropped = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")]
+    check(dropped == list(range(7)), f"it dropped the first turn's seven messages; got {dropped}")
+    c.d.wait("return document.querySelector('[data-testid=summary-text]')?.textContent.startsWith('<state_snapshot>');",
+             what="the state snapshot in the summary column")
+    # The view is drawn again once the session's BPE counts are in; the picture waits for it.
+    c.d.wait("return document.querySelector('.cut-head')?.textContent.includes('BPE') && "
+             "!!document.querySelector('[data-testid=summary-text]');", what="the cut counted in BPE")
+    shots(c, "gemini-cut.png", "screenshot-gemini-cut.png")
+    c.d.click("[data-testid=cut-close]")

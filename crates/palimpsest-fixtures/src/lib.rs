@@ -9,6 +9,7 @@ pub mod codex;
 pub mod copilot;
 pub mod coworker;
 pub mod distinct;
+pub mod gemini;
 pub mod goose;
 pub mod live;
 pub mod malformed;

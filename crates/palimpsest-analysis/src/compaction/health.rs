@@ -62,9 +62,10 @@ impl HealthProfile {
             SourceFormat::Goose | SourceFormat::GooseLegacy => Self::goose(),
             SourceFormat::ClaudeCode => Self::claude_code(),
             SourceFormat::OpenCode | SourceFormat::Kilo => Self::opencode(),
-            SourceFormat::Codex | SourceFormat::MessageLog | SourceFormat::CopilotCli => {
-                Self::plain()
-            }
+            SourceFormat::Codex
+            | SourceFormat::MessageLog
+            | SourceFormat::CopilotCli
+            | SourceFormat::GeminiCli => Self::plain(),
         }
     }
 

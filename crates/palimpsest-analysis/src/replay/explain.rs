@@ -39,6 +39,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::OpenCode => "OpenCode",
         SourceFormat::Kilo => "Kilo Code",
         SourceFormat::CopilotCli => "Copilot CLI",
+        SourceFormat::GeminiCli => "Gemini CLI",
     }
 }
 

@@ -134,6 +134,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::OpenCode => "OpenCode",
         Family::Kilo => "Kilo Code",
         Family::CopilotCli => "Copilot CLI",
+        Family::GeminiCli => "Gemini CLI",
         other => other.as_str(),
     }
 }

@@ -33,6 +33,7 @@ mod distinct;
 mod docs;
 mod edits;
 mod follow;
+mod gemini;
 mod goose;
 mod goose_input;
 mod goose_readonly;

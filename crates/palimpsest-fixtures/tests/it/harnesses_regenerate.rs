@@ -1,5 +1,6 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
-//! OpenCode and Kilo Code databases row for row, the Copilot CLI event logs byte for byte.
+//! OpenCode and Kilo Code databases row for row, the Copilot CLI event logs and the Gemini CLI
+//! recordings byte for byte.
 
 use std::path::PathBuf;
 
@@ -33,6 +34,19 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             std::fs::read_to_string(out.path().join(&log)).unwrap(),
             std::fs::read_to_string(committed.join(&log)).unwrap_or_default(),
             "{log}: committed events differ from the generator's"
+        );
+    }
+    let chats = format!("gemini/tmp/{}/chats", palimpsest_fixtures::gemini::PROJECT);
+    for rel in [
+        "session-2026-10-06T09-00-3c7e9a1b.jsonl",
+        "session-2026-10-05T17-30-3c7e9a1b.json",
+        "3c7e9a1b-0d42-4e55-9a3b-6f1d2e000001/3c7e9a1b-0d42-4e55-9a3b-6f1d2e000002.jsonl",
+    ] {
+        let file = format!("{chats}/{rel}");
+        assert_eq!(
+            std::fs::read_to_string(out.path().join(&file)).unwrap(),
+            std::fs::read_to_string(committed.join(&file)).unwrap_or_default(),
+            "{file}: committed recording differs from the generator's"
         );
     }
 }

@@ -28,6 +28,8 @@ pub enum SourceFormat {
     Kilo,
     /// GitHub Copilot CLI's `session-state/<id>/events.jsonl`.
     CopilotCli,
+    /// Gemini CLI's chat recordings (`~/.gemini/tmp/<hash>/chats/session-*.jsonl`).
+    GeminiCli,
 }
 
 impl SourceFormat {
@@ -43,6 +45,7 @@ impl SourceFormat {
             Self::OpenCode => "opencode",
             Self::Kilo => "kilo",
             Self::CopilotCli => "copilot-cli",
+            Self::GeminiCli => "gemini-cli",
         }
     }
 }
@@ -70,6 +73,8 @@ pub enum Family {
     Kilo,
     /// GitHub Copilot CLI.
     CopilotCli,
+    /// Gemini CLI.
+    GeminiCli,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -86,6 +91,7 @@ impl Family {
             Self::OpenCode => "opencode",
             Self::Kilo => "kilo",
             Self::CopilotCli => "copilot-cli",
+            Self::GeminiCli => "gemini-cli",
             Self::Unknown => "unknown",
         }
     }
@@ -103,6 +109,7 @@ impl SourceFormat {
             Self::OpenCode => Family::OpenCode,
             Self::Kilo => Family::Kilo,
             Self::CopilotCli => Family::CopilotCli,
+            Self::GeminiCli => Family::GeminiCli,
         }
     }
 }

@@ -63,6 +63,8 @@ pub fn default_locations(
     out.extend(opencode.into_iter().map(|(f, p)| (f.family(), p)));
     let copilot = super::copilot::locations_from(|k| lookup(k).map(PathBuf::from));
     out.extend(copilot.into_iter().map(|p| (Family::CopilotCli, p)));
+    let gemini = super::gemini::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(gemini.into_iter().map(|p| (Family::GeminiCli, p)));
     out
 }
 
@@ -187,6 +189,7 @@ mod tests {
             (Family::OpenCode, "/h/.local/share/opencode".into()),
             (Family::Kilo, "/h/.local/share/kilo".into()),
             (Family::CopilotCli, "/h/.copilot/session-state".into()),
+            (Family::GeminiCli, "/h/.gemini/tmp".into()),
         ];
         assert_eq!(
             got, want,

@@ -19,6 +19,7 @@ pub mod compressed;
 pub mod copilot;
 pub mod coworker;
 pub mod discovery;
+pub mod gemini;
 pub mod goose;
 pub mod jsonl;
 pub mod kept;
@@ -246,6 +247,7 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     coworker::claim,
     opencode::claim,
     copilot::claim,
+    gemini::claim,
     claude::claim,
     codex::claim,
     message_log::claim,

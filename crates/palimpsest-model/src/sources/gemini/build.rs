@@ -1,0 +1,428 @@
+//! A Gemini CLI recording replayed as its `ChatRecordingService` reloads it, keeping what it
+//! forgets: every message ever recorded, in the order it first appeared (the latest version of
+//! a record upserted by id), and the history the model holds at the end. `$set.messages`
+//! replaces that history: when it drops messages and brings new ones (the compression's state
+//! snapshot and the model's thanks), that is a compaction, whose kept messages are those of
+//! the old history it keeps. `$rewindTo` removes a message and what follows it from the history
+//! and from what the user sees. A `gemini` message is the model's answer: its text and calls,
+//! then each call's result as the model received it (a tool message).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::model::{
+    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat,
+    Trigger, UsageSplit,
+};
+
+/// One compression: the history it dropped from, the ids it brought and kept.
+struct Compression {
+    brought: Vec<String>,
+    kept: Vec<String>,
+}
+
+/// A recording, replayed.
+pub struct Recording {
+    file: PathBuf,
+    metadata: Value,
+    /// Every message record by first appearance: `(id, latest record)`.
+    all: Vec<(String, Value)>,
+    /// The history the model holds at the end.
+    current: Vec<String>,
+    /// Messages a rewind removed.
+    rewound: Vec<String>,
+    compressions: Vec<Compression>,
+    /// Lines that did not parse: `(line, raw, error)`.
+    bad: Vec<(usize, String, String)>,
+}
+
+fn ms(v: &Value) -> Option<i64> {
+    v.as_str()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|d| d.timestamp_millis())
+}
+
+impl Recording {
+    /// Read and replay `file` (a legacy `.json` record is its messages in order).
+    pub fn read(file: &Path) -> Result<Self> {
+        let mut r = Recording {
+            file: file.to_owned(),
+            metadata: json!({}),
+            all: Vec::new(),
+            current: Vec::new(),
+            rewound: Vec::new(),
+            compressions: Vec::new(),
+            bad: Vec::new(),
+        };
+        if file.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+            let v: Value = serde_json::from_str(&text)
+                .map_err(|e| Error::format(file, format!("not a Gemini recording: {e}")))?;
+            for m in v["messages"].as_array().into_iter().flatten() {
+                r.message(m.clone());
+            }
+            r.metadata = v;
+            return Ok(r);
+        }
+        crate::sources::jsonl::for_each_line(file, |l| {
+            match l.value {
+                Ok(v) => r.record(v),
+                Err(b) => r.bad.push((l.number, b.raw, b.error.to_string())),
+            }
+            true
+        })?;
+        Ok(r)
+    }
+
+    fn record(&mut self, v: Value) {
+        if let Some(to) = v["$rewindTo"].as_str() {
+            let cut = self.current.iter().position(|i| i == to).unwrap_or(0);
+            self.rewound.extend(self.current.drain(cut..));
+        } else if v["id"].is_string() {
+            self.message(v);
+        } else if let Some(set) = v["$set"].as_object() {
+            if let Some(list) = set.get("messages").and_then(Value::as_array) {
+                self.replace(list);
+            }
+            for (k, x) in set.iter().filter(|(k, _)| *k != "messages") {
+                self.metadata[k] = x.clone();
+            }
+        } else if v["sessionId"].is_string() {
+            for (k, x) in v.as_object().into_iter().flatten() {
+                self.metadata[k] = x.clone();
+            }
+        }
+    }
+
+    /// A message record: the latest version of its id, in the history when new.
+    fn message(&mut self, v: Value) {
+        let id = v["id"].as_str().unwrap_or_default().to_owned();
+        match self.all.iter_mut().find(|(i, _)| *i == id) {
+            Some(slot) => slot.1 = v,
+            None => {
+                self.all.push((id.clone(), v));
+                self.current.push(id);
+            }
+        }
+    }
+
+    /// `$set.messages`: the new history. Dropping messages while bringing new ones is a
+    /// compression; otherwise the records are only updated (masked results).
+    fn replace(&mut self, list: &[Value]) {
+        let ids: Vec<String> = list
+            .iter()
+            .filter_map(|m| m["id"].as_str().map(str::to_owned))
+            .collect();
+        let brought: Vec<String> = ids
+            .iter()
+            .filter(|i| !self.all.iter().any(|(a, _)| a == *i))
+            .cloned()
+            .collect();
+        let dropped = self.current.iter().any(|i| !ids.contains(i));
+        for m in list {
+            let id = m["id"].as_str().unwrap_or_default().to_owned();
+            match self.all.iter_mut().find(|(i, _)| *i == id) {
+                Some(slot) => slot.1 = m.clone(),
+                None => self.all.push((id, m.clone())),
+            }
+        }
+        if dropped && !brought.is_empty() {
+            let kept = self
+                .current
+                .iter()
+                .filter(|i| ids.contains(i))
+                .cloned()
+                .collect();
+            self.compressions.push(Compression { brought, kept });
+        }
+        self.current = ids;
+    }
+
+    /// The session's id, its parent (a sub-agent's folder names it) and the listing entry.
+    pub fn meta(&self) -> SessionMeta {
+        let id = self.metadata["sessionId"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| {
+                self.file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            });
+        let parent = (self.metadata["kind"] == "subagent")
+            .then(|| self.file.parent().and_then(Path::file_name))
+            .flatten()
+            .map(|n| n.to_string_lossy().into_owned());
+        let first_user = self
+            .all
+            .iter()
+            .find(|(_, m)| m["type"] == "user")
+            .map(|(_, m)| {
+                content_text(&m["content"])
+                    .chars()
+                    .take(60)
+                    .collect::<String>()
+            });
+        let name = self.metadata["summary"]
+            .as_str()
+            .map(str::to_owned)
+            .or(first_user)
+            .unwrap_or_else(|| id.clone());
+        let (messages, records) = self.parts();
+        let last = self
+            .all
+            .iter()
+            .rev()
+            .find(|(_, m)| m["type"] == "gemini" && m["model"].is_string());
+        SessionMeta {
+            id,
+            format: SourceFormat::GeminiCli,
+            path: self.file.display().to_string(),
+            name,
+            working_dir: self.metadata["directories"][0].as_str().map(str::to_owned),
+            created: ms(&self.metadata["startTime"]),
+            updated: ms(&self.metadata["lastUpdated"]),
+            model: last
+                .and_then(|(_, m)| m["model"].as_str())
+                .map(str::to_owned),
+            context_limit: None,
+            usage: None,
+            message_count: messages.len(),
+            compaction_count: records.len(),
+            parent_id: parent,
+        }
+    }
+
+    /// The session, listed as `meta`.
+    pub fn session(&self, meta: SessionMeta) -> Session {
+        let (messages, compactions) = self.parts();
+        Session {
+            meta,
+            messages: crate::model::shared(messages),
+            compactions,
+        }
+    }
+
+    /// The stored record of message `id`, for the raw view.
+    pub fn raw(&self, id: &str) -> Option<String> {
+        let (_, v) = self.all.iter().find(|(i, _)| i == id)?;
+        serde_json::to_string_pretty(v).ok()
+    }
+
+    fn parts(&self) -> (Vec<Message>, Vec<CompactionRecord>) {
+        let mut out: Vec<Message> = Vec::new();
+        let mut first: Vec<(String, usize)> = Vec::new();
+        for (line, raw, why) in &self.bad {
+            let mut m = Message::unreadable(0, "line", raw.clone(), why.clone());
+            m.set_detail("line", json!(line));
+            out.push(m);
+        }
+        for (id, v) in &self.all {
+            first.push((id.clone(), out.len()));
+            let seen = self.current.contains(id);
+            let gone = self.rewound.contains(id);
+            for mut m in expand(id, v) {
+                if m.kind != MessageKind::Notification {
+                    m.agent_visible = seen;
+                }
+                if gone {
+                    m.user_visible = false;
+                }
+                out.push(m);
+            }
+        }
+        for (i, m) in out.iter_mut().enumerate() {
+            m.index = i;
+        }
+        let at = |id: &str| first.iter().find(|(i, _)| i == id).map(|(_, k)| *k);
+        // A record's messages: the answer and its results share its id.
+        let ids: Vec<Option<String>> = out.iter().map(|m| m.id.clone()).collect();
+        let pieces = |id: &str| -> Vec<usize> {
+            (0..ids.len())
+                .filter(|&k| ids[k].as_deref() == Some(id))
+                .collect()
+        };
+        let records = self
+            .compressions
+            .iter()
+            .filter_map(|c| {
+                let summary = at(&c.brought[0])?;
+                for id in &c.brought {
+                    if let Some(k) = at(id) {
+                        // The snapshot stands for the span; the thanks after it is the model's.
+                        let kind = if k == summary {
+                            MessageKind::Summary
+                        } else {
+                            MessageKind::Continuation
+                        };
+                        out[k].kind = kind;
+                        out[k].user_visible = false;
+                    }
+                }
+                Some(CompactionRecord {
+                    cut_index: summary,
+                    trigger: Some(Trigger::Auto),
+                    pre_tokens: None,
+                    post_tokens: None,
+                    post_tokens_from_usage: false,
+                    summary_index: Some(summary),
+                    kept: c.kept.iter().flat_map(|id| pieces(id)).collect(),
+                    raw: None,
+                    applied_index: None,
+                    archived: None,
+                })
+            })
+            .collect();
+        (out, records)
+    }
+}
+
+/// The text of a `content` (a string, or parts with `text`).
+fn content_text(c: &Value) -> String {
+    match c {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// One record as the model's messages: a user turn; an answer and its calls' results; a
+/// notice the model never gets.
+fn expand(id: &str, v: &Value) -> Vec<Message> {
+    let created = ms(&v["timestamp"]);
+    let new = |role| {
+        let mut m = Message::new(0, role, Vec::new());
+        m.id = Some(id.to_owned());
+        m.created = created;
+        m
+    };
+    match v["type"].as_str() {
+        Some("user") => {
+            let mut m = new(Role::User);
+            m.parts = parts(&v["content"]);
+            vec![m]
+        }
+        Some("gemini") => {
+            let mut m = new(Role::Assistant);
+            let thoughts: Vec<String> = v["thoughts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| {
+                    format!(
+                        "{}: {}",
+                        t["subject"].as_str().unwrap_or(""),
+                        t["description"].as_str().unwrap_or("")
+                    )
+                })
+                .collect();
+            if !thoughts.is_empty() {
+                m.parts.push(Part::Thinking {
+                    text: thoughts.join("\n"),
+                    redacted: false,
+                });
+            }
+            m.parts.extend(parts(&v["content"]));
+            let calls = v["toolCalls"].as_array().cloned().unwrap_or_default();
+            for c in &calls {
+                m.parts.push(Part::ToolCall {
+                    id: c["id"].as_str().unwrap_or_default().to_owned(),
+                    name: c["name"].as_str().unwrap_or_default().to_owned(),
+                    arguments: c.get("args").cloned().unwrap_or(json!({})).into(),
+                });
+            }
+            if let Some(model) = v.get("model").filter(|x| x.is_string()) {
+                m.set_detail("model", model.clone());
+            }
+            let t = &v["tokens"];
+            if t.is_object() {
+                let n = |k: &str| t[k].as_u64().unwrap_or(0);
+                // The prompt count includes the cached tokens; thoughts are output.
+                m.usage.push(UsageSplit {
+                    input: n("input").saturating_sub(n("cached")),
+                    output: n("output") + n("thoughts"),
+                    cache_read: n("cached"),
+                    cache_write: 0,
+                    cache_write_1h: 0,
+                });
+            }
+            let mut out = vec![m];
+            for c in calls.iter().filter(|c| c.get("result").is_some()) {
+                let mut r = new(Role::Tool);
+                r.created = ms(&c["timestamp"]).or(created);
+                let response = c["result"]
+                    .as_array()
+                    .and_then(|a| a.iter().find_map(|p| p.get("functionResponse")))
+                    .map(|f| f["response"].clone())
+                    .unwrap_or(Value::Null);
+                let text = response["output"]
+                    .as_str()
+                    .or(response["error"].as_str())
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| response.to_string());
+                r.parts.push(Part::ToolResult {
+                    call_id: c["id"].as_str().unwrap_or_default().to_owned(),
+                    text: text.into(),
+                    is_error: c["status"] == "error",
+                    raw: c["result"].clone().into(),
+                });
+                out.push(r);
+            }
+            out
+        }
+        other => {
+            // `info`, `error`, `warning`: the CLI's notices, shown, never sent.
+            let mut m = new(Role::System);
+            m.kind = MessageKind::Notification;
+            m.agent_visible = false;
+            m.parts.push(Part::Text {
+                text: content_text(&v["content"]),
+            });
+            m.set_detail("type", json!(other.unwrap_or("unknown")));
+            vec![m]
+        }
+    }
+}
+
+/// A `content` as parts: text, a function's response (a result), inline data; the rest kept.
+fn parts(c: &Value) -> Vec<Part> {
+    match c {
+        Value::String(s) if s.is_empty() => Vec::new(),
+        Value::String(s) => vec![Part::Text { text: s.clone() }],
+        Value::Array(items) => items
+            .iter()
+            .map(|p| {
+                if let Some(t) = p["text"].as_str() {
+                    Part::Text { text: t.to_owned() }
+                } else if let Some(f) = p.get("functionResponse") {
+                    Part::ToolResult {
+                        call_id: f["id"].as_str().unwrap_or_default().to_owned(),
+                        text: f["response"]["output"]
+                            .as_str()
+                            .map_or_else(|| f["response"].to_string(), str::to_owned)
+                            .into(),
+                        is_error: f["response"]["error"].is_string(),
+                        raw: p.clone().into(),
+                    }
+                } else if let Some(d) = p.get("inlineData") {
+                    Part::Image {
+                        mime: d["mimeType"].as_str().unwrap_or_default().to_owned(),
+                        size: d["data"].as_str().map_or(0, str::len),
+                    }
+                } else {
+                    Part::Other {
+                        original_type: "part".to_owned(),
+                        raw: p.clone(),
+                    }
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
