@@ -5,7 +5,7 @@
 //!
 //! The schema is not documented for files, so everything is read tolerantly: an event type
 //! nobody knows is an invisible row, a line that does not parse a row naming file and line.
-//! What the events mean is `build`'s; the older `history-session-state/<id>.json` files are not
+//! Reading the file and listing is `events`'; what the events mean is `build`'s; the older `history-session-state/<id>.json` files are not
 //! read.
 
 use std::path::{Path, PathBuf};
@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
+pub mod events;
 
 /// The events file of a session folder.
 pub const EVENTS: &str = "events.jsonl";
@@ -30,8 +31,8 @@ pub struct CopilotSource {
 }
 
 impl CopilotSource {
-    fn read(&self) -> Result<build::Events> {
-        build::Events::read(&self.file)
+    fn read(&self) -> Result<events::Events> {
+        events::Events::read(&self.file)
     }
 }
 

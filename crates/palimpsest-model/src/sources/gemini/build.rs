@@ -5,16 +5,16 @@
 //! snapshot and the model's thanks), that is a compaction, whose kept messages are those of
 //! the old history it keeps. `$rewindTo` removes a message and what follows it from the history
 //! and from what the user sees. A `gemini` message is the model's answer: its text and calls,
-//! then each call's result as the model received it (a tool message).
+//! then each call's result as the model received it (a tool message): `expand`'s.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::expand::{content_text, expand, ms};
 use crate::error::{Error, Result};
 use crate::model::{
-    CompactionRecord, Message, MessageKind, Part, Role, Session, SessionMeta, SourceFormat,
-    Trigger, UsageSplit,
+    CompactionRecord, Message, MessageKind, Session, SessionMeta, SourceFormat, Trigger,
 };
 
 /// One compression: the history it dropped from, the ids it brought and kept.
@@ -36,12 +36,6 @@ pub struct Recording {
     compressions: Vec<Compression>,
     /// Lines that did not parse: `(line, raw, error)`.
     bad: Vec<(usize, String, String)>,
-}
-
-fn ms(v: &Value) -> Option<i64> {
-    v.as_str()
-        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
-        .map(|d| d.timestamp_millis())
 }
 
 impl Recording {
@@ -276,153 +270,5 @@ impl Recording {
             })
             .collect();
         (out, records)
-    }
-}
-
-/// The text of a `content` (a string, or parts with `text`).
-fn content_text(c: &Value) -> String {
-    match c {
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
-/// One record as the model's messages: a user turn; an answer and its calls' results; a
-/// notice the model never gets.
-fn expand(id: &str, v: &Value) -> Vec<Message> {
-    let created = ms(&v["timestamp"]);
-    let new = |role| {
-        let mut m = Message::new(0, role, Vec::new());
-        m.id = Some(id.to_owned());
-        m.created = created;
-        m
-    };
-    match v["type"].as_str() {
-        Some("user") => {
-            let mut m = new(Role::User);
-            m.parts = parts(&v["content"]);
-            vec![m]
-        }
-        Some("gemini") => {
-            let mut m = new(Role::Assistant);
-            let thoughts: Vec<String> = v["thoughts"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|t| {
-                    format!(
-                        "{}: {}",
-                        t["subject"].as_str().unwrap_or(""),
-                        t["description"].as_str().unwrap_or("")
-                    )
-                })
-                .collect();
-            if !thoughts.is_empty() {
-                m.parts.push(Part::Thinking {
-                    text: thoughts.join("\n"),
-                    redacted: false,
-                });
-            }
-            m.parts.extend(parts(&v["content"]));
-            let calls = v["toolCalls"].as_array().cloned().unwrap_or_default();
-            for c in &calls {
-                m.parts.push(Part::ToolCall {
-                    id: c["id"].as_str().unwrap_or_default().to_owned(),
-                    name: c["name"].as_str().unwrap_or_default().to_owned(),
-                    arguments: c.get("args").cloned().unwrap_or(json!({})).into(),
-                });
-            }
-            if let Some(model) = v.get("model").filter(|x| x.is_string()) {
-                m.set_detail("model", model.clone());
-            }
-            let t = &v["tokens"];
-            if t.is_object() {
-                let n = |k: &str| t[k].as_u64().unwrap_or(0);
-                // The prompt count includes the cached tokens; thoughts are output.
-                m.usage.push(UsageSplit {
-                    input: n("input").saturating_sub(n("cached")),
-                    output: n("output") + n("thoughts"),
-                    cache_read: n("cached"),
-                    cache_write: 0,
-                    cache_write_1h: 0,
-                });
-            }
-            let mut out = vec![m];
-            for c in calls.iter().filter(|c| c.get("result").is_some()) {
-                let mut r = new(Role::Tool);
-                r.created = ms(&c["timestamp"]).or(created);
-                let response = c["result"]
-                    .as_array()
-                    .and_then(|a| a.iter().find_map(|p| p.get("functionResponse")))
-                    .map(|f| f["response"].clone())
-                    .unwrap_or(Value::Null);
-                let text = response["output"]
-                    .as_str()
-                    .or(response["error"].as_str())
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| response.to_string());
-                r.parts.push(Part::ToolResult {
-                    call_id: c["id"].as_str().unwrap_or_default().to_owned(),
-                    text: text.into(),
-                    is_error: c["status"] == "error",
-                    raw: c["result"].clone().into(),
-                });
-                out.push(r);
-            }
-            out
-        }
-        other => {
-            // `info`, `error`, `warning`: the CLI's notices, shown, never sent.
-            let mut m = new(Role::System);
-            m.kind = MessageKind::Notification;
-            m.agent_visible = false;
-            m.parts.push(Part::Text {
-                text: content_text(&v["content"]),
-            });
-            m.set_detail("type", json!(other.unwrap_or("unknown")));
-            vec![m]
-        }
-    }
-}
-
-/// A `content` as parts: text, a function's response (a result), inline data; the rest kept.
-fn parts(c: &Value) -> Vec<Part> {
-    match c {
-        Value::String(s) if s.is_empty() => Vec::new(),
-        Value::String(s) => vec![Part::Text { text: s.clone() }],
-        Value::Array(items) => items
-            .iter()
-            .map(|p| {
-                if let Some(t) = p["text"].as_str() {
-                    Part::Text { text: t.to_owned() }
-                } else if let Some(f) = p.get("functionResponse") {
-                    Part::ToolResult {
-                        call_id: f["id"].as_str().unwrap_or_default().to_owned(),
-                        text: f["response"]["output"]
-                            .as_str()
-                            .map_or_else(|| f["response"].to_string(), str::to_owned)
-                            .into(),
-                        is_error: f["response"]["error"].is_string(),
-                        raw: p.clone().into(),
-                    }
-                } else if let Some(d) = p.get("inlineData") {
-                    Part::Image {
-                        mime: d["mimeType"].as_str().unwrap_or_default().to_owned(),
-                        size: d["data"].as_str().map_or(0, str::len),
-                    }
-                } else {
-                    Part::Other {
-                        original_type: "part".to_owned(),
-                        raw: p.clone(),
-                    }
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
     }
 }
