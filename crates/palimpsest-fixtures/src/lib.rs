@@ -8,6 +8,7 @@ pub mod claude_views;
 pub mod codex;
 pub mod copilot;
 pub mod coworker;
+pub mod crush;
 pub mod distinct;
 pub mod gemini;
 pub mod goose;

@@ -65,7 +65,8 @@ impl HealthProfile {
             SourceFormat::Codex
             | SourceFormat::MessageLog
             | SourceFormat::CopilotCli
-            | SourceFormat::GeminiCli => Self::plain(),
+            | SourceFormat::GeminiCli
+            | SourceFormat::Crush => Self::plain(),
         }
     }
 

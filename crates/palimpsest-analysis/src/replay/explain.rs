@@ -40,6 +40,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::Kilo => "Kilo Code",
         SourceFormat::CopilotCli => "Copilot CLI",
         SourceFormat::GeminiCli => "Gemini CLI",
+        SourceFormat::Crush => "Crush",
     }
 }
 

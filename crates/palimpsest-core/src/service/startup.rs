@@ -135,6 +135,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::Kilo => "Kilo Code",
         Family::CopilotCli => "Copilot CLI",
         Family::GeminiCli => "Gemini CLI",
+        Family::Crush => "Crush",
         other => other.as_str(),
     }
 }

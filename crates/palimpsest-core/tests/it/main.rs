@@ -27,6 +27,7 @@ mod cost;
 mod coworker;
 mod coworker_sizes;
 mod coworker_trim;
+mod crush;
 mod cutview;
 mod cutview_brief;
 mod distinct;

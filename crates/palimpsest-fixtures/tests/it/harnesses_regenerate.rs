@@ -1,5 +1,5 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
-//! OpenCode and Kilo Code databases row for row, the Copilot CLI event logs and the Gemini CLI
+//! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and the Gemini CLI
 //! recordings byte for byte.
 
 use std::path::PathBuf;
@@ -49,4 +49,18 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             "{file}: committed recording differs from the generator's"
         );
     }
+    let crush = "crush/.crush/crush.db";
+    let fresh = super::goose_regenerate::rows(&out.path().join(crush));
+    assert_eq!(
+        fresh
+            .iter()
+            .find(|(t, _)| t == "messages")
+            .map(|(_, r)| r.len()),
+        Some(17),
+        "{crush}: every message regenerated"
+    );
+    assert!(
+        fresh == super::goose_regenerate::rows(&committed.join(crush)),
+        "{crush}: committed rows differ from the generator's"
+    );
 }

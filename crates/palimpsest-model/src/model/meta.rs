@@ -30,6 +30,8 @@ pub enum SourceFormat {
     CopilotCli,
     /// Gemini CLI's chat recordings (`~/.gemini/tmp/<hash>/chats/session-*.jsonl`).
     GeminiCli,
+    /// Crush's per-project `.crush/crush.db` (SQLite).
+    Crush,
 }
 
 impl SourceFormat {
@@ -46,6 +48,7 @@ impl SourceFormat {
             Self::Kilo => "kilo",
             Self::CopilotCli => "copilot-cli",
             Self::GeminiCli => "gemini-cli",
+            Self::Crush => "crush",
         }
     }
 }
@@ -75,6 +78,8 @@ pub enum Family {
     CopilotCli,
     /// Gemini CLI.
     GeminiCli,
+    /// Crush.
+    Crush,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -92,6 +97,7 @@ impl Family {
             Self::Kilo => "kilo",
             Self::CopilotCli => "copilot-cli",
             Self::GeminiCli => "gemini-cli",
+            Self::Crush => "crush",
             Self::Unknown => "unknown",
         }
     }
@@ -110,6 +116,7 @@ impl SourceFormat {
             Self::Kilo => Family::Kilo,
             Self::CopilotCli => Family::CopilotCli,
             Self::GeminiCli => Family::GeminiCli,
+            Self::Crush => Family::Crush,
         }
     }
 }

@@ -65,6 +65,8 @@ pub fn default_locations(
     out.extend(copilot.into_iter().map(|p| (Family::CopilotCli, p)));
     let gemini = super::gemini::locations_from(|k| lookup(k).map(PathBuf::from));
     out.extend(gemini.into_iter().map(|p| (Family::GeminiCli, p)));
+    let crush = super::crush::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(crush.into_iter().map(|p| (Family::Crush, p)));
     out
 }
 

@@ -18,6 +18,7 @@ pub mod codex;
 pub mod compressed;
 pub mod copilot;
 pub mod coworker;
+pub mod crush;
 pub mod discovery;
 pub mod gemini;
 pub mod goose;
@@ -246,6 +247,7 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     goose::claim,
     coworker::claim,
     opencode::claim,
+    crush::claim,
     copilot::claim,
     gemini::claim,
     claude::claim,
