@@ -5,12 +5,22 @@ CLI reads them."""
 
 import json
 import subprocess
+import time
 
 from common import STATUS, check, cli_binary, open_tab, shots  # noqa: E402
 from cuts import CUT_CARDS  # noqa: E402
 from tabs import REPLAY_ROWS  # noqa: E402
 
 WORKER = "ses_7a1c0e2f4001worker"
+
+
+def settled(c):
+    """Wait until the open cut shows its summary and still does a moment later: the view is
+    drawn again when the session's BPE counts come in, asking for the cut's detail anew."""
+    shown = "return !!document.querySelector('[data-testid=summary-text]');"
+    c.d.wait(shown, what="the cut's summary")
+    time.sleep(0.7)
+    c.d.wait(shown, what="the cut's summary, drawn again")
 CHILD = "ses_7a1c0e2f4002explore"
 
 
@@ -96,8 +106,7 @@ def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
     check(kept[:3] == [5, 6, 7], f"it kept the edit call, its result and the answer; got {kept}")
     summary = c.d.text("[data-testid=summary-text]")
     check(summary.startswith("<overview>"), f"the summary column is summaryContent; got {summary[:60]!r}")
-    c.d.wait("return document.querySelector('.cut-head')?.textContent.includes('BPE') && "
-             "!!document.querySelector('[data-testid=summary-text]');", what="the cut counted in BPE")
+    settled(c)
     shots(c, "copilot-cut.png", "screenshot-copilot-cut.png")
     c.d.click("[data-testid=cut-close]")
     out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/copilot", "--session", COPILOT, "--json"],
@@ -136,8 +145,6 @@ def test_a_gemini_cli_recording_shows_its_compression_and_rewind(c):
     check(dropped == list(range(7)), f"it dropped the first turn's seven messages; got {dropped}")
     c.d.wait("return document.querySelector('[data-testid=summary-text]')?.textContent.startsWith('<state_snapshot>');",
              what="the state snapshot in the summary column")
-    # The view is drawn again once the session's BPE counts are in; the picture waits for it.
-    c.d.wait("return document.querySelector('.cut-head')?.textContent.includes('BPE') && "
-             "!!document.querySelector('[data-testid=summary-text]');", what="the cut counted in BPE")
+    settled(c)
     shots(c, "gemini-cut.png", "screenshot-gemini-cut.png")
     c.d.click("[data-testid=cut-close]")

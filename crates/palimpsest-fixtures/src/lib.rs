@@ -5,6 +5,7 @@
 pub mod big;
 pub mod claude;
 pub mod claude_views;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod coworker;

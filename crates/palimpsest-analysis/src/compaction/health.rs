@@ -66,7 +66,8 @@ impl HealthProfile {
             | SourceFormat::MessageLog
             | SourceFormat::CopilotCli
             | SourceFormat::GeminiCli
-            | SourceFormat::Crush => Self::plain(),
+            | SourceFormat::Crush
+            | SourceFormat::Cline => Self::plain(),
         }
     }
 

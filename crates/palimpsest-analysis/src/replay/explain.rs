@@ -41,6 +41,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::CopilotCli => "Copilot CLI",
         SourceFormat::GeminiCli => "Gemini CLI",
         SourceFormat::Crush => "Crush",
+        SourceFormat::Cline => "Cline",
     }
 }
 

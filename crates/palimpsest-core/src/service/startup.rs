@@ -136,6 +136,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::CopilotCli => "Copilot CLI",
         Family::GeminiCli => "Gemini CLI",
         Family::Crush => "Crush",
+        Family::Cline => "Cline",
         other => other.as_str(),
     }
 }

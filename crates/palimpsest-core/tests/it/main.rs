@@ -15,6 +15,7 @@ mod claude_resume_saved;
 mod claude_resume_steps;
 mod claude_spills;
 mod claude_views;
+mod cline;
 mod codex;
 mod codex_entries;
 mod codex_ids;

@@ -1,6 +1,6 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
 //! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and the Gemini CLI
-//! recordings byte for byte.
+//! recordings and the Cline task files byte for byte.
 
 use std::path::PathBuf;
 
@@ -63,4 +63,21 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
         fresh == super::goose_regenerate::rows(&committed.join(crush)),
         "{crush}: committed rows differ from the generator's"
     );
+    for id in [
+        palimpsest_fixtures::cline::TASK,
+        palimpsest_fixtures::cline::ROO,
+    ] {
+        for f in [
+            "api_conversation_history.json",
+            "ui_messages.json",
+            "task_metadata.json",
+        ] {
+            let file = format!("cline/tasks/{id}/{f}");
+            assert_eq!(
+                std::fs::read_to_string(out.path().join(&file)).unwrap(),
+                std::fs::read_to_string(committed.join(&file)).unwrap_or_default(),
+                "{file}: committed task file differs from the generator's"
+            );
+        }
+    }
 }

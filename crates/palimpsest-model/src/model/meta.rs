@@ -32,6 +32,8 @@ pub enum SourceFormat {
     GeminiCli,
     /// Crush's per-project `.crush/crush.db` (SQLite).
     Crush,
+    /// Cline's (and Roo Code's) task folders, `tasks/<id>/api_conversation_history.json`.
+    Cline,
 }
 
 impl SourceFormat {
@@ -49,6 +51,7 @@ impl SourceFormat {
             Self::CopilotCli => "copilot-cli",
             Self::GeminiCli => "gemini-cli",
             Self::Crush => "crush",
+            Self::Cline => "cline",
         }
     }
 }
@@ -80,6 +83,8 @@ pub enum Family {
     GeminiCli,
     /// Crush.
     Crush,
+    /// Cline and Roo Code.
+    Cline,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -98,6 +103,7 @@ impl Family {
             Self::CopilotCli => "copilot-cli",
             Self::GeminiCli => "gemini-cli",
             Self::Crush => "crush",
+            Self::Cline => "cline",
             Self::Unknown => "unknown",
         }
     }
@@ -117,6 +123,7 @@ impl SourceFormat {
             Self::CopilotCli => Family::CopilotCli,
             Self::GeminiCli => Family::GeminiCli,
             Self::Crush => Family::Crush,
+            Self::Cline => Family::Cline,
         }
     }
 }

@@ -67,6 +67,8 @@ pub fn default_locations(
     out.extend(gemini.into_iter().map(|p| (Family::GeminiCli, p)));
     let crush = super::crush::locations_from(|k| lookup(k).map(PathBuf::from));
     out.extend(crush.into_iter().map(|p| (Family::Crush, p)));
+    let cline = super::cline::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(cline.into_iter().map(|p| (Family::Cline, p)));
     out
 }
 
@@ -192,6 +194,15 @@ mod tests {
             (Family::Kilo, "/h/.local/share/kilo".into()),
             (Family::CopilotCli, "/h/.copilot/session-state".into()),
             (Family::GeminiCli, "/h/.gemini/tmp".into()),
+            (
+                Family::Cline,
+                "/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks".into(),
+            ),
+            (
+                Family::Cline,
+                "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks".into(),
+            ),
+            (Family::Cline, "/h/.cline/data/tasks".into()),
         ];
         assert_eq!(
             got, want,

@@ -14,6 +14,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 
 mod catalog;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod compressed;
 pub mod copilot;
@@ -248,6 +249,7 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     coworker::claim,
     opencode::claim,
     crush::claim,
+    cline::claim,
     copilot::claim,
     gemini::claim,
     claude::claim,
