@@ -39,6 +39,19 @@ fn build(scratch: &Path) -> Result<Vec<Base>> {
     crate::codex::generate(scratch)?;
     crate::coworker::generate(scratch)?;
     crate::message_log::generate(scratch)?;
+    crate::opencode::generate(scratch)?;
+    crate::crush::generate(scratch)?;
+    crate::copilot::generate(scratch)?;
+    crate::gemini::generate(scratch)?;
+    let copilot = format!("session-state/{}/events.jsonl", crate::copilot::WORKER);
+    let gemini = format!(
+        "chats/session-2026-10-06T09-00-{}.jsonl",
+        &crate::gemini::WORKER[..8]
+    );
+    let gemini_at = scratch
+        .join("gemini/tmp")
+        .join(crate::gemini::PROJECT)
+        .join(&gemini);
     let legacy_name = "goose-compacted.jsonl";
     let codex_name = "rollout-2026-02-24T12-00-00-019c8f0a-0000-7000-8000-00000000a003.jsonl";
     let codex_day = scratch.join("codex/sessions/2026/02/24");
@@ -107,6 +120,43 @@ fn build(scratch: &Path) -> Result<Vec<Base>> {
             )],
             main: PathBuf::from("harness-compaction.jsonl"),
             target: PathBuf::from("harness-compaction.jsonl"),
+            session: None,
+        },
+        Base {
+            format: "opencode",
+            files: vec![(
+                PathBuf::from("opencode.db"),
+                read(&scratch.join("opencode/opencode.db"))?,
+            )],
+            main: PathBuf::from("opencode.db"),
+            target: PathBuf::from("opencode.db"),
+            session: Some(crate::opencode::WORKER.into()),
+        },
+        Base {
+            format: "crush",
+            files: vec![(
+                PathBuf::from(".crush/crush.db"),
+                read(&scratch.join("crush/.crush/crush.db"))?,
+            )],
+            main: PathBuf::from(".crush/crush.db"),
+            target: PathBuf::from(".crush/crush.db"),
+            session: Some(crate::crush::WORKER.into()),
+        },
+        Base {
+            format: "copilot",
+            files: vec![(
+                PathBuf::from(&copilot),
+                read(&scratch.join("copilot").join(&copilot))?,
+            )],
+            main: PathBuf::from(&copilot),
+            target: PathBuf::from(&copilot),
+            session: Some(crate::copilot::WORKER.into()),
+        },
+        Base {
+            format: "gemini",
+            files: vec![(PathBuf::from(&gemini), read(&gemini_at)?)],
+            main: PathBuf::from(&gemini),
+            target: PathBuf::from(&gemini),
             session: None,
         },
     ])

@@ -1,5 +1,6 @@
-//! The malformed-input corpus: for each of the six formats Palimpsest reads (goose
-//! `sessions.db`, goose legacy `.jsonl`, Claude Code, Codex, coworker, message logs), a good
+//! The malformed-input corpus: for each of the formats Palimpsest reads (goose `sessions.db`,
+//! goose legacy `.jsonl`, Claude Code, Codex, coworker, message logs, OpenCode, Crush, Copilot
+//! CLI, Gemini CLI; Cline's whole-file JSON is left to the reader's own tests), a good
 //! session and at least 50 damaged copies of it — bad lines at every early position, torn and
 //! cut files, wrong types, odd encodings, truncated and corrupted databases, WAL and journal
 //! left-overs, FIFOs, symlink cycles, directories named like files, hostile paths.
@@ -53,7 +54,8 @@ pub enum Expect {
 /// One damaged input.
 #[derive(Debug, Clone)]
 pub struct Case {
-    /// `goose`, `goose-legacy`, `claude`, `codex`, `coworker` or `message-log`.
+    /// `goose`, `goose-legacy`, `claude`, `codex`, `coworker`, `message-log`, `opencode`,
+    /// `crush`, `copilot` or `gemini`.
     pub format: &'static str,
     /// A short name saying what is damaged (`bad-line-at-3`, `fifo`, …).
     pub name: String,
@@ -140,7 +142,7 @@ pub fn generate(out: &Path) -> Result<Vec<Case>> {
         base.write(&good.dir, None)?;
         cases.push(good);
         match base.format {
-            "goose" => cases.extend(sqlite::cases(&base, out)?),
+            "goose" | "opencode" | "crush" => cases.extend(sqlite::cases(&base, out)?),
             "coworker" => {
                 cases.extend(lines::cases(&base, out)?);
                 cases.extend(sqlite::cases(&base.with_main("state/coworker.db"), out)?);

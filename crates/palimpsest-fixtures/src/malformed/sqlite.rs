@@ -1,4 +1,5 @@
-//! Damage to SQLite databases (goose `sessions.db`, coworker's `coworker.db`): files cut short
+//! Damage to SQLite databases (goose `sessions.db`, coworker's `coworker.db`, OpenCode's
+//! `opencode.db`, Crush's `crush.db`): files cut short
 //! or overwritten in places, not SQLite at all, WAL and rollback-journal left-overs of a crash
 //! (a `-wal` without `-shm`, a stale `-shm`, a hot journal, garbage in either), rows whose JSON
 //! is broken or of the wrong type, NULLs, missing tables, unknown columns and huge rows.
@@ -19,10 +20,11 @@ fn sidecar(p: &Path, suffix: &str) -> std::path::PathBuf {
 
 /// The table and JSON column each database keeps its messages or sessions in.
 fn shape(base: &Base) -> (&'static str, &'static str, &'static str) {
-    if base.format == "goose" {
-        ("messages", "content_json", "role")
-    } else {
-        ("sessions", "compaction", "model")
+    match base.format {
+        "goose" => ("messages", "content_json", "role"),
+        "opencode" => ("message", "data", "session_id"),
+        "crush" => ("messages", "parts", "role"),
+        _ => ("sessions", "compaction", "model"),
     }
 }
 

@@ -76,15 +76,17 @@ impl SessionSource for CopilotSource {
     }
 }
 
-/// True when the first line of `head` is a Copilot session event: an object with a dotted
-/// `type`, a `data` object, an `id` and a `timestamp`.
+/// True when one of the first lines of `head` is a Copilot session event: an object with a
+/// dotted `type`, a `data` object, an `id` and a `timestamp` (a damaged line before it does not
+/// hide the file).
 fn sniff(head: &[u8]) -> bool {
-    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    serde_json::from_slice::<serde_json::Value>(first).is_ok_and(|v| {
-        v["type"].as_str().is_some_and(|t| t.contains('.'))
-            && v["data"].is_object()
-            && v["id"].is_string()
-            && v["timestamp"].is_string()
+    head.split(|&b| b == b'\n').take(8).any(|line| {
+        serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|v| {
+            v["type"].as_str().is_some_and(|t| t.contains('.'))
+                && v["data"].is_object()
+                && v["id"].is_string()
+                && v["timestamp"].is_string()
+        })
     })
 }
 
@@ -93,7 +95,8 @@ fn sniff(head: &[u8]) -> bool {
 pub fn claim(probe: &Probe) -> Claim {
     let (path, file) = if probe.is_dir {
         let file = probe.path.join(EVENTS);
-        let head = std::fs::File::open(&file).ok().and_then(|f| {
+        // Through `open_file`: a FIFO named like the log must not block the walk.
+        let head = super::open_file(&file).ok().and_then(|f| {
             let mut buf = Vec::new();
             std::io::Read::read_to_end(&mut std::io::Read::take(f, 64 * 1024), &mut buf).ok()?;
             Some(buf)

@@ -36,6 +36,9 @@ pub struct Recording {
     compressions: Vec<Compression>,
     /// Lines that did not parse: `(line, raw, error)`.
     bad: Vec<(usize, String, String)>,
+    /// Lines that parse but are no record the CLI writes: `(line, value)`, kept as invisible
+    /// rows.
+    unknown: Vec<(usize, Value)>,
 }
 
 impl Recording {
@@ -49,6 +52,7 @@ impl Recording {
             rewound: Vec::new(),
             compressions: Vec::new(),
             bad: Vec::new(),
+            unknown: Vec::new(),
         };
         if file.extension().is_some_and(|e| e == "json") {
             let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
@@ -62,7 +66,11 @@ impl Recording {
         }
         crate::sources::jsonl::for_each_line(file, |l| {
             match l.value {
-                Ok(v) => r.record(v),
+                Ok(v) => {
+                    if let Some(v) = r.record(v) {
+                        r.unknown.push((l.number, v));
+                    }
+                }
                 Err(b) => r.bad.push((l.number, b.raw, b.error.to_string())),
             }
             true
@@ -70,7 +78,8 @@ impl Recording {
         Ok(r)
     }
 
-    fn record(&mut self, v: Value) {
+    /// Replay one line; a value that is no record the CLI writes comes back.
+    fn record(&mut self, v: Value) -> Option<Value> {
         if let Some(to) = v["$rewindTo"].as_str() {
             let cut = self.current.iter().position(|i| i == to).unwrap_or(0);
             self.rewound.extend(self.current.drain(cut..));
@@ -87,7 +96,10 @@ impl Recording {
             for (k, x) in v.as_object().into_iter().flatten() {
                 self.metadata[k] = x.clone();
             }
+        } else {
+            return Some(v);
         }
+        None
     }
 
     /// A message record: the latest version of its id, in the history when new.
@@ -210,6 +222,17 @@ impl Recording {
         let mut first: Vec<(String, usize)> = Vec::new();
         for (line, raw, why) in &self.bad {
             let mut m = Message::unreadable(0, "line", raw.clone(), why.clone());
+            m.set_detail("line", json!(line));
+            out.push(m);
+        }
+        for (line, v) in &self.unknown {
+            // Kept, never sent, never shown: a line of a kind the CLI does not write.
+            let mut m = Message::new(0, crate::model::Role::System, Vec::new());
+            m.parts.push(crate::model::Part::Other {
+                original_type: v["type"].as_str().unwrap_or("unknown").to_owned(),
+                raw: v.clone(),
+            });
+            (m.agent_visible, m.user_visible) = (false, false);
             m.set_detail("line", json!(line));
             out.push(m);
         }

@@ -68,15 +68,17 @@ impl SessionSource for GeminiSource {
     }
 }
 
-/// True when `head` starts a Gemini recording: its first line (or, for a legacy `.json`, its
-/// first keys) names a `sessionId` and a `projectHash`.
+/// True when `head` starts a Gemini recording: its metadata line, one of the first (a damaged
+/// line before it does not hide the file), or for a legacy `.json` its first keys, names a
+/// `sessionId` and a `projectHash`.
 fn sniff(head: &[u8], ext: &str) -> bool {
+    // A byte-order mark some editors write is not part of the JSON.
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     match ext {
-        "jsonl" => {
-            let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-            serde_json::from_slice::<serde_json::Value>(first)
+        "jsonl" => head.split(|&b| b == b'\n').take(8).any(|line| {
+            serde_json::from_slice::<serde_json::Value>(line)
                 .is_ok_and(|v| v["sessionId"].is_string() && v["projectHash"].is_string())
-        }
+        }),
         "json" => {
             let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
             text.trim_start().starts_with('{')
