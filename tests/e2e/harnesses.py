@@ -148,3 +148,30 @@ def test_a_gemini_cli_recording_shows_its_compression_and_rewind(c):
     settled(c)
     shots(c, "gemini-cut.png", "screenshot-gemini-cut.png")
     c.d.click("[data-testid=cut-close]")
+
+
+QWEN = "7a1c2e3f-5b6d-4e8f-9a0b-1c2d3e000001"
+
+
+def test_a_qwen_code_recording_shows_its_compressions_and_rewind(c):
+    c.open_session(QWEN)
+    c.set_view("all")
+    status = c.d.run(STATUS)
+    check("25 rows" in status, f"25 messages from the records; got {status!r}")
+    c.set_view("agent")
+    seen = [r["index"] for r in c.rows()]
+    check(seen == [16, 17, 18, 19, 20, 21, 23, 24],
+          f"the model sees the turn the second compression kept, its snapshot and thanks, and what "
+          f"followed; got {seen}")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=cut-open]').length >= 2;", what="the cut rules")
+    c.d.run("document.querySelectorAll('[data-testid=cut-open]')[1].click();")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '20';",
+             what="the automatic compression's view")
+    kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
+    check(kept == [16, 17, 18, 19], f"it kept the whole last turn; got {kept}")
+    c.d.wait("return document.querySelector('[data-testid=summary-text]')?.textContent.startsWith('<state_snapshot>');",
+             what="the state snapshot in the summary column")
+    settled(c)
+    shots(c, "qwen-cut.png", "screenshot-qwen-cut.png")
+    c.d.click("[data-testid=cut-close]")

@@ -17,6 +17,7 @@ pub mod live;
 pub mod malformed;
 pub mod message_log;
 pub mod opencode;
+pub mod qwen;
 pub mod runs;
 pub mod stuck;
 

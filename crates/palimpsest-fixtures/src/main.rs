@@ -31,6 +31,7 @@ fn main() -> anyhow::Result<()> {
     palimpsest_fixtures::gemini::generate(&out)?;
     palimpsest_fixtures::crush::generate(&out)?;
     palimpsest_fixtures::cline::generate(&out)?;
+    palimpsest_fixtures::qwen::generate(&out)?;
     palimpsest_fixtures::stuck::generate(&out)?;
     Ok(())
 }

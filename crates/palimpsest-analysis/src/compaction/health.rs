@@ -67,7 +67,8 @@ impl HealthProfile {
             | SourceFormat::CopilotCli
             | SourceFormat::GeminiCli
             | SourceFormat::Crush
-            | SourceFormat::Cline => Self::plain(),
+            | SourceFormat::Cline
+            | SourceFormat::QwenCode => Self::plain(),
         }
     }
 

@@ -42,6 +42,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::GeminiCli => "Gemini CLI",
         SourceFormat::Crush => "Crush",
         SourceFormat::Cline => "Cline",
+        SourceFormat::QwenCode => "Qwen Code",
     }
 }
 

@@ -1,5 +1,5 @@
 //! The malformed-input corpus (`palimpsest_fixtures::malformed`, at least 50 cases for each of
-//! the ten formats it damages) through the real command line. For every case and every command
+//! the eleven formats it damages) through the real command line. For every case and every command
 //! (`sessions`, `show`, `spills`, `lint`): no panic, done within 10 s, every error and every
 //! error row names the file (and its line or row), and the case's folder is byte for byte and
 //! name for name what it was (nothing changed, nothing created). Then what each case must do
@@ -263,7 +263,7 @@ fn malformed_corpus_keeps_every_promise() {
     for c in &cases {
         *per_format.entry(c.format).or_default() += 1;
     }
-    assert_eq!(per_format.len(), 10, "ten formats: {per_format:?}");
+    assert_eq!(per_format.len(), 11, "eleven formats: {per_format:?}");
     for (f, n) in &per_format {
         assert!(*n >= 51, "{f}: {n} cases, at least 50 besides the good one");
     }

@@ -137,6 +137,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::GeminiCli => "Gemini CLI",
         Family::Crush => "Crush",
         Family::Cline => "Cline",
+        Family::QwenCode => "Qwen Code",
         other => other.as_str(),
     }
 }

@@ -58,6 +58,7 @@ mod message_log;
 mod numbers;
 mod opencode;
 mod properties;
+mod qwen;
 mod replay;
 mod replay_opencode;
 mod replay_verify;

@@ -43,6 +43,12 @@ fn build(scratch: &Path) -> Result<Vec<Base>> {
     crate::crush::generate(scratch)?;
     crate::copilot::generate(scratch)?;
     crate::gemini::generate(scratch)?;
+    crate::qwen::generate(scratch)?;
+    let qwen = format!("chats/{}.jsonl", crate::qwen::WORKER);
+    let qwen_at = scratch
+        .join("qwen/projects")
+        .join(crate::qwen::PROJECT)
+        .join(&qwen);
     let copilot = format!("session-state/{}/events.jsonl", crate::copilot::WORKER);
     let gemini = format!(
         "chats/session-2026-10-06T09-00-{}.jsonl",
@@ -157,6 +163,13 @@ fn build(scratch: &Path) -> Result<Vec<Base>> {
             files: vec![(PathBuf::from(&gemini), read(&gemini_at)?)],
             main: PathBuf::from(&gemini),
             target: PathBuf::from(&gemini),
+            session: None,
+        },
+        Base {
+            format: "qwen",
+            files: vec![(PathBuf::from(&qwen), read(&qwen_at)?)],
+            main: PathBuf::from(&qwen),
+            target: PathBuf::from(&qwen),
             session: None,
         },
     ])

@@ -1,6 +1,6 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
 //! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and the Gemini CLI
-//! recordings and the Cline task files byte for byte.
+//! recordings, the Cline task files and the Qwen Code recordings byte for byte.
 
 use std::path::PathBuf;
 
@@ -43,6 +43,20 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
         "3c7e9a1b-0d42-4e55-9a3b-6f1d2e000001/3c7e9a1b-0d42-4e55-9a3b-6f1d2e000002.jsonl",
     ] {
         let file = format!("{chats}/{rel}");
+        assert_eq!(
+            std::fs::read_to_string(out.path().join(&file)).unwrap(),
+            std::fs::read_to_string(committed.join(&file)).unwrap_or_default(),
+            "{file}: committed recording differs from the generator's"
+        );
+    }
+    for id in [
+        palimpsest_fixtures::qwen::WORKER,
+        palimpsest_fixtures::qwen::CHILD,
+    ] {
+        let file = format!(
+            "qwen/projects/{}/chats/{id}.jsonl",
+            palimpsest_fixtures::qwen::PROJECT
+        );
         assert_eq!(
             std::fs::read_to_string(out.path().join(&file)).unwrap(),
             std::fs::read_to_string(committed.join(&file)).unwrap_or_default(),

@@ -34,6 +34,8 @@ pub enum SourceFormat {
     Crush,
     /// Cline's (and Roo Code's) task folders, `tasks/<id>/api_conversation_history.json`.
     Cline,
+    /// Qwen Code's chat recordings, `~/.qwen/projects/<cwd>/chats/<id>.jsonl`.
+    QwenCode,
 }
 
 impl SourceFormat {
@@ -52,6 +54,7 @@ impl SourceFormat {
             Self::GeminiCli => "gemini-cli",
             Self::Crush => "crush",
             Self::Cline => "cline",
+            Self::QwenCode => "qwen-code",
         }
     }
 }
@@ -85,6 +88,8 @@ pub enum Family {
     Crush,
     /// Cline and Roo Code.
     Cline,
+    /// Qwen Code.
+    QwenCode,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -104,6 +109,7 @@ impl Family {
             Self::GeminiCli => "gemini-cli",
             Self::Crush => "crush",
             Self::Cline => "cline",
+            Self::QwenCode => "qwen-code",
             Self::Unknown => "unknown",
         }
     }
@@ -124,6 +130,7 @@ impl SourceFormat {
             Self::GeminiCli => Family::GeminiCli,
             Self::Crush => Family::Crush,
             Self::Cline => Family::Cline,
+            Self::QwenCode => Family::QwenCode,
         }
     }
 }

@@ -69,6 +69,8 @@ pub fn default_locations(
     out.extend(crush.into_iter().map(|p| (Family::Crush, p)));
     let cline = super::cline::locations_from(|k| lookup(k).map(PathBuf::from));
     out.extend(cline.into_iter().map(|p| (Family::Cline, p)));
+    let qwen = super::qwen::locations_from(|k| lookup(k).map(PathBuf::from));
+    out.extend(qwen.into_iter().map(|p| (Family::QwenCode, p)));
     out
 }
 
@@ -203,6 +205,7 @@ mod tests {
                 "/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks".into(),
             ),
             (Family::Cline, "/h/.cline/data/tasks".into()),
+            (Family::QwenCode, "/h/.qwen/projects".into()),
         ];
         assert_eq!(
             got, want,

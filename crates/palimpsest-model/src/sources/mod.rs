@@ -27,6 +27,7 @@ pub mod jsonl;
 pub mod kept;
 pub mod message_log;
 pub mod opencode;
+pub mod qwen;
 pub mod scan;
 pub use catalog::Catalog;
 pub mod sqlite;
@@ -252,6 +253,8 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     cline::claim,
     copilot::claim,
     gemini::claim,
+    // Before Claude's: Qwen Code's records carry Claude's linking keys.
+    qwen::claim,
     claude::claim,
     codex::claim,
     message_log::claim,

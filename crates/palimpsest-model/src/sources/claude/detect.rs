@@ -64,6 +64,11 @@ fn judge(v: &Value) -> Option<Verdict> {
     if o.contains_key("payload") {
         return Some(Verdict::Not);
     }
+    // Qwen Code links its records as Claude does, but stores a Gemini `Content` (`parts`) and
+    // its own `systemPayload`.
+    if o.contains_key("systemPayload") || v["message"]["parts"].is_array() {
+        return Some(Verdict::Not);
+    }
     let typ = o.get("type").and_then(Value::as_str)?;
     if NON_MESSAGE_TYPES.contains(&typ) {
         return Some(Verdict::OnlyClaudeKinds);

@@ -1,20 +1,21 @@
 //! One Gemini CLI message record as the model's messages: a user turn; an answer (thoughts,
 //! text, calls) and each call's result as the tool message the model got; a notice the model
-//! never gets. Which records there are and what the model holds is `build`'s.
+//! never gets. Which records there are and what the model holds is `build`'s. Qwen Code, a
+//! fork, stores the same `Part`s, read by [`parts`] here too.
 
 use serde_json::{Value, json};
 
 use crate::model::{Message, MessageKind, Part, Role, UsageSplit};
 
 /// A record's time, Unix ms.
-pub(super) fn ms(v: &Value) -> Option<i64> {
+pub(in crate::sources) fn ms(v: &Value) -> Option<i64> {
     v.as_str()
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
         .map(|d| d.timestamp_millis())
 }
 
 /// The text of a `content` (a string, or parts with `text`).
-pub(super) fn content_text(c: &Value) -> String {
+pub(in crate::sources) fn content_text(c: &Value) -> String {
     match c {
         Value::String(s) => s.clone(),
         Value::Array(parts) => parts
@@ -124,8 +125,9 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
     }
 }
 
-/// A `content` as parts: text, a function's response (a result), inline data; the rest kept.
-fn parts(c: &Value) -> Vec<Part> {
+/// A `content` (or a `Content`'s `parts`, Qwen Code's shape) as parts: text, a thought, a
+/// function's call or response (a result), inline data; the rest kept.
+pub(in crate::sources) fn parts(c: &Value) -> Vec<Part> {
     match c {
         Value::String(s) if s.is_empty() => Vec::new(),
         Value::String(s) => vec![Part::Text { text: s.clone() }],
@@ -133,7 +135,20 @@ fn parts(c: &Value) -> Vec<Part> {
             .iter()
             .map(|p| {
                 if let Some(t) = p["text"].as_str() {
-                    Part::Text { text: t.to_owned() }
+                    if p["thought"] == true {
+                        Part::Thinking {
+                            text: t.to_owned(),
+                            redacted: false,
+                        }
+                    } else {
+                        Part::Text { text: t.to_owned() }
+                    }
+                } else if let Some(f) = p.get("functionCall") {
+                    Part::ToolCall {
+                        id: f["id"].as_str().unwrap_or_default().to_owned(),
+                        name: f["name"].as_str().unwrap_or_default().to_owned(),
+                        arguments: f.get("args").cloned().unwrap_or(json!({})).into(),
+                    }
                 } else if let Some(f) = p.get("functionResponse") {
                     Part::ToolResult {
                         call_id: f["id"].as_str().unwrap_or_default().to_owned(),

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
-mod expand;
+pub(in crate::sources) mod expand;
 
 /// One recording file.
 #[derive(Debug)]
