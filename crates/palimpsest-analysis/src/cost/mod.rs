@@ -114,7 +114,8 @@ pub fn buckets(requests: &[RequestCost]) -> Vec<Bucket> {
 /// Dollars to the billionth: sums of the same prices taken in another order
 /// (per request, per bucket) agree to the last digit shown.
 pub fn round_usd(x: f64) -> f64 {
-    (x * 1e9).round() / 1e9
+    // `+ 0.0` turns the -0.0 an empty `f64` sum gives into 0.0, never printed "$-0.00".
+    (x * 1e9).round() / 1e9 + 0.0
 }
 
 /// Dollars of the buckets at `table`; `None` when there are none or a model has no price.

@@ -170,3 +170,21 @@ fn a_spill_pattern_without_a_path_group_is_refused() {
         "the error says what is missing"
     );
 }
+
+#[test]
+fn a_fleet_with_no_price_costs_zero_dollars_not_minus_zero() {
+    // No model of the Qwen Code fixtures (two sessions and a sub-agent) has a price: the total
+    // is an empty sum.
+    let chats = fixture("qwen/projects/-work-shop/chats");
+    let out = common::run(&["diagnose", chats.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "diagnose runs: {text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(
+            "3 sessions (0 stuck, 0 watch, 3 ok), $0.00 (3 without a price), 2 compactions, \
+             usable summaries 50%, re-read rate 0% (0 of 0 reads)"
+        ),
+        "the fleet line"
+    );
+}
