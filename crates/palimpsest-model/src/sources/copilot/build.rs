@@ -232,11 +232,12 @@ impl Builder {
             .unwrap_or_else(|| (self.conv.clone(), usize::MAX));
         let removed = d["messagesRemoved"].as_u64().unwrap_or(0) as usize;
         let kept: Vec<usize> = base[removed.min(base.len())..].to_vec();
+        let before: std::collections::HashSet<usize> = base.iter().copied().collect();
         let since: Vec<usize> = self
             .conv
             .iter()
             .copied()
-            .filter(|i| !base.contains(i))
+            .filter(|i| !before.contains(i))
             .collect();
         m.kind = MessageKind::Summary;
         m.user_visible = false;
@@ -292,9 +293,11 @@ impl Builder {
     }
 
     pub(super) fn finish(mut self) -> (Vec<Message>, Vec<CompactionRecord>) {
+        // A set, not a scan per message: a long session holds tens of thousands of each.
+        let held: std::collections::HashSet<usize> = self.conv.iter().copied().collect();
         for m in &mut self.messages {
             if m.role != Role::System && m.kind != MessageKind::Notification {
-                m.agent_visible = self.conv.contains(&m.index);
+                m.agent_visible = held.contains(&m.index);
             }
             if m.kind == MessageKind::Notification {
                 m.agent_visible = false;

@@ -87,6 +87,12 @@ impl Events {
 
     /// The listing entry of the main session (`agent` none) or of a sub-agent's.
     pub fn meta(&self, agent: Option<&str>) -> SessionMeta {
+        let (messages, compactions) = self.session_parts(agent);
+        self.meta_of(agent, messages.len(), compactions.len())
+    }
+
+    /// The listing entry of `agent`'s session, whose counts are already known.
+    fn meta_of(&self, agent: Option<&str>, messages: usize, compactions: usize) -> SessionMeta {
         let mine = |e: &&Value| e["agentId"].as_str() == agent;
         let times: Vec<i64> = self.events().filter(mine).filter_map(timestamp).collect();
         let start = self.of_type("session.start").next().map(|e| &e["data"]);
@@ -111,7 +117,6 @@ impl Events {
             .last()
             .or_else(|| start.and_then(|s| s["selectedModel"].as_str()))
             .map(str::to_owned);
-        let session = self.session_parts(agent);
         SessionMeta {
             id: agent.map_or_else(|| self.id(), |a| self.child_id(a)),
             format: SourceFormat::CopilotCli,
@@ -125,8 +130,8 @@ impl Events {
             model,
             context_limit: None,
             usage: agent.is_none().then(|| self.shutdown_usage()).flatten(),
-            message_count: session.0.len(),
-            compaction_count: session.1.len(),
+            message_count: messages,
+            compaction_count: compactions,
             parent_id: agent.map(|_| self.id()),
         }
     }
@@ -160,15 +165,12 @@ impl Events {
         })
     }
 
-    /// The session of `agent` (none: the main agent's), listed as `meta`.
-    pub fn session(&self, meta: SessionMeta, agent: Option<&str>) -> Session {
+    /// The session of `agent` (none: the main agent's), built once (its listing entry counts
+    /// what was built).
+    pub fn session(&self, agent: Option<&str>) -> Session {
         let (messages, compactions) = self.session_parts(agent);
         Session {
-            meta: SessionMeta {
-                message_count: messages.len(),
-                compaction_count: compactions.len(),
-                ..meta
-            },
+            meta: self.meta_of(agent, messages.len(), compactions.len()),
             messages: crate::model::shared(messages),
             compactions,
         }

@@ -55,14 +55,14 @@ impl SessionSource for CopilotSource {
     fn load(&self, id: &str) -> Result<Session> {
         let events = self.read()?;
         let agent = id.split_once(CHILD_SEP).map(|(_, a)| a.to_owned());
-        let meta = events.meta(agent.as_deref());
-        if meta.id != id {
+        let session = events.session(agent.as_deref());
+        if session.meta.id != id {
             return Err(Error::NoSuchSession {
                 path: self.path.clone(),
                 id: id.to_owned(),
             });
         }
-        Ok(events.session(meta, agent.as_deref()))
+        Ok(session)
     }
 
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {

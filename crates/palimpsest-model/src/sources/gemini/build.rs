@@ -7,6 +7,7 @@
 //! and from what the user sees. A `gemini` message is the model's answer: its text and calls,
 //! then each call's result as the model received it (a tool message): `expand`'s.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -29,6 +30,9 @@ pub struct Recording {
     metadata: Value,
     /// Every message record by first appearance: `(id, latest record)`.
     all: Vec<(String, Value)>,
+    /// Where each id sits in `all`: a long recording upserts thousands of records, and a
+    /// scan per record made reading it quadratic.
+    slot: HashMap<String, usize>,
     /// The history the model holds at the end.
     current: Vec<String>,
     /// Messages a rewind removed.
@@ -48,6 +52,7 @@ impl Recording {
             file: file.to_owned(),
             metadata: json!({}),
             all: Vec::new(),
+            slot: HashMap::new(),
             current: Vec::new(),
             rewound: Vec::new(),
             compressions: Vec::new(),
@@ -105,11 +110,22 @@ impl Recording {
     /// A message record: the latest version of its id, in the history when new.
     fn message(&mut self, v: Value) {
         let id = v["id"].as_str().unwrap_or_default().to_owned();
-        match self.all.iter_mut().find(|(i, _)| *i == id) {
-            Some(slot) => slot.1 = v,
+        if !self.upsert(id.clone(), v) {
+            self.current.push(id);
+        }
+    }
+
+    /// Store `v` as the latest record of `id`; whether the id was known before.
+    fn upsert(&mut self, id: String, v: Value) -> bool {
+        match self.slot.get(&id) {
+            Some(&k) => {
+                self.all[k].1 = v;
+                true
+            }
             None => {
-                self.all.push((id.clone(), v));
-                self.current.push(id);
+                self.slot.insert(id.clone(), self.all.len());
+                self.all.push((id, v));
+                false
             }
         }
     }
@@ -123,22 +139,20 @@ impl Recording {
             .collect();
         let brought: Vec<String> = ids
             .iter()
-            .filter(|i| !self.all.iter().any(|(a, _)| a == *i))
+            .filter(|i| !self.slot.contains_key(*i))
             .cloned()
             .collect();
-        let dropped = self.current.iter().any(|i| !ids.contains(i));
+        let new: HashSet<&String> = ids.iter().collect();
+        let dropped = self.current.iter().any(|i| !new.contains(i));
         for m in list {
             let id = m["id"].as_str().unwrap_or_default().to_owned();
-            match self.all.iter_mut().find(|(i, _)| *i == id) {
-                Some(slot) => slot.1 = m.clone(),
-                None => self.all.push((id, m.clone())),
-            }
+            self.upsert(id, m.clone());
         }
         if dropped && !brought.is_empty() {
             let kept = self
                 .current
                 .iter()
-                .filter(|i| ids.contains(i))
+                .filter(|i| new.contains(i))
                 .cloned()
                 .collect();
             self.compressions.push(Compression { brought, kept });
@@ -213,13 +227,13 @@ impl Recording {
 
     /// The stored record of message `id`, for the raw view.
     pub fn raw(&self, id: &str) -> Option<String> {
-        let (_, v) = self.all.iter().find(|(i, _)| i == id)?;
+        let (_, v) = &self.all[*self.slot.get(id)?];
         serde_json::to_string_pretty(v).ok()
     }
 
     fn parts(&self) -> (Vec<Message>, Vec<CompactionRecord>) {
         let mut out: Vec<Message> = Vec::new();
-        let mut first: Vec<(String, usize)> = Vec::new();
+        let mut first: HashMap<&str, usize> = HashMap::new();
         for (line, raw, why) in &self.bad {
             let mut m = Message::unreadable(0, "line", raw.clone(), why.clone());
             m.set_detail("line", json!(line));
@@ -236,10 +250,12 @@ impl Recording {
             m.set_detail("line", json!(line));
             out.push(m);
         }
+        let current: HashSet<&String> = self.current.iter().collect();
+        let rewound: HashSet<&String> = self.rewound.iter().collect();
         for (id, v) in &self.all {
-            first.push((id.clone(), out.len()));
-            let seen = self.current.contains(id);
-            let gone = self.rewound.contains(id);
+            first.insert(id, out.len());
+            let seen = current.contains(id);
+            let gone = rewound.contains(id);
             for mut m in expand(id, v) {
                 if m.kind != MessageKind::Notification {
                     m.agent_visible = seen;
@@ -253,14 +269,15 @@ impl Recording {
         for (i, m) in out.iter_mut().enumerate() {
             m.index = i;
         }
-        let at = |id: &str| first.iter().find(|(i, _)| i == id).map(|(_, k)| *k);
+        let at = |id: &str| first.get(id).copied();
         // A record's messages: the answer and its results share its id.
-        let ids: Vec<Option<String>> = out.iter().map(|m| m.id.clone()).collect();
-        let pieces = |id: &str| -> Vec<usize> {
-            (0..ids.len())
-                .filter(|&k| ids[k].as_deref() == Some(id))
-                .collect()
-        };
+        let mut pieces_of: HashMap<String, Vec<usize>> = HashMap::new();
+        for m in &out {
+            if let Some(id) = &m.id {
+                pieces_of.entry(id.clone()).or_default().push(m.index);
+            }
+        }
+        let pieces = |id: &str| pieces_of.get(id).cloned().unwrap_or_default();
         let records = self
             .compressions
             .iter()
