@@ -6,7 +6,8 @@
 //! writes the same conversation in Claude Code's, Gemini CLI's, Qwen Code's and Copilot CLI's
 //! own record shapes (a prompt; an answer with a thought and a read call; the call's result),
 //! then times a whole load through `sources::open`, as `show` does, and prints MB/s and each
-//! reader's ratio to Claude Code's (above 1: faster per MB).
+//! reader's ratio to Claude Code's (above 1: faster per MB). `PALIMPSEST_BENCH_ONLY=NAME` times
+//! one of them beside Claude Code's.
 
 use std::io::Write;
 use std::path::Path;
@@ -148,6 +149,8 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(40);
+    // One reader beside Claude Code's (for a profile): `PALIMPSEST_BENCH_ONLY=qwen-code`.
+    let only = std::env::var("PALIMPSEST_BENCH_ONLY").ok();
     let dir = tempfile::tempdir().expect("temp dir");
     let readers: [(&str, &str, Writer); 4] = [
         ("claude-code", "claude.jsonl", claude),
@@ -164,6 +167,12 @@ fn main() {
         println!("{mb} MB per file, {shape}:");
         let mut claude_rate = f64::NAN;
         for (name, file, w) in readers {
+            if only
+                .as_deref()
+                .is_some_and(|o| o != name && name != "claude-code")
+            {
+                continue;
+            }
             let sub = dir.path().join(name);
             std::fs::create_dir_all(&sub).expect("bench folder");
             let path = sub.join(file);

@@ -110,6 +110,11 @@ impl Catalog {
         if let Some((source, id)) = self.sole_file() {
             return source.load(&id);
         }
+        if let ([only], true) = (self.sources.as_slice(), self.problems.is_empty())
+            && let Some(top) = only.load_top()
+        {
+            return top;
+        }
         let (listed, mut problems) = self.list_each();
         let metas: Vec<&SessionMeta> = listed.iter().flatten().flatten().collect();
         let wanted = match metas.len() {

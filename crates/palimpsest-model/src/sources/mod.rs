@@ -25,6 +25,7 @@ pub mod gemini;
 pub mod goose;
 pub mod jsonl;
 pub mod kept;
+pub mod lazy;
 pub mod message_log;
 pub mod opencode;
 pub mod qwen;
@@ -125,6 +126,13 @@ pub trait SessionSource: Send + Sync {
             return Ok(all);
         }
         self.list()
+    }
+    /// The top-level session of a source that is one file holding a session and its
+    /// sub-agents' (Qwen Code, Copilot CLI), read once: loading "the only session" of such a
+    /// file otherwise lists it (reading it whole) before loading it. `None` (the default)
+    /// sends the caller to the listing.
+    fn load_top(&self) -> Option<Result<Session>> {
+        None
     }
     /// One whole session. Readers fill `Session::compactions` with every compaction the
     /// stored data shows (explicit records, or the summary/continuation rows goose leaves).

@@ -4,12 +4,11 @@
 //! time. Large stored values (an Edit result carries a whole file) are replaced by a size note
 //! ([`lazy`]): the raw view (`SessionSource::raw`) re-reads the line when someone wants them.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::model::Part;
 
-/// Details bigger than this (summed string bytes) are replaced by a size note.
-const DETAIL_BUDGET: usize = 16 * 1024;
+pub use crate::sources::lazy::{lazy, lazy_within};
 
 /// A string field of a JSON object.
 pub fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
@@ -116,46 +115,3 @@ pub fn assistant_block(b: &Value) -> Part {
 /// kept content, kept whole up to `DETAIL_BUDGET`. Small ones (a subagent's id, a path and
 /// its line counts, a short output) stay.
 pub const RESULT_DETAIL_BUDGET: usize = 1024;
-
-/// `v` itself when small; otherwise a note of its size (the raw view still has it whole).
-pub fn lazy(v: &Value) -> Value {
-    lazy_within(v, DETAIL_BUDGET)
-}
-
-/// [`lazy`] with another budget (summed string bytes).
-pub fn lazy_within(v: &Value, budget: usize) -> Value {
-    let size = weight(v, budget + 1);
-    if size <= budget {
-        v.clone()
-    } else {
-        json!({ "omitted": "too large to keep in the session; see the raw line", "approx_bytes": weight(v, usize::MAX) })
-    }
-}
-
-/// Approximate serialised size of `v`, stopping early past `cap`.
-fn weight(v: &Value, cap: usize) -> usize {
-    match v {
-        Value::String(s) => s.len() + 2,
-        Value::Array(a) => {
-            let mut n = 2;
-            for x in a {
-                n += weight(x, cap) + 1;
-                if n > cap {
-                    break;
-                }
-            }
-            n
-        }
-        Value::Object(o) => {
-            let mut n = 2;
-            for (k, x) in o {
-                n += k.len() + 4 + weight(x, cap);
-                if n > cap {
-                    break;
-                }
-            }
-            n
-        }
-        _ => 8,
-    }
-}

@@ -139,12 +139,13 @@ impl Builder {
                     d["result"]["content"].as_str()
                 } else {
                     d["error"]["message"].as_str()
-                };
+                }
+                .unwrap_or_default();
                 m.parts.push(Part::ToolResult {
                     call_id: d["toolCallId"].as_str().unwrap_or_default().to_owned(),
-                    text: out.unwrap_or_default().to_owned().into(),
+                    text: out.to_owned().into(),
                     is_error: !ok,
-                    raw: d.clone().into(),
+                    raw: crate::sources::lazy::result_raw(d, out).into(),
                 });
                 self.push(m, line, true);
             }

@@ -52,6 +52,10 @@ impl SessionSource for CopilotSource {
         Ok(out)
     }
 
+    fn load_top(&self) -> Option<Result<Session>> {
+        Some(self.read().map(|events| events.session(None)))
+    }
+
     fn load(&self, id: &str) -> Result<Session> {
         let events = self.read()?;
         let agent = id.split_once(CHILD_SEP).map(|(_, a)| a.to_owned());

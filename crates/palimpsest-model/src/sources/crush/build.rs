@@ -265,12 +265,15 @@ fn message(index: usize, role: &str, parts: &Value) -> Message {
                     arguments: args.into(),
                 });
             }
-            Some("tool_result") => m.parts.push(Part::ToolResult {
-                call_id: d["tool_call_id"].as_str().unwrap_or_default().to_owned(),
-                text: d["content"].as_str().unwrap_or_default().to_owned().into(),
-                is_error: d["is_error"].as_bool().unwrap_or(false),
-                raw: p.clone().into(),
-            }),
+            Some("tool_result") => {
+                let text = d["content"].as_str().unwrap_or_default();
+                m.parts.push(Part::ToolResult {
+                    call_id: d["tool_call_id"].as_str().unwrap_or_default().to_owned(),
+                    text: text.to_owned().into(),
+                    is_error: d["is_error"].as_bool().unwrap_or(false),
+                    raw: crate::sources::lazy::result_raw(p, text).into(),
+                })
+            }
             // How the answer ended: bookkeeping, kept in the details.
             Some("finish") => m.set_detail("finish", d.clone()),
             other => m.parts.push(Part::Other {

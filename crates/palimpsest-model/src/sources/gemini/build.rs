@@ -162,6 +162,12 @@ impl Recording {
 
     /// The session's id, its parent (a sub-agent's folder names it) and the listing entry.
     pub fn meta(&self) -> SessionMeta {
+        let (messages, records) = self.parts();
+        self.meta_of(messages.len(), records.len())
+    }
+
+    /// [`Self::meta`] for a session whose counts are known.
+    fn meta_of(&self, messages: usize, compactions: usize) -> SessionMeta {
         let id = self.metadata["sessionId"]
             .as_str()
             .map(str::to_owned)
@@ -190,7 +196,6 @@ impl Recording {
             .map(str::to_owned)
             .or(first_user)
             .unwrap_or_else(|| id.clone());
-        let (messages, records) = self.parts();
         let last = self
             .all
             .iter()
@@ -209,17 +214,17 @@ impl Recording {
                 .map(str::to_owned),
             context_limit: None,
             usage: None,
-            message_count: messages.len(),
-            compaction_count: records.len(),
+            message_count: messages,
+            compaction_count: compactions,
             parent_id: parent,
         }
     }
 
-    /// The session, listed as `meta`.
-    pub fn session(&self, meta: SessionMeta) -> Session {
+    /// The session, built once (its listing entry counts what was built).
+    pub fn session(&self) -> Session {
         let (messages, compactions) = self.parts();
         Session {
-            meta,
+            meta: self.meta_of(messages.len(), compactions.len()),
             messages: crate::model::shared(messages),
             compactions,
         }

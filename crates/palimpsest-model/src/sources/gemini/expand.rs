@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::model::{Message, MessageKind, Part, Role, UsageSplit};
+use crate::sources::lazy::result_raw;
 
 /// A record's time, Unix ms.
 pub(in crate::sources) fn ms(v: &Value) -> Option<i64> {
@@ -103,9 +104,9 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
                     .unwrap_or_else(|| response.to_string());
                 r.parts.push(Part::ToolResult {
                     call_id: c["id"].as_str().unwrap_or_default().to_owned(),
+                    raw: result_raw(&c["result"], &text).into(),
                     text: text.into(),
                     is_error: c["status"] == "error",
-                    raw: c["result"].clone().into(),
                 });
                 out.push(r);
             }
@@ -150,14 +151,14 @@ pub(in crate::sources) fn parts(c: &Value) -> Vec<Part> {
                         arguments: f.get("args").cloned().unwrap_or(json!({})).into(),
                     }
                 } else if let Some(f) = p.get("functionResponse") {
+                    let text = f["response"]["output"]
+                        .as_str()
+                        .map_or_else(|| f["response"].to_string(), str::to_owned);
                     Part::ToolResult {
                         call_id: f["id"].as_str().unwrap_or_default().to_owned(),
-                        text: f["response"]["output"]
-                            .as_str()
-                            .map_or_else(|| f["response"].to_string(), str::to_owned)
-                            .into(),
+                        raw: result_raw(p, &text).into(),
+                        text: text.into(),
                         is_error: f["response"]["error"].is_string(),
-                        raw: p.clone().into(),
                     }
                 } else if let Some(d) = p.get("inlineData") {
                     Part::Image {

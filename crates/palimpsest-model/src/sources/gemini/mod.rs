@@ -36,15 +36,14 @@ impl SessionSource for GeminiSource {
     }
 
     fn load(&self, id: &str) -> Result<Session> {
-        let r = build::Recording::read(&self.path)?;
-        let meta = r.meta();
-        if meta.id != id {
+        let session = build::Recording::read(&self.path)?.session();
+        if session.meta.id != id {
             return Err(Error::NoSuchSession {
                 path: self.path.clone(),
                 id: id.to_owned(),
             });
         }
-        Ok(r.session(meta))
+        Ok(session)
     }
 
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
@@ -60,12 +59,35 @@ impl SessionSource for GeminiSource {
     }
 
     fn session_files(&self) -> Result<Vec<super::SessionFile>> {
+        // The metadata line names the session: a recording's head, not its whole replay.
+        let id = match head_id(&self.path) {
+            Some(id) => id,
+            None => build::Recording::read(&self.path)?.meta().id,
+        };
         Ok(vec![super::SessionFile {
-            id: build::Recording::read(&self.path)?.meta().id,
+            id,
             file: self.path.clone(),
             stamp: None,
         }])
     }
+}
+
+/// The `sessionId` of a `.jsonl` recording's metadata line, from its first lines (a legacy
+/// `.json`, or a head without one, is replayed instead).
+fn head_id(path: &Path) -> Option<String> {
+    if path.extension().is_none_or(|e| e != "jsonl") {
+        return None;
+    }
+    let f = super::open_file(path).ok()?;
+    let mut head = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(f, 64 * 1024), &mut head).ok()?;
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    head.split(|&b| b == b'\n').take(8).find_map(|line| {
+        let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+        v["projectHash"]
+            .is_string()
+            .then(|| v["sessionId"].as_str().map(str::to_owned))?
+    })
 }
 
 /// True when `head` starts a Gemini recording: its metadata line, one of the first (a damaged

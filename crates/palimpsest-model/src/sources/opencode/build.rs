@@ -287,7 +287,7 @@ fn tool(out: &mut Out, step: &mut Message, results: &mut Vec<Message>, p: &Value
             call_id: call,
             text: text.to_owned().into(),
             is_error,
-            raw: p.clone().into(),
+            raw: crate::sources::lazy::result_raw(p, text).into(),
         }],
     );
     r.id = step.id.clone();

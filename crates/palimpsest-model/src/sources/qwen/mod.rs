@@ -70,6 +70,17 @@ impl SessionSource for QwenSource {
             .collect())
     }
 
+    fn load_top(&self) -> Option<Result<Session>> {
+        Some(records::Recording::read(&self.path).map(|rec| {
+            let built = build::build(&rec, None);
+            Session {
+                meta: build::meta(&rec, &self.path, &built, None),
+                messages: crate::model::shared(built.messages),
+                compactions: built.compactions,
+            }
+        }))
+    }
+
     fn load(&self, id: &str) -> Result<Session> {
         let (_, built, meta) = self.one(id)?;
         Ok(Session {
