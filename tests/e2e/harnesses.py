@@ -1,7 +1,8 @@
 """The harnesses beside goose, Claude Code and Codex, in the window: an OpenCode session from
 the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
 the tail the first one kept, replayed under OpenCode's own policy, and its post-mortem, as the
-CLI reads them."""
+CLI reads them; Copilot CLI, Gemini CLI (replayed under its own policy too) and Qwen Code
+recordings with their compactions and rewinds."""
 
 import json
 import subprocess
@@ -148,6 +149,27 @@ def test_a_gemini_cli_recording_shows_its_compression_and_rewind(c):
     settled(c)
     shots(c, "gemini-cut.png", "screenshot-gemini-cut.png")
     c.d.click("[data-testid=cut-close]")
+    open_tab(c, "replay")
+    try:
+        c.d.wait("return document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]').length > 0;",
+                 what="the replayed agent view")
+        c.d.run("const el = document.querySelector('[data-testid=replay-controls-A] [data-knob=policy]');"
+                "Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(el, 'gemini');"
+                "el.dispatchEvent(new Event('change', {bubbles: true})); return true;")
+        c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=replay-A] [data-testid=replay-row]'));"
+                 "return r.length === 6 && r[0].dataset.kind === 'summary' && "
+                 "document.querySelector('[data-testid=replay-A]').dataset.busy === 'false';",
+                 what="Gemini's policy to replay into 6 rows")
+        got = [(r["kind"], r["source"]) for r in c.d.run(REPLAY_ROWS)]
+        want = [("summary", ""), ("continuation", ""), ("ordinary", "14"), ("ordinary", "15"),
+                ("ordinary", "16"), ("ordinary", "17")]
+        check(got == want, f"Gemini summarises, thanks, and keeps the last 30 % (#14-17); got {got}")
+        note = c.d.text("[data-testid=replay-A]")
+        check("Gemini CLI's own rules: this is a Gemini CLI session." in note,
+              f"the side names its policy; got {note[:200]!r}")
+        shots(c, "gemini-replay.png")
+    finally:
+        open_tab(c, "timeline")
 
 
 QWEN = "7a1c2e3f-5b6d-4e8f-9a0b-1c2d3e000001"

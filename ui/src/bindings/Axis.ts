@@ -3,4 +3,4 @@
 /**
  * One axis of the grid.
  */
-export type Axis = { "axis": "keep-tail", "values": Array<number> } | { "axis": "trigger-cap", "values": Array<number> } | { "axis": "tool-result-cap", "values": Array<number> };
+export type Axis = { "axis": "keep-tail", "values": Array<number> } | { "axis": "trigger-cap", "values": Array<number> } | { "axis": "tool-result-cap", "values": Array<number> } | { "axis": "preserve-percent", "values": Array<number> };

@@ -3,4 +3,4 @@
 /**
  * Which policy.
  */
-export type PolicyName = "goose" | "coworker" | "opencode";
+export type PolicyName = "goose" | "coworker" | "opencode" | "gemini";

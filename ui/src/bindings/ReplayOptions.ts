@@ -57,4 +57,13 @@ tail_turns: number | null,
  * OpenCode `preserve_recent_tokens`: the kept tail's budget (else a quarter of the usable
  * window, 2 000–8 000).
  */
-preserve_tokens: number | null, };
+preserve_tokens: number | null, 
+/**
+ * Gemini: the fraction of the history kept verbatim (else 0.3).
+ */
+preserve_fraction: number | null, 
+/**
+ * Gemini: function-response tokens kept whole in the compressed history, 0 = no budget
+ * (else 50 000 for Gemini CLI, none for Qwen Code).
+ */
+response_budget: number | null, };

@@ -1,11 +1,11 @@
 // The knobs of one replay setting: policy, keep-tail K, OpenCode's tail turns and budget,
-// threshold, context window, trigger cap, tool-result cap, summary size and the
+// Gemini's kept fraction and response budget, threshold, context window, trigger cap, tool-result cap, summary size and the
 // legacy/manual/naive switches. Empty number fields mean
 // "the default" (the session's window, the policy's caps), as core reads `null`.
 import type { ReplayOptions } from "../bindings/ReplayOptions";
 import type { PolicyName } from "../bindings/PolicyName";
 import { DEFAULTS } from "../bindings/defaults";
-import { OPENCODE_TAIL_TURNS } from "./diff";
+import { GEMINI_PRESERVE, GEMINI_THRESHOLD, OPENCODE_TAIL_TURNS } from "./diff";
 
 export interface ReplayControlsProps {
   side: "A" | "B";
@@ -17,6 +17,8 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
   const set = (patch: Partial<ReplayOptions>) => onChange({ ...o, ...patch });
   const goose = o.policy === "goose";
   const opencode = o.policy === "opencode";
+  const gemini = o.policy === "gemini";
+  const threshold = o.threshold ?? (gemini ? GEMINI_THRESHOLD : DEFAULTS.threshold);
   const id = (name: string) => `replay-${side}-${name}`;
   return (
     <fieldset className="replay-controls" data-testid={`replay-controls-${side}`}>
@@ -26,6 +28,7 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
         <option value="goose">goose</option>
         <option value="coworker">coworker</option>
         <option value="opencode">OpenCode</option>
+        <option value="gemini">Gemini / Qwen</option>
       </select>
 
       <label htmlFor={id("k")}>keep-tail K</label>
@@ -39,20 +42,38 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
         <input
           id={id("threshold")}
           type="range"
-          min={0.5}
+          min={gemini ? 0.1 : 0.5}
           max={0.95}
           step={0.05}
-          value={o.threshold ?? DEFAULTS.threshold}
+          value={threshold}
           disabled={opencode}
           title={opencode ? "OpenCode compacts at the usable window, not at a threshold" : undefined}
           onChange={(e) => set({ threshold: Number(e.target.value) })}
           data-knob="threshold"
         />
-        <output>{(o.threshold ?? DEFAULTS.threshold).toFixed(2)}</output>
+        {/* Left to its default, Gemini's threshold is the harness's: 0.5, or 0.7 on a Qwen Code session. */}
+        <output title={gemini && o.threshold === null ? "Gemini CLI 0.5, Qwen Code 0.7" : undefined}>{gemini && o.threshold === null ? "default" : threshold.toFixed(2)}</output>
       </span>
 
       <NumberKnob id={id("turns")} label="tail turns" value={o.tail_turns} placeholder={String(OPENCODE_TAIL_TURNS)} disabled={!opencode} onChange={(v) => set({ tail_turns: v })} knob="tail_turns" />
       <NumberKnob id={id("preserve")} label="tail budget (tokens)" value={o.preserve_tokens} placeholder="¼ of the window, 2k–8k" disabled={!opencode} onChange={(v) => set({ preserve_tokens: v })} knob="preserve_tokens" />
+      <label htmlFor={id("kept")}>kept fraction</label>
+      <span className="knob">
+        <input
+          id={id("kept")}
+          type="range"
+          min={0.05}
+          max={0.95}
+          step={0.05}
+          value={o.preserve_fraction ?? GEMINI_PRESERVE}
+          disabled={!gemini}
+          title="Gemini CLI / Qwen Code: the share of the history kept verbatim"
+          onChange={(e) => set({ preserve_fraction: Number(e.target.value) })}
+          data-knob="preserve_fraction"
+        />
+        <output>{(o.preserve_fraction ?? GEMINI_PRESERVE).toFixed(2)}</output>
+      </span>
+      <NumberKnob id={id("budget")} label="response budget (tokens)" value={o.response_budget} placeholder="50 000" disabled={!gemini} onChange={(v) => set({ response_budget: v })} knob="response_budget" />
       <NumberKnob id={id("window")} label="context window" value={o.context_window} placeholder={`session's / ${DEFAULTS.context_window}`} onChange={(v) => set({ context_window: v })} knob="context_window" />
       <NumberKnob id={id("trigger")} label="trigger cap" value={o.trigger_cap} placeholder={String(DEFAULTS.trigger_cap)} disabled={o.policy !== "coworker"} onChange={(v) => set({ trigger_cap: v })} knob="trigger_cap" />
       <NumberKnob id={id("cap")} label="tool-result cap (bytes)" value={o.tool_result_cap} placeholder={o.policy === "coworker" ? String(DEFAULTS.coworker_tool_result_cap) : "off"} onChange={(v) => set({ tool_result_cap: v })} knob="tool_result_cap" />

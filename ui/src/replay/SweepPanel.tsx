@@ -71,7 +71,7 @@ export function SweepPanel({ path, id, options, onPick }: SweepPanelProps) {
           {busy ? "Sweeping…" : sweep ? "Sweep again" : "Run sweep"}
         </button>
         <span className="muted small">
-          {options.policy === "goose" ? "keep-tail 0–8" : options.policy === "opencode" ? "tail turns 0–8" : "trigger caps ¼–1 × window"} × tool-result caps, around setting A. Click a cell to set A.
+          {options.policy === "goose" ? "keep-tail 0–8" : options.policy === "opencode" ? "tail turns 0–8" : options.policy === "gemini" ? "kept 10–70 %" : "trigger caps ¼–1 × window"} × tool-result caps, around setting A. Click a cell to set A.
         </span>
       </div>
       {error && <p className="error-text">{error}</p>}

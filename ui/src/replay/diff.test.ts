@@ -70,4 +70,12 @@ describe("sweep cells", () => {
     const two: SweepGrid = { ...grid, rows: { axis: "keep-tail", values: [1, 2, 3] } };
     expect(isCell(two, 1, 0, oc, 0), "tail_turns left to its default is the row of 2").toBe(true);
   });
+
+  it("under Gemini a preserve-percent row sets the kept fraction, and its default is the row of 30", () => {
+    const gm = { ...DEFAULT_OPTIONS, policy: "gemini" as const };
+    const kept: SweepGrid = { ...grid, rows: { axis: "preserve-percent", values: [10, 30, 70] } };
+    expect(cellOptions(kept, 2, 0, gm).preserve_fraction, "row 2 = 70 %").toBe(0.7);
+    expect(isCell(kept, 1, 0, gm, 0), "preserve_fraction left to its default is the row of 30").toBe(true);
+    expect(isCell(kept, 0, 0, gm, 0), "the row of 10 is another setting").toBe(false);
+  });
 });

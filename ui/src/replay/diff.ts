@@ -18,7 +18,15 @@ export const DEFAULT_OPTIONS: ReplayOptions = {
   skip_summaries: false,
   tail_turns: null,
   preserve_tokens: null,
+  preserve_fraction: null,
+  response_budget: null,
 };
+
+/** Gemini CLI keeps this share of the history when `preserve_fraction` is left to its default. */
+export const GEMINI_PRESERVE = 0.3;
+
+/** Gemini CLI's threshold (Qwen Code's is 0.7: core picks it for a Qwen Code session). */
+export const GEMINI_THRESHOLD = 0.5;
 
 /** OpenCode keeps this many user turns when `tail_turns` is left to its default. */
 export const OPENCODE_TAIL_TURNS = 2;
@@ -55,6 +63,7 @@ export function cellOptions(grid: SweepGrid, r: number, c: number, base: ReplayO
     if (axis.axis === "keep-tail" && base.policy === "opencode") next.tail_turns = v;
     else if (axis.axis === "keep-tail") next.keep_tail = v;
     else if (axis.axis === "trigger-cap") next.trigger_cap = v;
+    else if (axis.axis === "preserve-percent") next.preserve_fraction = v / 100;
     else next.tool_result_cap = v;
   }
   return next;
@@ -65,7 +74,8 @@ export function isCell(grid: SweepGrid, r: number, c: number, o: ReplayOptions, 
   const at = cellOptions(grid, r, c, o);
   const cap = (x: ReplayOptions) => x.tool_result_cap ?? capInForce;
   const turns = (x: ReplayOptions) => x.tail_turns ?? OPENCODE_TAIL_TURNS;
-  return at.keep_tail === o.keep_tail && turns(at) === turns(o) && at.trigger_cap === o.trigger_cap && cap(at) === cap(o);
+  const kept = (x: ReplayOptions) => Math.round((x.preserve_fraction ?? GEMINI_PRESERVE) * 100);
+  return at.keep_tail === o.keep_tail && turns(at) === turns(o) && kept(at) === kept(o) && at.trigger_cap === o.trigger_cap && cap(at) === cap(o);
 }
 
 /** "12k" style numbers for axis labels. */

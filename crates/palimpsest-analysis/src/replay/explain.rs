@@ -53,11 +53,14 @@ pub fn policy_note(session: &Session, opts: &ReplayOptions) -> PolicyNote {
         PolicyName::Goose => matches!(format, SourceFormat::Goose | SourceFormat::GooseLegacy),
         PolicyName::Coworker => format == SourceFormat::Coworker,
         PolicyName::OpenCode => matches!(format, SourceFormat::OpenCode | SourceFormat::Kilo),
+        PolicyName::Gemini => matches!(format, SourceFormat::GeminiCli | SourceFormat::QwenCode),
     };
     let name = match opts.policy {
         PolicyName::Goose => "goose",
         PolicyName::Coworker => "coworker",
         PolicyName::OpenCode => "OpenCode",
+        PolicyName::Gemini if format == SourceFormat::QwenCode => "Qwen Code",
+        PolicyName::Gemini => "Gemini CLI",
     };
     let a = |word: &str| {
         if word.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {

@@ -5,7 +5,9 @@
 //! - [`goose`]: summarise everything but a kept tail (the keep-tail rule with its backward walk,
 //!   and upstream's behaviour exactly at K = 0);
 //! - [`coworker`]: OpenWorker's boundary, compacted block and tool-result cap;
-//! - [`opencode`]: OpenCode's budgeted tail of user turns, and its prune of old tool outputs.
+//! - [`opencode`]: OpenCode's budgeted tail of user turns, and its prune of old tool outputs;
+//! - [`gemini`]: Gemini CLI's (and Qwen Code's) kept fraction of the history, and its budget of
+//!   function responses.
 //!
 //! [`simulate`] runs a whole recorded session forward under a policy; [`sweep`] does that over a
 //! grid of settings; [`verify`] re-derives a recorded coworker session's compactions and diffs
@@ -23,6 +25,7 @@ pub mod defaults;
 pub mod digest;
 pub mod explain;
 pub mod files;
+pub mod gemini;
 pub mod generate;
 pub mod goose;
 pub mod opencode;

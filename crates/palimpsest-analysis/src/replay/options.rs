@@ -34,6 +34,8 @@ pub enum PolicyName {
     /// OpenCode's budgeted tail of user turns, and its prune.
     #[serde(rename = "opencode")]
     OpenCode,
+    /// Gemini CLI's (and Qwen Code's) kept fraction of the history.
+    Gemini,
 }
 
 /// Every knob of a replay, as the front ends pass them (`None` = the default).
@@ -74,6 +76,14 @@ pub struct ReplayOptions {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub preserve_tokens: Option<u64>,
+    /// Gemini: the fraction of the history kept verbatim (else 0.3).
+    #[serde(default)]
+    pub preserve_fraction: Option<f64>,
+    /// Gemini: function-response tokens kept whole in the compressed history, 0 = no budget
+    /// (else 50 000 for Gemini CLI, none for Qwen Code).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub response_budget: Option<u64>,
 }
 
 impl ReplayOptions {
@@ -115,10 +125,34 @@ impl ReplayOptions {
         }
     }
 
+    /// Gemini's knobs for a session: these options, else the session's window, else the
+    /// defaults of the harness that wrote it (Qwen Code's threshold and no budget for a Qwen
+    /// Code session, Gemini CLI's for any other).
+    pub fn gemini_settings(&self, s: &Session) -> super::gemini::Settings {
+        let qwen = s.meta.format == crate::model::SourceFormat::QwenCode;
+        super::gemini::Settings {
+            threshold: self.threshold.unwrap_or(if qwen {
+                super::gemini::QWEN_THRESHOLD
+            } else {
+                super::gemini::GEMINI_THRESHOLD
+            }),
+            preserve: self
+                .preserve_fraction
+                .unwrap_or(super::gemini::DEFAULT_PRESERVE)
+                .clamp(0.01, 0.99),
+            response_budget: self.response_budget.unwrap_or(if qwen {
+                0
+            } else {
+                super::gemini::RESPONSE_BUDGET
+            }),
+            window: self.window(s),
+        }
+    }
+
     /// The tool-result cap in force.
     pub fn cap_bytes(&self) -> usize {
         self.tool_result_cap.unwrap_or(match self.policy {
-            PolicyName::Goose | PolicyName::OpenCode => 0,
+            PolicyName::Goose | PolicyName::OpenCode | PolicyName::Gemini => 0,
             PolicyName::Coworker => super::cap::DEFAULT_MAX_BYTES,
         })
     }
@@ -139,6 +173,7 @@ impl ReplayOptions {
             }
             PolicyName::Coworker => Policy::Coworker(self.settings(s)),
             PolicyName::OpenCode => Policy::OpenCode(self.opencode_settings(s)),
+            PolicyName::Gemini => Policy::Gemini(self.gemini_settings(s)),
         };
         SimParams {
             policy,
@@ -226,8 +261,12 @@ pub fn replay_once(
             }
         }
         PolicyName::Coworker => coworker_once(s, o, raw, counter),
-        PolicyName::OpenCode => {
-            let c = super::opencode::compact_once(s, &o.opencode_settings(s), &summary, counter);
+        PolicyName::OpenCode | PolicyName::Gemini => {
+            let c = if o.policy == PolicyName::Gemini {
+                super::gemini::compact_once(s, &o.gemini_settings(s), &summary, counter)
+            } else {
+                super::opencode::compact_once(s, &o.opencode_settings(s), &summary, counter)
+            };
             ReplayView {
                 visible: c.visible,
                 cut_index: c.cut_index,
@@ -427,7 +466,9 @@ fn prepare<'s>(
     counter: Counter<'_>,
 ) -> Prepared<'s> {
     let base = match o.policy {
-        PolicyName::Goose | PolicyName::OpenCode => Prepared::tokens_only(s, counter),
+        PolicyName::Goose | PolicyName::OpenCode | PolicyName::Gemini => {
+            Prepared::tokens_only(s, counter)
+        }
         PolicyName::Coworker => Prepared::new(s, counter, raw),
     };
     base.with_cap(o.cap_bytes(), counter)

@@ -79,6 +79,8 @@ pub enum Axis {
     TriggerCap(#[cfg_attr(feature = "ts", ts(type = "Array<number>"))] Vec<u64>),
     /// Tool-result cap on arrival, bytes (0 = off).
     ToolResultCap(Vec<usize>),
+    /// Gemini: the percentage of the history kept verbatim.
+    PreservePercent(Vec<usize>),
 }
 
 impl Axis {
@@ -88,13 +90,16 @@ impl Axis {
             Axis::KeepTail(_) => "keep-tail",
             Axis::TriggerCap(_) => "trigger-cap",
             Axis::ToolResultCap(_) => "tool-result-cap",
+            Axis::PreservePercent(_) => "preserve-percent",
         }
     }
 
     /// The values, as numbers.
     pub fn values(&self) -> Vec<u64> {
         match self {
-            Axis::KeepTail(v) | Axis::ToolResultCap(v) => v.iter().map(|&x| x as u64).collect(),
+            Axis::KeepTail(v) | Axis::ToolResultCap(v) | Axis::PreservePercent(v) => {
+                v.iter().map(|&x| x as u64).collect()
+            }
             Axis::TriggerCap(v) => v.clone(),
         }
     }
@@ -109,6 +114,9 @@ impl Axis {
             (Axis::KeepTail(v), Policy::Goose { rule, .. }) => rule.keep_tail = v[k],
             (Axis::KeepTail(v), Policy::OpenCode(s)) => s.tail_turns = v[k],
             (Axis::TriggerCap(v), Policy::Coworker(s)) => s.cap = v[k],
+            (Axis::PreservePercent(v), Policy::Gemini(s)) => {
+                s.preserve = (v[k] as f64 / 100.0).clamp(0.01, 0.99);
+            }
             (Axis::ToolResultCap(v), _) => return Some(v[k]),
             _ => {}
         }

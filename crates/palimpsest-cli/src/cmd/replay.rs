@@ -103,6 +103,13 @@ pub struct PolicyArgs {
     /// of the usable window, 2 000–8 000).
     #[arg(long)]
     pub preserve_tokens: Option<u64>,
+    /// gemini: the fraction of the history kept verbatim (default 0.3).
+    #[arg(long)]
+    pub preserve_fraction: Option<f64>,
+    /// gemini: function-response tokens kept whole when compressing, 0 = no budget (default
+    /// 50 000; none on a Qwen Code session).
+    #[arg(long)]
+    pub response_budget: Option<u64>,
 }
 
 /// `--policy`.
@@ -115,6 +122,8 @@ pub enum PolicyArg {
     /// OpenCode (and Kilo Code).
     #[value(name = "opencode")]
     OpenCode,
+    /// Gemini CLI (and Qwen Code while it kept a tail).
+    Gemini,
 }
 
 impl PolicyArgs {
@@ -125,6 +134,7 @@ impl PolicyArgs {
                 PolicyArg::Goose => PolicyName::Goose,
                 PolicyArg::Coworker => PolicyName::Coworker,
                 PolicyArg::OpenCode => PolicyName::OpenCode,
+                PolicyArg::Gemini => PolicyName::Gemini,
             },
             context_window: self.context_window,
             threshold: self.threshold,
@@ -134,6 +144,8 @@ impl PolicyArgs {
             legacy: self.legacy,
             tail_turns: self.tail_turns,
             preserve_tokens: self.preserve_tokens,
+            preserve_fraction: self.preserve_fraction,
+            response_budget: self.response_budget,
             ..ReplayOptions::default()
         }
     }

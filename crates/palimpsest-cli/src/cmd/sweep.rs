@@ -1,7 +1,8 @@
 //! `palimpsest sweep PATH [--session ID] --policy P --keep-tail 0..8 [--trigger-cap LIST]
 //! [--tool-result-cap LIST] [--metric M] [--json] [--svg FILE]`: simulate the session at every
 //! combination and show one metric as a table (and a heatmap). goose sweeps keep-tail (rows)
-//! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap.
+//! × tool-result cap (columns); coworker sweeps trigger cap (rows) × tool-result cap; gemini
+//! the percentage of the history kept (`--preserve-percent`) × tool-result cap.
 //! goose's sweep of a transcript reads its digests from the index when the file is unchanged
 //! since the last sweep (`SessionService::sweep`): the second sweep of a 200 MB transcript
 //! reads no transcript. The sweep and the heatmap are `palimpsest_core::replay`'s and
@@ -33,6 +34,9 @@ pub struct Args {
     /// list `0,3,5`.
     #[arg(long, default_value = "0..8")]
     keep_tail: String,
+    /// gemini: percentages of the history kept, a range or a list.
+    #[arg(long, default_value = "10,20,30,40,50,60,70")]
+    preserve_percent: String,
     /// coworker: trigger caps in tokens, comma-separated.
     #[arg(long)]
     trigger_cap: Option<String>,
@@ -55,6 +59,9 @@ pub struct Args {
     /// opencode: the kept tail's budget in tokens (`preserve_recent_tokens`).
     #[arg(long)]
     preserve_tokens: Option<u64>,
+    /// gemini: function-response tokens kept whole, 0 = no budget.
+    #[arg(long)]
+    response_budget: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -121,6 +128,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             legacy: false,
             tail_turns: None,
             preserve_tokens: a.preserve_tokens,
+            preserve_fraction: None,
+            response_budget: a.response_budget,
         }
         .options()
     };
@@ -142,6 +151,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                     .map(|x| x as usize)
                     .collect(),
             )
+        }
+        PolicyName::Gemini => {
+            if a.trigger_cap.is_some() {
+                bail!(
+                    "--trigger-cap applies to --policy coworker; gemini sweeps --preserve-percent"
+                );
+            }
+            let v: Vec<usize> = parse_list(&a.preserve_percent)?
+                .into_iter()
+                .map(|x| x as usize)
+                .collect();
+            if let Some(bad) = v.iter().find(|&&p| p == 0 || p >= 100) {
+                bail!(
+                    "--preserve-percent {bad}: each value keeps between 1 and 99 % of the history"
+                );
+            }
+            Axis::PreservePercent(v)
         }
         PolicyName::Coworker => Axis::TriggerCap(match &a.trigger_cap {
             Some(l) => parse_list(l)?,

@@ -24,6 +24,7 @@ mod cli_readonly;
 mod cli_real_gaps;
 mod cli_replay;
 mod cli_replay_coworker;
+mod cli_replay_gemini;
 mod cli_replay_policy;
 mod cli_report;
 mod cli_show_index;

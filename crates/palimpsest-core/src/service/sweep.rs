@@ -49,9 +49,11 @@ impl SessionService {
         let (rows, cols) = match (&ask.grid, self.loaded_now(path, id), ask.opts.policy) {
             (Some(g), _, _) => g.clone(),
             (None, Some(s), _) => default_axes(s.meta.context_limit, &ask.opts),
-            // goose's and OpenCode's grids do not depend on the session; coworker's does (the
+            // goose's, OpenCode's and Gemini's grids do not depend on the session; coworker's does (the
             // window), and it is never swept from digests.
-            (None, None, PolicyName::Goose | PolicyName::OpenCode) => default_axes(None, &ask.opts),
+            (None, None, PolicyName::Goose | PolicyName::OpenCode | PolicyName::Gemini) => {
+                default_axes(None, &ask.opts)
+            }
             (None, None, PolicyName::Coworker) => {
                 default_axes(self.session(path, id)?.meta.context_limit, &ask.opts)
             }

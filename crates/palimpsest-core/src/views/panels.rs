@@ -210,13 +210,14 @@ pub struct SweepView {
 }
 
 /// The grid the Replay panel sweeps by default: goose keep-tail 0–8 (OpenCode: tail turns) ×
-/// tool-result caps;
+/// tool-result caps; Gemini's kept 10–70 % × tool-result caps;
 /// coworker trigger caps (a quarter of the window up to the whole) × tool-result caps.
 pub fn default_axes(context_limit: Option<u64>, opts: &ReplayOptions) -> (Axis, Axis) {
     let caps = Axis::ToolResultCap(vec![0, 2_000, 10_000, 30_000]);
     match opts.policy {
         // OpenCode's rows are the user turns kept (its `tail_turns`).
         PolicyName::Goose | PolicyName::OpenCode => (Axis::KeepTail((0..=8).collect()), caps),
+        PolicyName::Gemini => (Axis::PreservePercent(GEMINI_PRESERVE.to_vec()), caps),
         PolicyName::Coworker => {
             let window = opts
                 .context_window
@@ -227,6 +228,9 @@ pub fn default_axes(context_limit: Option<u64>, opts: &ReplayOptions) -> (Axis, 
         }
     }
 }
+
+/// The kept percentages Gemini's sweep tries (its default, 30, among them).
+pub const GEMINI_PRESERVE: [usize; 7] = [10, 20, 30, 40, 50, 60, 70];
 
 /// The heatmap title of a sweep of the session named `name`.
 pub fn sweep_title(name: &str, metric: Metric) -> String {

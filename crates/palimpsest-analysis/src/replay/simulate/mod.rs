@@ -9,7 +9,7 @@
 //! that follows a non-assistant one. Messages are reduced once to a compact [`Prepared`] form
 //! (token counts, roles, pairing, file reads), so a [`super::sweep`] of many settings costs a
 //! linear pass each. The parameters and results (the DTOs) are in `types`; the policies' run
-//! loops in `run_goose`, `run_coworker` and `run_opencode`.
+//! loops in `run_goose`, `run_coworker`, `run_opencode` and `run_gemini`.
 
 use std::collections::HashMap;
 
@@ -20,6 +20,7 @@ use crate::model::{Message, MessageKind, Part, Role, Session};
 use crate::sources::coworker::stored::recorded_lengths;
 
 mod run_coworker;
+mod run_gemini;
 mod run_goose;
 mod run_opencode;
 pub(crate) use run_goose::continuation_tokens;
@@ -350,6 +351,7 @@ pub fn simulate(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>) -
         Policy::Goose { .. } => run_goose::run(prep, params, counter),
         Policy::Coworker(s) => run_coworker::run(prep, params, s, counter),
         Policy::OpenCode(_) => run_opencode::run(prep, params, counter),
+        Policy::Gemini(_) => run_gemini::run(prep, params, counter),
     }
 }
 

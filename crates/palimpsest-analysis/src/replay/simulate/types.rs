@@ -25,6 +25,9 @@ pub enum Policy {
     Coworker(cw::Settings),
     /// OpenCode: the usable window reached before a request; a budgeted tail of turns kept.
     OpenCode(crate::replay::opencode::Settings),
+    /// Gemini CLI: the last prompt past a fraction of the window; a fraction of the history
+    /// kept.
+    Gemini(crate::replay::gemini::Settings),
 }
 
 /// What a simulation is asked to do.
