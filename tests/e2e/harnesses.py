@@ -2,7 +2,7 @@
 the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
 the tail the first one kept, replayed under OpenCode's own policy, and its post-mortem, as the
 CLI reads them; Copilot CLI, Gemini CLI (replayed under its own policy too) and Qwen Code
-recordings with their compactions and rewinds."""
+recordings with their compactions and rewinds; an Aider chat log with its summary and /clear."""
 
 import json
 import subprocess
@@ -196,4 +196,38 @@ def test_a_qwen_code_recording_shows_its_compressions_and_rewind(c):
              what="the state snapshot in the summary column")
     settled(c)
     shots(c, "qwen-cut.png", "screenshot-qwen-cut.png")
+    c.d.click("[data-testid=cut-close]")
+
+
+AIDER = "2026-11-03T10:00:00"
+
+
+def test_an_aider_chat_log_shows_its_summary_and_clear(c):
+    listed = c.d.run("return Array.from(document.querySelectorAll('[data-testid=session]'))"
+                     ".map(e => e.dataset.sessionId).filter(i => i.startsWith('2026-11-03T'));")
+    check(sorted(listed) == [AIDER, AIDER + "#clear1", "2026-11-03T15:30:00"],
+          f"two headers and a /clear make three sessions; got {listed}")
+    c.open_session(AIDER)
+    c.set_view("all")
+    status = c.d.run(STATUS)
+    check("20 rows" in status, f"20 messages from the chat log and the summary, up to /clear; got {status!r}")
+    rows = {r["index"]: r for r in c.rows()}
+    check(rows[11]["kind"] == "summary", f"the summary the third request carried; got {rows[11]['kind']}")
+    c.set_view("agent")
+    seen = [r["index"] for r in c.rows()]
+    check(seen == [8, 9, 11, 12, 13, 15, 16],
+          f"the model holds the kept turn, the summary and the turns after it; got {seen}")
+    c.set_view("all")
+    c.d.wait("return document.querySelectorAll('[data-testid=cut-open]').length >= 1;", what="the cut rule")
+    c.d.click("[data-testid=cut-open]")
+    c.d.wait("return document.querySelector('[data-testid=cut-view]')?.dataset.cutIndex === '11';",
+             what="the summary's view")
+    dropped = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-dropped]")]
+    check(dropped == [3, 4], f"it dropped the first turn; got {dropped}")
+    kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
+    check(kept == [8, 9], f"it kept the second turn word for word; got {kept}")
+    c.d.wait("return document.querySelector('[data-testid=summary-text]')?.textContent"
+             ".startsWith('I spoke to you previously');", what="Aider's summary in the summary column")
+    settled(c)
+    shots(c, "aider-cut.png")
     c.d.click("[data-testid=cut-close]")

@@ -32,6 +32,7 @@ from harnesses import (  # noqa: E402
     test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent,
     test_a_gemini_cli_recording_shows_its_compression_and_rewind,
     test_a_qwen_code_recording_shows_its_compressions_and_rewind,
+    test_an_aider_chat_log_shows_its_summary_and_clear,
     test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept,
 )
 from home import test_an_empty_home_offers_the_bundled_examples, test_without_a_path_it_lists_every_agent_folder_in_home  # noqa: E402
@@ -87,6 +88,7 @@ TESTS = [
     test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent,
     test_a_gemini_cli_recording_shows_its_compression_and_rewind,
     test_a_qwen_code_recording_shows_its_compressions_and_rewind,
+    test_an_aider_chat_log_shows_its_summary_and_clear,
     test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
     test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests,

@@ -2,6 +2,7 @@
 //! `cargo run -p palimpsest-fixtures -- fixtures/`. Each format gets a module; fixtures/README.md
 //! says what each fixture exercises. Readers and their tests live in palimpsest-core.
 
+pub mod aider;
 pub mod big;
 pub mod claude;
 pub mod claude_views;

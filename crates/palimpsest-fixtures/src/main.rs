@@ -32,6 +32,7 @@ fn main() -> anyhow::Result<()> {
     palimpsest_fixtures::crush::generate(&out)?;
     palimpsest_fixtures::cline::generate(&out)?;
     palimpsest_fixtures::qwen::generate(&out)?;
+    palimpsest_fixtures::aider::generate(&out)?;
     palimpsest_fixtures::stuck::generate(&out)?;
     Ok(())
 }

@@ -4,4 +4,4 @@
  * The agent family a source belongs to: whose default folder it is, and how the sidebar
  * names and groups it. goose's two formats are one family.
  */
-export type Family = "goose" | "claude-code" | "codex" | "coworker" | "message-log" | "opencode" | "kilo" | "copilot-cli" | "gemini-cli" | "crush" | "cline" | "qwen-code" | "unknown";
+export type Family = "goose" | "claude-code" | "codex" | "coworker" | "message-log" | "opencode" | "kilo" | "copilot-cli" | "gemini-cli" | "crush" | "cline" | "qwen-code" | "aider" | "unknown";

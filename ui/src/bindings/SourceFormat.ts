@@ -3,4 +3,4 @@
 /**
  * The family of files a session was read from.
  */
-export type SourceFormat = "goose" | "goose-legacy" | "claude-code" | "codex" | "coworker" | "message-log" | "opencode" | "kilo" | "copilot-cli" | "gemini-cli" | "crush" | "cline" | "qwen-code";
+export type SourceFormat = "goose" | "goose-legacy" | "claude-code" | "codex" | "coworker" | "message-log" | "opencode" | "kilo" | "copilot-cli" | "gemini-cli" | "crush" | "cline" | "qwen-code" | "aider";

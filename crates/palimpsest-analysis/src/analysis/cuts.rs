@@ -37,6 +37,11 @@ pub struct Cut {
     /// For a context collapse: the span it archived (first, last). It drops that span only,
     /// and the next full cut still drops from the previous full cut.
     pub archived: Option<(usize, usize)>,
+    /// The compactor summarised the chat history alone, while the files and map it sends with
+    /// every request stayed (Aider's `ChatSummary`, the record's `history_only`): it drops
+    /// messages as any cut does, but by design frees only part of the context (`thrash` does
+    /// not judge it by what it freed).
+    pub history_only: bool,
 }
 
 impl Cut {
@@ -65,6 +70,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 micro: false,
                 cleared: Vec::new(),
                 archived: None,
+                history_only: false,
             })
             .collect()
     } else {
@@ -102,6 +108,12 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                     .raw
                     .as_ref()
                     .and_then(|r| find_key(r, "trimmed"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                history_only: c
+                    .raw
+                    .as_ref()
+                    .and_then(|r| r.get("history_only"))
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
             })
@@ -263,6 +275,7 @@ mod tests {
             micro: false,
             cleared: Vec::new(),
             archived: None,
+            history_only: false,
         };
         let cuts = [cut];
         assert_eq!(

@@ -76,11 +76,15 @@ fn message_text(session: &Session, i: usize) -> String {
     t
 }
 
-/// The compactions of `session` (`cuts`, microcompacts, content replacements and context
-/// collapses left out: each takes only part of the context by design, so a context still near
-/// its size after one is no sign of thrash) that thrashed.
+/// The compactions of `session` (`cuts`, microcompacts, content replacements, context
+/// collapses and summaries of the chat history alone left out: each takes only part of the
+/// context by design, so a context still near its size after one is no sign of thrash) that
+/// thrashed.
 pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
-    let full: Vec<&Cut> = cuts.iter().filter(|c| !c.partial()).collect();
+    let full: Vec<&Cut> = cuts
+        .iter()
+        .filter(|c| !c.partial() && !c.history_only)
+        .collect();
     let msgs = &session.messages;
     let recorded = |i: usize| {
         let m = &msgs[i];

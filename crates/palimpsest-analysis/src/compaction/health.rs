@@ -68,7 +68,8 @@ impl HealthProfile {
             | SourceFormat::GeminiCli
             | SourceFormat::Crush
             | SourceFormat::Cline
-            | SourceFormat::QwenCode => Self::plain(),
+            | SourceFormat::QwenCode
+            | SourceFormat::Aider => Self::plain(),
         }
     }
 

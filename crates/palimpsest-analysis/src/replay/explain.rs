@@ -43,6 +43,7 @@ fn family(f: SourceFormat) -> &'static str {
         SourceFormat::Crush => "Crush",
         SourceFormat::Cline => "Cline",
         SourceFormat::QwenCode => "Qwen Code",
+        SourceFormat::Aider => "Aider",
     }
 }
 

@@ -138,6 +138,7 @@ pub fn family_label(family: Family) -> &'static str {
         Family::Crush => "Crush",
         Family::Cline => "Cline",
         Family::QwenCode => "Qwen Code",
+        Family::Aider => "Aider",
         other => other.as_str(),
     }
 }

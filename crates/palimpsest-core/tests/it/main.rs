@@ -2,6 +2,7 @@
 //! plotters and notify instead of one per file. Each module is what a test file was; run
 //! one with `cargo test -p palimpsest-core --test it MODULE::`.
 
+mod aider;
 mod analysis;
 mod app_api;
 mod claude;

@@ -1,6 +1,6 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
 //! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and the Gemini CLI
-//! recordings, the Cline task files and the Qwen Code recordings byte for byte.
+//! recordings, the Cline task files, the Qwen Code recordings and the Aider logs byte for byte.
 
 use std::path::PathBuf;
 
@@ -61,6 +61,16 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             std::fs::read_to_string(out.path().join(&file)).unwrap(),
             std::fs::read_to_string(committed.join(&file)).unwrap_or_default(),
             "{file}: committed recording differs from the generator's"
+        );
+    }
+    for file in [
+        "aider/shop/.aider.chat.history.md",
+        "aider/shop/.aider.llm.history",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(out.path().join(file)).unwrap(),
+            std::fs::read_to_string(committed.join(file)).unwrap_or_default(),
+            "{file}: committed log differs from the generator's"
         );
     }
     let crush = "crush/.crush/crush.db";

@@ -36,6 +36,8 @@ pub enum SourceFormat {
     Cline,
     /// Qwen Code's chat recordings, `~/.qwen/projects/<cwd>/chats/<id>.jsonl`.
     QwenCode,
+    /// Aider's chat log, `<repository>/.aider.chat.history.md` (and its `.aider.llm.history`).
+    Aider,
 }
 
 impl SourceFormat {
@@ -55,6 +57,7 @@ impl SourceFormat {
             Self::Crush => "crush",
             Self::Cline => "cline",
             Self::QwenCode => "qwen-code",
+            Self::Aider => "aider",
         }
     }
 }
@@ -90,6 +93,8 @@ pub enum Family {
     Cline,
     /// Qwen Code.
     QwenCode,
+    /// Aider.
+    Aider,
     /// A folder nothing recognised.
     Unknown,
 }
@@ -110,6 +115,7 @@ impl Family {
             Self::Crush => "crush",
             Self::Cline => "cline",
             Self::QwenCode => "qwen-code",
+            Self::Aider => "aider",
             Self::Unknown => "unknown",
         }
     }
@@ -131,6 +137,7 @@ impl SourceFormat {
             Self::Crush => Family::Crush,
             Self::Cline => Family::Cline,
             Self::QwenCode => Family::QwenCode,
+            Self::Aider => Family::Aider,
         }
     }
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
+pub mod aider;
 mod catalog;
 pub mod claude;
 pub mod cline;
@@ -265,6 +266,7 @@ const READERS: &[fn(&Probe) -> Claim] = &[
     qwen::claim,
     claude::claim,
     codex::claim,
+    aider::claim,
     message_log::claim,
 ];
 
@@ -422,7 +424,8 @@ fn visit(p: PathBuf, depth: usize, catalog: &mut Catalog, seen: &mut Visited) {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if name.starts_with('.') && depth > 0
+    // Aider keeps its chat log hidden in the repository it works on.
+    if name.starts_with('.') && depth > 0 && name != aider::CHAT_LOG
         || name == "node_modules"
         || name == "target"
         || SPILL_FOLDERS.contains(&name.as_str())
