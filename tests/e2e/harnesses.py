@@ -8,7 +8,7 @@ import json
 import subprocess
 import time
 
-from common import STATUS, check, cli_binary, open_tab, shots  # noqa: E402
+from common import SPILL_ROWS, STATUS, check, cli_binary, open_tab, shots  # noqa: E402
 from cuts import CUT_CARDS  # noqa: E402
 from tabs import REPLAY_ROWS  # noqa: E402
 
@@ -110,6 +110,14 @@ def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
     settled(c)
     shots(c, "copilot-cut.png", "screenshot-copilot-cut.png")
     c.d.click("[data-testid=cut-close]")
+    open_tab(c, "spills")
+    try:
+        got = c.d.wait(SPILL_ROWS, timeout=30, what="the checkpoint in the Spills tab")
+        check(len(got) == 1 and got[0][0] == "present" and got[0][1].endswith("checkpoints/001-retry.md"),
+              f"the first compaction's checkpoint is a present spill file; got {got}")
+        shots(c, "copilot-spills.png")
+    finally:
+        open_tab(c, "timeline")
     out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/copilot", "--session", COPILOT, "--json"],
                          capture_output=True, text=True, check=True)
     want = json.loads(out.stdout)["verdict"]

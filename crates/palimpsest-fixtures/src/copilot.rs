@@ -306,5 +306,12 @@ pub fn generate(out: &Path) -> Result<()> {
             format!("id: {}\ncwd: {CWD}\n", log.session),
         )?;
     }
+    // The first compaction's checkpoint, as the harness saves it beside the log.
+    let checkpoints = root.join("session-state").join(WORKER).join("checkpoints");
+    std::fs::create_dir_all(&checkpoints)?;
+    std::fs::write(
+        checkpoints.join("001-retry.md"),
+        format!("# Checkpoint 1: retry\n\n{SUMMARY}\n"),
+    )?;
     Ok(())
 }

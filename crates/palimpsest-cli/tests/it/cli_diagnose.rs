@@ -188,3 +188,37 @@ fn a_fleet_with_no_price_costs_zero_dollars_not_minus_zero() {
         "the fleet line"
     );
 }
+
+#[test]
+fn spills_lists_a_copilot_compactions_checkpoint_as_present() {
+    let dir = fixture("copilot/session-state/3f1b0c9e-5a2d-4c71-9e11-7c0de0000001");
+    let v = json(&["spills", dir.to_str().unwrap(), "--json"]);
+    let spills: Vec<(String, String, u64, u64)> = v["spills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_owned(),
+                s["status"].as_str().unwrap().to_owned(),
+                s["size_bytes"].as_u64().unwrap(),
+                s["message_index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        (
+            spills,
+            v["spills"][0]["path"].as_str().map(|p| {
+                p.ends_with(
+            "copilot/session-state/3f1b0c9e-5a2d-4c71-9e11-7c0de0000001/checkpoints/001-retry.md"
+        )
+            })
+        ),
+        (
+            vec![("link".to_owned(), "present".to_owned(), 447, 10)],
+            Some(true)
+        ),
+        "the first compaction's checkpoint, beside the log, on its summary (#10)"
+    );
+}

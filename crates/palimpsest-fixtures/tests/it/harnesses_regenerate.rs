@@ -1,5 +1,5 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
-//! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and the Gemini CLI
+//! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and checkpoint, the Gemini CLI
 //! recordings, the Cline task files, the Qwen Code recordings and the Aider logs byte for byte.
 
 use std::path::PathBuf;
@@ -36,6 +36,15 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             "{log}: committed events differ from the generator's"
         );
     }
+    let checkpoint = format!(
+        "copilot/session-state/{}/checkpoints/001-retry.md",
+        palimpsest_fixtures::copilot::WORKER
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join(&checkpoint)).unwrap(),
+        std::fs::read_to_string(committed.join(&checkpoint)).unwrap_or_default(),
+        "{checkpoint}: committed checkpoint differs from the generator's"
+    );
     let chats = format!("gemini/tmp/{}/chats", palimpsest_fixtures::gemini::PROJECT);
     for rel in [
         "session-2026-10-06T09-00-3c7e9a1b.jsonl",

@@ -8,7 +8,9 @@
 
 use serde_json::{Value, json};
 
-use crate::model::{CompactionRecord, Message, MessageKind, Part, Role, Trigger, UsageSplit};
+use crate::model::{
+    CompactionRecord, Link, LinkKind, Message, MessageKind, Part, Role, Trigger, UsageSplit,
+};
 
 /// Events that are bookkeeping, not conversation: read for the listing, never rows.
 const BOOKKEEPING: &[&str] = &[
@@ -58,6 +60,8 @@ pub(super) struct Builder {
     started: Option<(Vec<usize>, usize)>,
     /// Reasoning waiting for the assistant message it belongs to.
     reasoning: Vec<String>,
+    /// The session's folder here, where its `checkpoints/` are.
+    pub(super) folder: Option<std::path::PathBuf>,
 }
 
 impl Builder {
@@ -245,6 +249,14 @@ impl Builder {
         m.parts.push(Part::Text {
             text: d["summaryContent"].as_str().unwrap_or_default().to_owned(),
         });
+        // The checkpoint the harness saved the summary to: a file the Spills tab opens.
+        if let Some(p) = d["checkpointPath"].as_str() {
+            m.links.push(Link {
+                kind: LinkKind::SpillFile,
+                path: self.checkpoint(p),
+                session: None,
+            });
+        }
         let summary = self.push(m, line, false);
         let cut = if start == usize::MAX { summary } else { start };
         self.conv = std::iter::once(summary)
@@ -269,6 +281,23 @@ impl Builder {
             applied_index: (cut != summary).then_some(summary),
             archived: None,
         });
+    }
+
+    /// A recorded checkpoint path, as the file of this copy of the session folder: the path is
+    /// the recording machine's (`…/session-state/<id>/checkpoints/NNN-title.md`), the folder
+    /// is wherever the session was opened from. A path elsewhere is kept as recorded.
+    fn checkpoint(&self, recorded: &str) -> String {
+        let p = std::path::Path::new(recorded);
+        let in_checkpoints = p
+            .parent()
+            .and_then(std::path::Path::file_name)
+            .is_some_and(|n| n == "checkpoints");
+        match (&self.folder, p.file_name()) {
+            (Some(folder), Some(name)) if in_checkpoints => {
+                folder.join("checkpoints").join(name).display().to_string()
+            }
+            _ => recorded.to_owned(),
+        }
     }
 
     fn truncated(&mut self, m: Message, d: &Value, line: usize) {
