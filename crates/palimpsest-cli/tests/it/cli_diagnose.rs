@@ -209,7 +209,7 @@ fn spills_lists_a_copilot_compactions_checkpoint_as_present() {
     assert_eq!(
         (
             spills,
-            v["spills"][0]["path"].as_str().map(|p| {
+            v["spills"][0]["resolved"].as_str().map(|p| {
                 p.ends_with(
             "copilot/session-state/3f1b0c9e-5a2d-4c71-9e11-7c0de0000001/checkpoints/001-retry.md"
         )
@@ -219,6 +219,7 @@ fn spills_lists_a_copilot_compactions_checkpoint_as_present() {
             vec![("link".to_owned(), "present".to_owned(), 447, 10)],
             Some(true)
         ),
-        "the first compaction's checkpoint, beside the log, on its summary (#10)"
+        "the first compaction's checkpoint, named by the recording machine's path and found \
+         beside the log, on its summary (#10)"
     );
 }

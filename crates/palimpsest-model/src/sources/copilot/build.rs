@@ -60,8 +60,6 @@ pub(super) struct Builder {
     started: Option<(Vec<usize>, usize)>,
     /// Reasoning waiting for the assistant message it belongs to.
     reasoning: Vec<String>,
-    /// The session's folder here, where its `checkpoints/` are.
-    pub(super) folder: Option<std::path::PathBuf>,
 }
 
 impl Builder {
@@ -249,11 +247,13 @@ impl Builder {
         m.parts.push(Part::Text {
             text: d["summaryContent"].as_str().unwrap_or_default().to_owned(),
         });
-        // The checkpoint the harness saved the summary to: a file the Spills tab opens.
+        // The checkpoint the harness saved the summary to: a file the Spills tab opens. The
+        // path is the recording machine's; the spill review finds the same file in the
+        // session folder it was opened from.
         if let Some(p) = d["checkpointPath"].as_str() {
             m.links.push(Link {
                 kind: LinkKind::SpillFile,
-                path: self.checkpoint(p),
+                path: p.to_owned(),
                 session: None,
             });
         }
@@ -281,23 +281,6 @@ impl Builder {
             applied_index: (cut != summary).then_some(summary),
             archived: None,
         });
-    }
-
-    /// A recorded checkpoint path, as the file of this copy of the session folder: the path is
-    /// the recording machine's (`…/session-state/<id>/checkpoints/NNN-title.md`), the folder
-    /// is wherever the session was opened from. A path elsewhere is kept as recorded.
-    fn checkpoint(&self, recorded: &str) -> String {
-        let p = std::path::Path::new(recorded);
-        let in_checkpoints = p
-            .parent()
-            .and_then(std::path::Path::file_name)
-            .is_some_and(|n| n == "checkpoints");
-        match (&self.folder, p.file_name()) {
-            (Some(folder), Some(name)) if in_checkpoints => {
-                folder.join("checkpoints").join(name).display().to_string()
-            }
-            _ => recorded.to_owned(),
-        }
     }
 
     fn truncated(&mut self, m: Message, d: &Value, line: usize) {

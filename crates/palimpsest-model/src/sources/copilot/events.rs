@@ -178,8 +178,6 @@ impl Events {
 
     fn session_parts(&self, agent: Option<&str>) -> (Vec<Message>, Vec<CompactionRecord>) {
         let mut b = Builder::default();
-        // Absolute: the link is opened from wherever the session was given.
-        b.folder = self.file.parent().and_then(|p| std::path::absolute(p).ok());
         for l in &self.lines {
             match &l.event {
                 Err((raw, why)) if agent.is_none() => {
