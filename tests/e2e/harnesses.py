@@ -71,6 +71,20 @@ def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
         shots(c, "opencode-replay.png")
     finally:
         open_tab(c, "timeline")
+    c.open_session(CHILD)
+    open_tab(c, "spills")
+    try:
+        got = c.d.wait(SPILL_ROWS, timeout=30, what="the explore agent's saved grep output")
+        check(len(got) == 1 and got[0][0] == "present" and "tool_9a1c0e2f4002Gq7ZfXk2Lm" in got[0][1],
+              f"the truncated grep's whole output, found in tool-output/; got {got}")
+        c.d.wait("return !!document.querySelector('[data-testid=elided]');", timeout=15,
+                 what="what the model did not see beside the file")
+        elided = c.d.text("[data-testid=elided]")
+        check("70.6 kB elided" in elided, f"the 70 586 bytes the model did not see; got {elided!r}")
+        shots(c, "opencode-spills.png")
+    finally:
+        open_tab(c, "timeline")
+    c.open_session(WORKER)
     open_tab(c, "postmortem")
     try:
         out = subprocess.run([cli_binary(c), "diagnose", c.fixtures + "/opencode", "--session", WORKER, "--json"],

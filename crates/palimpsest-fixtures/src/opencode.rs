@@ -400,7 +400,7 @@ fn child() -> Sess {
                             "toolu_g1",
                             "grep",
                             json!({"pattern": "fetch_rows", "path": CWD}),
-                            "app.py:12: rows = fetch_rows(db, q)\njobs.py:40: fetch_rows(db, 'select 1')",
+                            &grep_truncated(),
                             None,
                         )],
                         tokens(3, 30, 0, 4_000),
@@ -413,6 +413,40 @@ fn child() -> Sess {
             ),
         ],
     }
+}
+
+/// Where the explore agent's grep output was saved, on the machine that recorded it.
+const GREP_SAVED: &str = "/home/dev/.local/share/opencode/tool-output/tool_9a1c0e2f4002Gq7ZfXk2Lm";
+
+/// Every hit of the explore agent's grep: two real callers, then the vendored copies.
+fn grep_hits() -> String {
+    let mut s =
+        String::from("app.py:12: rows = fetch_rows(db, q)\njobs.py:40: fetch_rows(db, 'select 1')");
+    for n in 0..2_098 {
+        s += &format!("\nvendor/legacy/store_{n:04}.py:3: def fetch_rows(db, query):");
+    }
+    s
+}
+
+/// The grep output as OpenCode's `Truncate.output` left it: the lines that fit its 50 KB
+/// (before its 2 000 lines), the bytes left out, and where the whole was saved.
+fn grep_truncated() -> String {
+    const MAX_BYTES: usize = 50 * 1024;
+    let hits = grep_hits();
+    let (mut kept, mut bytes) = (Vec::new(), 0);
+    for (i, line) in hits.lines().enumerate().take(2_000) {
+        let size = line.len() + usize::from(i > 0);
+        if bytes + size > MAX_BYTES {
+            break;
+        }
+        kept.push(line);
+        bytes += size;
+    }
+    format!(
+        "{}\n\n...{} bytes truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: {GREP_SAVED}\nUse Grep to search the full content or Read with offset/limit to view specific sections.",
+        kept.join("\n"),
+        hits.len() - bytes
+    )
 }
 
 /// A build that kept no tail: the compaction part has no `tail_start_id`, so everything
@@ -595,5 +629,11 @@ pub fn generate(out: &Path) -> Result<()> {
         std::fs::create_dir_all(&d).with_context(|| format!("create {}", d.display()))?;
         write_db(&d.join(file), &sessions)?;
     }
+    // The explore agent's whole grep output, where OpenCode keeps it: `tool-output/` in its
+    // data folder (the database's folder).
+    let saved = out.join("opencode").join("tool-output");
+    std::fs::create_dir_all(&saved)?;
+    let name = GREP_SAVED.rsplit('/').next().expect("a file name");
+    std::fs::write(saved.join(name), grep_hits())?;
     Ok(())
 }

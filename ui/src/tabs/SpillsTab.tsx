@@ -29,6 +29,7 @@ const KIND_LABEL: Record<SpillKind, string> = {
   cap_json: "capped result (JSON)",
   goose_large_response: "large response",
   claude_tool_results: "tool result file",
+  opencode_tool_output: "tool output file",
   compaction_transcript: "compaction transcript",
   link: "link",
   custom: "custom marker",

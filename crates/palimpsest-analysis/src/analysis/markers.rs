@@ -4,6 +4,7 @@
 //! inside JSON dict results), its v3 `full_result_path` and `openworker_large_result` shapes,
 //! goose's large-response notice, Claude Code's `<persisted-output>` block and its overflow
 //! notice (`result (N characters) exceeds maximum allowed tokens. Output has been saved to …`),
+//! OpenCode's truncation notice (`Full output saved to: …/tool-output/tool_…`),
 //! coworker's compacted block naming the transcript of the compacted turns, and a user pattern
 //! (a regex with a named group `path`, optional `total` / `omitted`).
 //!
@@ -28,6 +29,10 @@ pub enum SpillKind {
     GooseLargeResponse,
     /// Claude Code's `<persisted-output>` block (`tool-results/` files).
     ClaudeToolResults,
+    /// OpenCode's (and Kilo Code's) truncation notice, "Full output saved to: …"
+    /// (`tool-output/` files in its data folder).
+    #[serde(rename = "opencode_tool_output")]
+    OpenCodeToolOutput,
     /// The verbatim transcript of compacted turns a compacted block names.
     CompactionTranscript,
     /// A path the reader attached to the message.
@@ -74,6 +79,14 @@ static CLAUDE_OVERFLOW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"result \((?P<total>[\d,]+) characters\) exceeds maximum allowed tokens\. Output has been saved to (?P<path>\S+)")
         .expect("static regex")
 });
+/// OpenCode's notice on a tool output cut to its first (or last) 2 000 lines or 50 KB:
+/// `…N lines truncated…` then `The tool call succeeded but the output was truncated. Full output
+/// saved to: PATH`; a command streamed to a file says `The command output was N bytes and was
+/// truncated (inline limit: M bytes).` then the same `Full output saved to: PATH`.
+static OPENCODE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\.\.\.(?P<removed>\d+) (?P<unit>bytes|lines) truncated\.\.\.\n\n)?(?:The tool call succeeded but the output was truncated\. |The command output was (?P<total>\d+) bytes and was truncated \(inline limit: \d+ bytes\)\.\n)Full output saved to: (?P<path>\S+)")
+        .expect("static regex")
+});
 static TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"transcript of the compacted turns[^\n]*? is saved at (?P<path>[^\n]+?)\. If a detail",
@@ -87,6 +100,7 @@ pub(super) fn warm_up() {
     LazyLock::force(&GOOSE);
     LazyLock::force(&CLAUDE);
     LazyLock::force(&CLAUDE_OVERFLOW);
+    LazyLock::force(&OPENCODE);
     LazyLock::force(&TRANSCRIPT);
 }
 
@@ -190,6 +204,29 @@ fn text_markers(text: &str, custom: Option<&Regex>, out: &mut Vec<Marker>) {
             omitted_bytes: None,
             head: String::new(),
             tail: String::new(),
+        });
+    }
+    for c in OPENCODE.captures_iter(text) {
+        let whole = c.get(0).expect("match");
+        // Kept the head: the preview is before the notice; kept the tail: after its hint.
+        let head = text[..whole.start()].trim_end().to_owned();
+        let tail = if head.is_empty() {
+            text[whole.end()..]
+                .split_once("\n\n")
+                .map(|(_, rest)| rest.to_owned())
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        out.push(Marker {
+            kind: SpillKind::OpenCodeToolOutput,
+            path: c.name("path").map(|m| m.as_str().to_owned()),
+            total_bytes: num(&c, "total"),
+            omitted_bytes: (c.name("unit").map(|u| u.as_str()) == Some("bytes"))
+                .then(|| num(&c, "removed"))
+                .flatten(),
+            head,
+            tail,
         });
     }
     for c in TRANSCRIPT.captures_iter(text) {
@@ -328,6 +365,47 @@ mod tests {
             markers("x spilled: /a/b.txt", Some(&re))[0].path.as_deref(),
             Some("/a/b.txt"),
             "custom path"
+        );
+    }
+
+    #[test]
+    fn opencode_truncation_notices_name_their_file_and_keep_their_preview() {
+        let head = "line 1\nline 2\n\n...1998 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: /home/dev/.local/share/opencode/tool-output/tool_01JX2\nUse Grep to search the full content or Read with offset/limit to view specific sections.";
+        let m = markers(head, None);
+        assert_eq!(
+            m.iter()
+                .map(|m| (
+                    m.kind,
+                    m.path.clone(),
+                    m.omitted_bytes,
+                    m.head.clone(),
+                    m.tail.clone()
+                ))
+                .collect::<Vec<_>>(),
+            vec![(
+                SpillKind::OpenCodeToolOutput,
+                Some("/home/dev/.local/share/opencode/tool-output/tool_01JX2".to_owned()),
+                None,
+                "line 1\nline 2".to_owned(),
+                String::new()
+            )],
+            "a head preview; lines removed are no byte count"
+        );
+        let tail = "...51200 bytes truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: /d/tool-output/tool_2\nUse Grep to search.\n\nlast line";
+        let m = &markers(tail, None)[0];
+        assert_eq!(
+            (m.omitted_bytes, m.head.as_str(), m.tail.as_str()),
+            (Some(51200), "", "last line")
+        );
+        let streamed = "The command output was 90000 bytes and was truncated (inline limit: 51200 bytes).\nFull output saved to: /d/tool-output/tool_3\nUse Grep to search the full content.";
+        let m = &markers(streamed, None)[0];
+        assert_eq!(
+            (m.kind, m.path.as_deref(), m.total_bytes),
+            (
+                SpillKind::OpenCodeToolOutput,
+                Some("/d/tool-output/tool_3"),
+                Some(90000)
+            )
         );
     }
 }

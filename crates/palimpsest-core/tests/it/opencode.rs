@@ -274,3 +274,40 @@ fn the_raw_view_is_the_stored_message_and_its_parts() {
         "a tool result's raw view is its answer's row with all its parts"
     );
 }
+
+#[test]
+fn a_truncated_tool_output_is_a_spill_file_found_in_the_data_folder() {
+    use palimpsest_core::analysis::review::ReviewOptions;
+    use palimpsest_core::analysis::{SpillKind, SpillStatus, review_spills};
+    let s = load(&fixture("opencode"), CHILD);
+    let r = review_spills(&s, &ReviewOptions::default());
+    let got: Vec<_> = r
+        .spills
+        .iter()
+        .map(|e| {
+            (
+                e.message_index,
+                e.kind,
+                e.status,
+                e.size_bytes,
+                e.omitted_bytes,
+                e.resolved
+                    .as_deref()
+                    .map(|p| p.ends_with("/opencode/tool-output/tool_9a1c0e2f4002Gq7ZfXk2Lm")),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![(
+            Some(2),
+            SpillKind::OpenCodeToolOutput,
+            SpillStatus::Present,
+            Some(121_758),
+            Some(70_586),
+            Some(true)
+        )],
+        "the explore agent's grep kept 50 KB and named the whole, saved in tool-output/ of the \
+         data folder, by the recording machine's path"
+    );
+}

@@ -1,5 +1,5 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
-//! OpenCode, Kilo Code and Crush databases row for row, the Copilot CLI event logs and checkpoint, the Gemini CLI
+//! OpenCode, Kilo Code and Crush databases row for row (and OpenCode's saved tool output), the Copilot CLI event logs and checkpoint, the Gemini CLI
 //! recordings, the Cline task files, the Qwen Code recordings and the Aider logs byte for byte.
 
 use std::path::PathBuf;
@@ -36,6 +36,12 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             "{log}: committed events differ from the generator's"
         );
     }
+    let saved = "opencode/tool-output/tool_9a1c0e2f4002Gq7ZfXk2Lm";
+    assert_eq!(
+        std::fs::read_to_string(out.path().join(saved)).unwrap(),
+        std::fs::read_to_string(committed.join(saved)).unwrap_or_default(),
+        "{saved}: committed tool output differs from the generator's"
+    );
     let checkpoint = format!(
         "copilot/session-state/{}/checkpoints/001-retry.md",
         palimpsest_fixtures::copilot::WORKER
