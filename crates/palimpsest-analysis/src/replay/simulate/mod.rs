@@ -446,6 +446,40 @@ impl Tally {
         (orphans, fates)
     }
 
+    /// Account a cut before stream position `next` that keeps the stream positions `kept` (in
+    /// order) after the policy's own messages, and note it in detail: the record OpenCode's
+    /// and Gemini's runners write. `tokens` = (before, after).
+    pub fn kept_tail_cut(
+        &mut self,
+        prep: &Prepared<'_>,
+        next: usize,
+        kept: &[usize],
+        tokens: (u64, u64),
+        recorded_summary: bool,
+    ) {
+        let last = next.saturating_sub(1);
+        let floor = kept.first().copied().unwrap_or(next);
+        let (orphans, files) = self.cut(prep, floor, last, tokens.1);
+        if self.detail {
+            let source = |k: usize| prep.entries[k].source as usize;
+            self.sim.compactions.push(SimCompaction {
+                request: self.sim.requests.len(),
+                at_index: source(last),
+                cut_index: kept.first().map(|&k| source(k)),
+                kept_tail: kept.iter().map(|&k| source(k)).collect(),
+                preserved_index: None,
+                preserved_appended: false,
+                user_messages: None,
+                tokens_before: tokens.0,
+                tokens_after: tokens.1,
+                recorded_summary,
+                orphans,
+                files,
+                recovery: false,
+            });
+        }
+    }
+
     pub fn finish(mut self) -> Simulation {
         self.sim.totals.files_read = self.latest_read.iter().filter(|r| **r != NONE).count();
         self.sim

@@ -4,7 +4,7 @@
 //! old tool outputs to a stub when that frees enough (`opencode::PRUNE_*`). The context is
 //! counted from the replayed messages.
 
-use super::{ASSISTANT, NONE, NOTICE, Policy, Prepared, SimCompaction, SimParams, Simulation};
+use super::{ASSISTANT, NONE, NOTICE, Policy, Prepared, SimParams, Simulation};
 use super::{TOOL_RESULT, Tally, USER_TEXT, text_message};
 use crate::replay::Counter;
 use crate::replay::opencode::{
@@ -134,27 +134,8 @@ impl Run<'_, '_> {
             .filter(|s| s.pos != NONE)
             .map(|s| s.pos as usize)
             .collect();
-        let last = next.saturating_sub(1);
-        let floor = kept.first().copied().unwrap_or(next);
-        let (orphans, files) = self.tally.cut(prep, floor, last, self.sum);
-        if self.params.detail {
-            let source = |k: usize| prep.entries[k].source as usize;
-            self.tally.sim.compactions.push(SimCompaction {
-                request: self.tally.sim.requests.len(),
-                at_index: source(last),
-                cut_index: kept.first().map(|&k| source(k)),
-                kept_tail: kept.iter().map(|&k| source(k)).collect(),
-                preserved_index: None,
-                preserved_appended: false,
-                user_messages: None,
-                tokens_before: before,
-                tokens_after: self.sum,
-                recorded_summary: recorded.is_some(),
-                orphans,
-                files,
-                recovery: false,
-            });
-        }
+        self.tally
+            .kept_tail_cut(prep, next, &kept, (before, self.sum), recorded.is_some());
         self.ctx = after;
     }
 
