@@ -18,8 +18,10 @@ use crate::error::{Error, Result};
 /// Bump when the schema or what a row means changes: older files are rebuilt (13: each
 /// session's cut view is kept; 14: each message's span of requests in the model's context;
 /// 15: the spill files each session names; 16: a Claude message's kept `toolUseResult` is at
-/// most 1 KiB, so bodies kept whole are the reader's as it is).
-pub const SCHEMA_VERSION: i64 = 18;
+/// most 1 KiB, so bodies kept whole are the reader's as it is; 19: an Aider log lists a
+/// session per `/clear`, and Copilot's checkpoints and OpenCode's truncated outputs are spill
+/// files each session names).
+pub const SCHEMA_VERSION: i64 = 19;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
