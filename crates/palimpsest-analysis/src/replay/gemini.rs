@@ -189,9 +189,12 @@ pub fn compact_once(
         })
         .collect();
     let mut items = items;
-    let cut = over_budget(&items, settings.response_budget);
-    for &k in &cut {
+    // Which responses the budget cut, by position (a scan of the list per kept message made
+    // the assembly below quadratic in the responses).
+    let mut is_cut = vec![false; items.len()];
+    for k in over_budget(&items, settings.response_budget) {
         items[k].tokens = items[k].truncated;
+        is_cut[k] = true;
     }
     let keep = split(&items, 1.0 - settings.preserve);
     let mut visible: Vec<ReplayedMessage> = s
@@ -223,7 +226,7 @@ pub fn compact_once(
     ));
     for (k, m) in history.iter().enumerate().skip(keep) {
         let kept = ReplayedMessage::kept(m);
-        visible.push(match (&cut_forms[k], cut.contains(&k)) {
+        visible.push(match (&cut_forms[k], is_cut[k]) {
             (Some(c), true) => ReplayedMessage {
                 parts: c.parts.clone(),
                 ..kept

@@ -136,7 +136,7 @@ pub fn build(s: &ChatSession, requests: &[Request], model: Option<String>) -> Bu
     }
     let mut held: Vec<usize> = Vec::new();
     let mut compactions = Vec::new();
-    let mut messages = Vec::with_capacity(items.len());
+    let mut messages: Vec<Message> = Vec::with_capacity(items.len());
     for (i, ((mut m, sends), summary)) in items.into_iter().zip(at_summary).enumerate() {
         m.index = i;
         match (sends, summary) {
@@ -145,7 +145,7 @@ pub fn build(s: &ChatSession, requests: &[Request], model: Option<String>) -> Bu
                 let kept: Vec<usize> = held
                     .iter()
                     .copied()
-                    .filter(|&h| keep.contains(messages_text(&messages, h).trim()))
+                    .filter(|&h| keep.contains(messages[h].text().trim()))
                     .collect();
                 compactions.push(CompactionRecord {
                     cut_index: i,
@@ -182,10 +182,6 @@ pub fn build(s: &ChatSession, requests: &[Request], model: Option<String>) -> Bu
         model,
         sent,
     }
-}
-
-fn messages_text(messages: &[Message], i: usize) -> String {
-    messages[i].text()
 }
 
 /// A summary the requests carry first at some turn.
