@@ -14,7 +14,8 @@ APP_RELEASE := $(TARGET_DIR)/release/palimpsest-app
 # `make run ARGS=path/to/sessions.db` opens that instead of the default locations.
 ARGS ?=
 
-.PHONY: all run test deps deps-e2e ui ui-deps app app-release fmt clippy doc rust-test ui-test bindings \
+
+.PHONY: all run test deps deps-e2e ui ui-deps app app-release dist dist-check fmt clippy doc rust-test ui-test bindings \
 	bindings-check e2e e2e-bins screenshot clean-ui
 
 all: app
@@ -50,6 +51,24 @@ app-release: ui
 
 run: deps app-release
 	$(APP_RELEASE) $(ARGS)
+
+# ---- packages ----
+
+# The .deb and .rpm of the app, each with its desktop entry and icon and the `palimpsest` CLI in
+# /usr/bin (docs/GUIDE.md). Offline: the Tauri bundler comes with the UI's npm packages; no
+# AppImage, whose tools the bundler downloads at build time.
+DIST := $(TARGET_DIR)/dist
+DIST_FILES := {"/usr/bin/palimpsest": "$(DIST)/palimpsest"}
+DIST_CONFIG := {"bundle": {"linux": {"deb": {"files": $(DIST_FILES)}, "rpm": {"files": $(DIST_FILES)}}}}
+dist: deps ui
+	$(CARGO) build --locked --profile dist -p palimpsest-cli
+	cd src-tauri && ../ui/node_modules/.bin/tauri build --ci --bundles deb,rpm \
+	  --config '$(DIST_CONFIG)' -- --locked --profile dist
+	@ls -1 $(DIST)/bundle/deb/*.deb $(DIST)/bundle/rpm/*.rpm
+
+# The .deb installed on this machine as a user installs it, used, and removed without a trace.
+dist-check: dist deps-e2e e2e-bins
+	bash scripts/check-dist.sh "$(DIST)"
 
 # ---- checks ----
 
@@ -99,7 +118,7 @@ e2e: deps-e2e app e2e-bins
 
 # Every check runs even when an earlier one fails; the summary lists each with its time.
 test: deps-e2e ui
-	@bash scripts/check.sh fmt clippy doc rust-test ui-test bindings-check e2e
+	@bash scripts/check.sh fmt clippy doc rust-test ui-test bindings-check e2e dist-check
 
 # The docs' screenshots (docs/screenshot-*.png): the whole end-to-end suite, each test that
 # draws one writing it into docs/.

@@ -1,4 +1,7 @@
-//! Build script: checks that the UI was built (tauri embeds `ui/dist`), then runs tauri-build.
+//! Build script: checks that the UI was built (tauri embeds `ui/dist`), names the commit the
+//! About dialog shows (`build/commit.rs`), then runs tauri-build.
+
+include!("../build/commit.rs");
 
 fn main() {
     // Read when the script runs, not when it was compiled: a script built for another checkout
@@ -14,5 +17,6 @@ fn main() {
              (or `cd ui && npm ci && npm run build`), then build the app again"
         );
     }
+    emit_commit();
     tauri_build::build()
 }

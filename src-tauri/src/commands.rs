@@ -8,7 +8,7 @@ use palimpsest_core::analysis::spill_text::Confirmation;
 use palimpsest_core::analysis::{Diagnosis, Fleet, SpillEntry, SpillReview};
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::search::{Hit, Query};
-use palimpsest_core::rpc::{BundledExamplesReq, SearchReq};
+use palimpsest_core::rpc::{AboutReq, BundledExamplesReq, SearchReq};
 use palimpsest_core::rpc::{
     CancelFleetReq, CancelTokensReq, CountTokensReq, ReplayReq, ReplaySweepReq, TokenChartsReq,
 };
@@ -49,6 +49,16 @@ pub fn bundled_examples(
 ) -> Result<Option<String>, IpcError> {
     let BundledExamplesReq {} = req;
     Ok(palimpsest_core::service::startup::fixtures_here().map(|p| p.display().to_string()))
+}
+
+/// The version and commit of this build, for the About dialog.
+#[tauri::command(async)]
+pub fn about(
+    _state: State<'_, AppState>,
+    req: AboutReq,
+) -> Result<palimpsest_core::api::About, IpcError> {
+    let AboutReq {} = req;
+    Ok(palimpsest_core::api::about(env!("PALIMPSEST_COMMIT")))
 }
 
 /// One source's sessions (each source in its own call, so one slow folder holds up no other).

@@ -152,7 +152,8 @@ def main():
     ap.add_argument("--fixtures", required=True)
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--screenshot-dir", help="also write README screenshots here")
-    ap.add_argument("--only", help="run only tests whose name contains this ('screenshot': none)")
+    ap.add_argument("--only", help="run only tests whose name contains this, or any of these comma-separated"
+                    " words ('screenshot': none)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     app = os.path.abspath(a.app)
@@ -178,7 +179,8 @@ def main():
         if a.screenshot_dir:
             os.makedirs(a.screenshot_dir, exist_ok=True)
         d.wait(SESSIONS, timeout=30, what="the app to list the fixtures")
-        tests = [t for t in TESTS if not a.only or a.only in t.__name__]
+        only = [w for w in (a.only or "").split(",") if w]
+        tests = [t for t in TESTS if not only or any(w in t.__name__ for w in only)]
         for t in tests:
             for attempt in (1, 2):
                 t0 = time.time()

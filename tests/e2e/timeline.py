@@ -2,9 +2,10 @@
 compacted session, hostile text shown as text, a message whole with its raw JSON, the keys."""
 
 import os
+import subprocess
 
 from common import (  # noqa: E402
-    SESSIONS, STATUS, VIEW, check,
+    SESSIONS, STATUS, VIEW, check, cli_binary, shots,
 )
 
 
@@ -126,5 +127,15 @@ def test_keyboard_moves_switches_views_and_lists_keys(c):
     c.d.wait("return !!document.querySelector('[data-testid=key-help]');", what="? to list the keys")
     help_text = c.d.text("[data-testid=key-help]")
     check("next message" in help_text and "Agent" in help_text, f"the key list names the keys; got {help_text[:200]!r}")
+    # About: the version and commit the app was built from, as the CLI built beside it says.
+    version = subprocess.run([cli_binary(c), "--version"], capture_output=True, text=True, check=True).stdout
+    c.d.wait("return (document.querySelector('[data-testid=about]')?.textContent || '').includes('commit ');",
+             what="the About line to name the commit")
+    about = c.d.text("[data-testid=about]")
+    # "palimpsest 0.1.0 (commit 0123456789ab)" beside "Version 0.1.0, commit 0123456789ab".
+    words = version.replace("(", " ").replace(")", " ").split()
+    check(f"Version {words[1]}, commit {words[3]}" in about,
+          f"the About line names the version and commit `{version.strip()}` gives; got {about!r}")
+    shots(c, "about.png")
     c.d.keys("\ue00c")  # Escape
     c.d.wait("return !document.querySelector('[data-testid=key-help]');", what="Escape to close the key list")

@@ -15,9 +15,17 @@ mod output;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `palimpsest --version`: the release and the commit built (`build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("PALIMPSEST_COMMIT"),
+    ")"
+);
+
 /// Inspect the sessions of LLM coding agents: visibility, compaction cuts, replay, tokens.
 #[derive(Parser)]
-#[command(name = "palimpsest", version, about)]
+#[command(name = "palimpsest", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -303,3 +303,22 @@ pub fn spill_text_in(
 ) -> Result<crate::analysis::SpillEntry> {
     crate::analysis::spill_text::spill_text(review, file, confirmation, SPILL_TEXT_MAX)
 }
+
+/// What the About dialog and `palimpsest --version` name: the release and the commit built.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct About {
+    /// The release, as the workspace manifest numbers it.
+    pub version: String,
+    /// The commit the binary was built from (12 hex digits), or "unknown" outside a checkout.
+    pub commit: String,
+}
+
+/// The About of a binary built from `commit` (each binary's build script names it: the
+/// libraries do not, so a new commit rebuilds the binaries alone).
+pub fn about(commit: &str) -> About {
+    About {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        commit: commit.to_string(),
+    }
+}

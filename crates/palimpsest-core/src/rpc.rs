@@ -51,6 +51,7 @@ macro_rules! with_commands {
             export_report($crate::rpc::ExportReportReq) -> String,
             compare_runs($crate::rpc::CompareRunsReq) -> $crate::compare::CompareView,
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
+            about($crate::rpc::AboutReq) -> $crate::api::About,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
         }
     };
@@ -219,6 +220,11 @@ pub struct SpillsReq {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct BundledExamplesReq {}
+
+/// Request of `about`: the version and commit the app was built from (the About dialog).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct AboutReq {}
 
 /// Request of `spill_text`: one spill file inside the session's folders, with its text.
 #[derive(Debug, Clone, Serialize, Deserialize)]

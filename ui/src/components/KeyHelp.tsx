@@ -1,4 +1,8 @@
-// The `?` overlay: every keyboard shortcut.
+// The `?` overlay: About (the version and commit this build is from) and every keyboard shortcut.
+import { useEffect, useState } from "react";
+import type { About } from "../bindings/About";
+import { call } from "../ipc";
+
 export const KEYS: [string, string][] = [
   ["j / ↓", "next message"],
   ["k / ↑", "previous message"],
@@ -17,9 +21,28 @@ export const KEYS: [string, string][] = [
 ];
 
 export function KeyHelp({ onClose }: { onClose: () => void }) {
+  // null while the app answers; "failed" when it could not say.
+  const [about, setAbout] = useState<About | "failed" | null>(null);
+  useEffect(() => {
+    call("about", {}).then(setAbout, () => setAbout("failed"));
+  }, []);
   return (
-    <div className="overlay" role="dialog" aria-label="Keyboard shortcuts" onClick={onClose} data-testid="key-help">
+    <div className="overlay" role="dialog" aria-label="About Palimpsest and keyboard shortcuts" onClick={onClose} data-testid="key-help">
       <div className="dialog" onClick={(e) => e.stopPropagation()}>
+        <h2>About Palimpsest</h2>
+        <p data-testid="about">
+          {about === null ? (
+            "Version …"
+          ) : about === "failed" ? (
+            "Version unknown"
+          ) : (
+            <>
+              Version <strong>{about.version}</strong>, commit <code>{about.commit}</code>
+            </>
+          )}
+          <br />
+          An inspector for the sessions of LLM coding agents: what the model saw, where each compaction cut, what it dropped.
+        </p>
         <h2>Keyboard</h2>
         <table>
           <tbody>

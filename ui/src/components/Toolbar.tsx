@@ -63,7 +63,7 @@ export function Toolbar({ sourceLabel, sessionName, view, onView, onOpenFile, on
           ⟳ Follow{follow ? " on" : ""}
         </button>
       )}
-      <button type="button" className="help-button" onClick={onHelp} title="Keyboard shortcuts (?)">
+      <button type="button" className="help-button" onClick={onHelp} title="About Palimpsest and keyboard shortcuts (?)">
         ?
       </button>
     </header>

@@ -45,3 +45,23 @@ fn a_missing_path_is_one_line_naming_it_once() {
         "the OS error is said once, after the file it concerns"
     );
 }
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = run(&["--version"]);
+    assert!(out.status.success(), "--version exits 0");
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or_else(
+            || "unknown".to_string(),
+            |o| String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("palimpsest {} (commit {head})\n", env!("CARGO_PKG_VERSION"))
+    );
+}
