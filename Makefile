@@ -15,7 +15,7 @@ APP_RELEASE := $(TARGET_DIR)/release/palimpsest-app
 ARGS ?=
 
 
-.PHONY: all run test deps deps-e2e ui ui-deps app app-release dist dist-check fmt clippy doc rust-test ui-test bindings \
+.PHONY: all run test deps deps-e2e ui ui-deps app app-release dist dist-check otlp-check fmt clippy doc rust-test ui-test bindings \
 	bindings-check e2e e2e-bins screenshot clean-ui
 
 all: app
@@ -70,6 +70,17 @@ dist: deps ui
 dist-check: dist deps-e2e e2e-bins
 	bash scripts/check-dist.sh "$(DIST)"
 
+# `export --otlp` into a real Arize Phoenix (PyPI), which the test starts on loopback, reads
+# back and stops. Phoenix is pinned and installed once into its own virtualenv.
+PHOENIX := $(TARGET_DIR)/phoenix/bin/phoenix
+$(PHOENIX):
+	python3 -m venv "$(TARGET_DIR)/phoenix"
+	"$(TARGET_DIR)/phoenix/bin/pip" install --quiet --disable-pip-version-check 'arize-phoenix==20.26.1'
+
+otlp-check: e2e-bins $(PHOENIX)
+	python3 tests/otlp/phoenix.py --cli "$(TARGET_DIR)/debug/palimpsest" --phoenix "$(PHOENIX)" \
+	  --fixtures "$(CURDIR)/fixtures"
+
 # ---- checks ----
 
 fmt:
@@ -118,7 +129,7 @@ e2e: deps-e2e app e2e-bins
 
 # Every check runs even when an earlier one fails; the summary lists each with its time.
 test: deps-e2e ui
-	@bash scripts/check.sh fmt clippy doc rust-test ui-test bindings-check e2e dist-check
+	@bash scripts/check.sh fmt clippy doc rust-test ui-test bindings-check e2e otlp-check dist-check
 
 # The docs' screenshots (docs/screenshot-*.png): the whole end-to-end suite, each test that
 # draws one writing it into docs/.

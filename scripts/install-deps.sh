@@ -17,8 +17,9 @@ E2E=0
 BUILD_PKGS=(build-essential pkg-config curl wget file libwebkit2gtk-4.1-dev libssl-dev libxdo-dev
             libayatana-appindicator3-dev librsvg2-dev python3)
 # Headless window + WebDriver for the end-to-end tests, `import` for screenshots, `xclip` to
-# read what "Copy as Markdown" put on the clipboard, and `rpm` to list the package `make dist` made.
-E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip rpm)
+# read what "Copy as Markdown" put on the clipboard, `rpm` to list the package `make dist` made,
+# `python3-venv` for the Phoenix the OTLP export is checked against.
+E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip rpm python3-venv)
 # Headless Chromium renders the HTML reports in the end-to-end tests (Debian's `chromium`;
 # where apt has no such package, install a Chromium that `chromium` starts). grep reads the
 # whole policy (no -q): under pipefail, an early exit would fail apt-cache with SIGPIPE and

@@ -216,6 +216,7 @@ pub fn lint(session: &Session, api: crate::compaction::Api) -> crate::compaction
 
 mod cuts;
 mod fleet;
+mod otlp;
 mod postmortem;
 mod replay;
 mod tokens;
@@ -225,6 +226,7 @@ pub use fleet::{
     index_update_given, load_session_printed, open_index, search, search_given, search_unindexed,
     with_index,
 };
+pub use otlp::export_otlp;
 pub(crate) use postmortem::review_options;
 pub use postmortem::{DiagnoseOptions, diagnose, diagnose_fleet, spills};
 pub(crate) use replay::replay_counter;

@@ -21,6 +21,7 @@ pub mod charts;
 pub mod compare;
 pub mod follow;
 pub mod markdown;
+pub mod otlp;
 pub mod report;
 pub mod rpc;
 pub mod service;

@@ -100,6 +100,10 @@ pub enum Error {
     /// A chart could not be drawn.
     #[error("chart drawing failed: {0}")]
     Chart(String),
+    /// An export's receiver (an OpenTelemetry collector) could not be reached or refused it;
+    /// the text names the address and what it answered.
+    #[error("{0}")]
+    Send(String),
     /// The work was cancelled by the caller.
     #[error("cancelled")]
     Cancelled,
@@ -212,6 +216,7 @@ impl Error {
             Error::OutOfRange(_) | Error::Refused(_) | Error::BadPattern(_) => ErrorCode::Invalid,
             Error::Watch(_) => ErrorCode::Io,
             Error::Chart(_) => ErrorCode::Internal,
+            Error::Send(_) => ErrorCode::Io,
             Error::Cancelled => ErrorCode::Cancelled,
             Error::CacheDamaged { .. } => ErrorCode::Io,
         }

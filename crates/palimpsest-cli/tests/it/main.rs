@@ -20,6 +20,7 @@ mod cli_goose;
 mod cli_guarantees;
 mod cli_markdown;
 mod cli_numbers;
+mod cli_otlp;
 mod cli_readonly;
 mod cli_real_gaps;
 mod cli_replay;
