@@ -16,7 +16,7 @@ export const KEYS: [string, string][] = [
   ["/", "filter sessions"],
   ["Ctrl+O", "open a file"],
   ["Ctrl+K", "search every session (text, tool calls and results, summaries)"],
-  ["?", "this list"],
+  ["?", "About (version and commit) and this list"],
   ["Esc", "close (this list, the opened cut)"],
 ];
 
