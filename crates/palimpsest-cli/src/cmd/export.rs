@@ -19,6 +19,7 @@ use palimpsest_core::otlp::Target;
 /// Arguments of `export`.
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("to").required(true).multiple(true).args(["parquet", "otlp", "otlp_file"])))]
+#[command(group(clap::ArgGroup::new("traces").args(["otlp", "otlp_file"])))]
 pub struct Args {
     /// The folder to write `<table>.parquet` into (made when missing; files in it replaced).
     #[arg(long, value_name = "DIR")]
@@ -31,7 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "otlp")]
     otlp_file: Option<PathBuf>,
     /// OTLP: leave message texts, tool arguments and results, and summaries out of the spans.
-    #[arg(long)]
+    #[arg(long, requires = "traces")]
     no_bodies: bool,
     /// Session files, databases or folders; none: the default folders of every agent.
     paths: Vec<PathBuf>,

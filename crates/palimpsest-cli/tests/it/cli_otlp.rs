@@ -249,3 +249,25 @@ fn export_needs_a_target() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--parquet") && err.contains("--otlp"), "{err}");
 }
+
+#[test]
+fn no_bodies_is_for_traces_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "export",
+        "--parquet",
+        dir.path().to_str().unwrap(),
+        "--no-bodies",
+        &real(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a usage error, not a silent no-op"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--no-bodies") && err.contains("--otlp"),
+        "{err}"
+    );
+}
