@@ -7,17 +7,16 @@
 //! (a compactor's summary call) is a `chat` span of its own, so the spans' prices add up to the
 //! session's. The message shape is `messages`'; the wire format and where it goes are `mod`'s.
 
-use std::collections::HashMap;
-
 use opentelemetry_proto::tonic::trace::v1::{Span, Status, span as otel, status};
 use serde_json::Value;
 
 use super::usage::Usage;
 use super::wire::{Ids, kv, model_attrs, span};
 use super::{events, messages};
+use crate::analysis::calls::Call;
 use crate::compaction::context::Eras;
 use crate::cost::{RequestCost, SessionCost};
-use crate::model::{Body, Message, Part, Role, Session};
+use crate::model::{Message, Part, Role, Session};
 
 /// What [`trace`] made of one session.
 pub(super) struct Trace {
@@ -36,7 +35,7 @@ pub(super) fn trace(session: &Session, cost: Option<&SessionCost>, bodies: bool)
         times: times(session),
         eras: Eras::new(session),
         billed: cost.map_or(&[][..], |c| c.per_request.as_slice()),
-        results: results(session),
+        calls: crate::analysis::calls::calls(session),
         bodies,
         spans: Vec::new(),
         total: Usage::default(),
@@ -74,7 +73,8 @@ struct Builder<'a> {
     eras: Eras,
     /// Every billed request, in message order.
     billed: &'a [RequestCost],
-    results: HashMap<&'a str, (usize, &'a Body, bool)>,
+    /// Every tool call paired with its result, in stored order.
+    calls: Vec<Call<'a>>,
     bodies: bool,
     spans: Vec<Span>,
     total: Usage,
@@ -144,48 +144,37 @@ impl<'a> Builder<'a> {
             a,
         );
         self.spans.push(span);
-        for (i, m) in answer.iter().enumerate() {
-            self.tools(id, t + i, m);
-        }
+        self.tools(id, t, end);
     }
 
-    /// The tool calls of message `at`, under request span `request`: each from its call to
-    /// its result.
-    fn tools(&mut self, request: u64, at: usize, m: &Message) {
+    /// The tool calls of messages `from..to`, under request span `request`: each from its
+    /// call to its result.
+    fn tools(&mut self, request: u64, from: usize, to: usize) {
         let s = self.session;
-        for p in &m.parts {
-            let Part::ToolCall {
-                id,
-                name,
-                arguments,
-            } = p
-            else {
-                continue;
-            };
-            let done = self.results.get(id.as_str()).copied();
+        let lo = self.calls.partition_point(|c| c.call_index < from);
+        let hi = self.calls.partition_point(|c| c.call_index < to);
+        for c in &self.calls[lo..hi.max(lo)] {
             let mut a = vec![
                 kv("gen_ai.operation.name", "execute_tool"),
-                kv("gen_ai.tool.name", name.as_str()),
-                kv("gen_ai.tool.call.id", id.as_str()),
+                kv("gen_ai.tool.name", c.name),
+                kv("gen_ai.tool.call.id", c.id),
                 kv("gen_ai.conversation.id", s.meta.id.as_str()),
             ];
             if self.bodies {
                 a.push(kv(
                     "gen_ai.tool.call.arguments",
-                    arguments.value().to_string(),
+                    c.arguments.value().to_string(),
                 ));
-                if let Some((_, text, _)) = done {
+                if let Some(text) = c.result {
                     a.push(kv("gen_ai.tool.call.result", text.text().into_owned()));
                 }
             }
-            let (from, until) = (
-                self.times[at],
-                done.map_or(self.times[at], |d| self.times[d.0]),
-            );
-            let sid = self.ids.span(2, self.tool_calls as u64);
-            let (name, kind) = (format!("execute_tool {name}"), otel::SpanKind::Internal);
-            let mut span = span(&self.ids, sid, request, name, kind, from, until, a);
-            if done.is_some_and(|d| d.2) {
+            let at = self.times[c.call_index];
+            let until = c.result_index.map_or(at, |r| self.times[r]);
+            let (name, kind) = (format!("execute_tool {}", c.name), otel::SpanKind::Internal);
+            let sid = self.ids.span(2, c.seq as u64);
+            let mut span = span(&self.ids, sid, request, name, kind, at, until, a);
+            if c.is_error {
                 span.status = Some(Status {
                     message: "the tool reported a failure".into(),
                     code: status::StatusCode::Error as i32,
@@ -286,26 +275,6 @@ impl<'a> Builder<'a> {
             .collect();
         span
     }
-}
-
-/// Each call's result: the message it is in, its text and whether it failed.
-fn results(session: &Session) -> HashMap<&str, (usize, &Body, bool)> {
-    let mut out = HashMap::new();
-    for m in &session.messages {
-        for p in &m.parts {
-            if let Part::ToolResult {
-                call_id,
-                text,
-                is_error,
-                ..
-            } = p
-            {
-                out.entry(call_id.as_str())
-                    .or_insert((m.index, text, *is_error));
-            }
-        }
-    }
-    out
 }
 
 /// Every message's time in Unix nanoseconds: its own, else the last one before it, else the

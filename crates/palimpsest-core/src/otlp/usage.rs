@@ -5,47 +5,35 @@ use opentelemetry_proto::tonic::common::v1::KeyValue;
 
 use super::wire::kv;
 use crate::cost::RequestCost;
+use crate::model::UsageSplit;
 
 /// What one request's recorded usage adds up to (a request may record several).
 #[derive(Default)]
 pub(super) struct Usage {
     any: bool,
-    input: u64,
-    output: u64,
-    cache_read: u64,
-    cache_write: u64,
+    tokens: UsageSplit,
     usd: Option<f64>,
     pub model: Option<String>,
 }
 
 impl Usage {
+    /// The usage of `costs` together, and the first model they name.
     pub fn of<'a>(costs: impl Iterator<Item = &'a RequestCost>) -> Self {
         let mut u = Usage::default();
         for c in costs {
             u.any = true;
-            u.input += c.usage.prompt();
-            u.output += c.usage.output;
-            u.cache_read += c.usage.cache_read;
-            u.cache_write += c.usage.cache_write + c.usage.cache_write_1h;
-            u.usd = match (u.usd, c.usd) {
-                (Some(a), Some(b)) => Some(a + b),
-                (a, b) => a.or(b),
-            };
+            u.tokens.add(&c.usage);
+            u.usd = sum(u.usd, c.usd);
             u.model = u.model.take().or_else(|| c.model.clone());
         }
         u
     }
 
+    /// Add `o`'s tokens and price (a session's total).
     pub fn add(&mut self, o: &Usage) {
         self.any |= o.any;
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_read += o.cache_read;
-        self.cache_write += o.cache_write;
-        self.usd = match (self.usd, o.usd) {
-            (Some(a), Some(b)) => Some(a + b),
-            (a, b) => a.or(b),
-        };
+        self.tokens.add(&o.tokens);
+        self.usd = sum(self.usd, o.usd);
     }
 
     /// `gen_ai.usage.*` (input counts the cache, as the convention says) and the price.
@@ -53,18 +41,28 @@ impl Usage {
         if !self.any {
             return;
         }
-        a.push(kv("gen_ai.usage.input_tokens", self.input as i64));
-        a.push(kv("gen_ai.usage.output_tokens", self.output as i64));
+        let t = &self.tokens;
+        a.push(kv("gen_ai.usage.input_tokens", t.prompt() as i64));
+        a.push(kv("gen_ai.usage.output_tokens", t.output as i64));
         a.push(kv(
             "gen_ai.usage.cache_read.input_tokens",
-            self.cache_read as i64,
+            t.cache_read as i64,
         ));
+        let written = t.cache_write + t.cache_write_1h;
         a.push(kv(
             "gen_ai.usage.cache_creation.input_tokens",
-            self.cache_write as i64,
+            written as i64,
         ));
         if let Some(usd) = self.usd {
             a.push(kv("palimpsest.cost.usd", crate::cost::round_usd(usd)));
         }
+    }
+}
+
+/// Dollars of two parts, either of which may have no price.
+fn sum(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        (a, b) => a.or(b),
     }
 }
