@@ -6,18 +6,41 @@
 //! command — the sidebar's listing, a message read by offset, the first lines' inspector —
 //! until the read ended. This runtime has a worker for each command the window can have
 //! waiting at once, and more.
+//!
+//! Its workers also run below the page's priority: a command's work (a 200 MB session read, a
+//! replay run forward for ten seconds) competes for the cores with the web process that paints
+//! the window, and on two cores the page's thread lost them for 170 ms at a time. At a nice
+//! value of [`NICE`] the workers, and the threads they start, still take every core the page
+//! leaves idle, but yield to it when it has work.
 
 /// Workers: the window asks a handful of things at once (rows, a message, the cuts, a tab, the
 /// sidebar's groups), each of which may wait; idle workers cost a thread each.
 pub const WORKERS: usize = 32;
 
-/// A multi-threaded runtime with [`WORKERS`] workers.
+/// The workers' nice value: CFS gives a thread at 10 about a tenth of a core that a thread at 0
+/// (the page, the main thread) also wants.
+pub const NICE: i32 = 10;
+
+/// A multi-threaded runtime with [`WORKERS`] workers, each at [`NICE`].
 pub fn build() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(WORKERS)
         .thread_name("palimpsest-command")
+        .on_thread_start(lower_priority)
         .enable_all()
         .build()
+}
+
+/// Lower the calling thread's priority to [`NICE`]. On Linux the nice value belongs to the
+/// thread (`who` = 0 names the caller, not its process) and threads it starts inherit it. A
+/// thread that cannot lower itself runs as it was: only responsiveness is at stake.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority reads no memory of ours; raising one's own nice value needs no privilege.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, NICE);
+    }
 }
 
 /// Make [`build`]'s runtime tauri's: before the app is built, and kept for the whole run.
@@ -54,5 +77,29 @@ mod tests {
         rt.shutdown_background();
         done.sort();
         assert_eq!(done, (0..waiting).collect::<Vec<_>>(), "all {waiting} ran");
+    }
+
+    /// A command, and a thread it starts, run at the workers' nice value, while the thread
+    /// that built the runtime (the main thread, which serves the page) keeps its own.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn commands_run_below_the_page() {
+        let nice = || {
+            // SAFETY: getpriority reads no memory of ours.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::getpriority(libc::PRIO_PROCESS, 0)
+            }
+        };
+        let before = nice();
+        let rt = super::build().unwrap();
+        let (worker, started) = rt.block_on(async move {
+            tokio::spawn(async move { (nice(), std::thread::spawn(nice).join().unwrap()) })
+                .await
+                .unwrap()
+        });
+        rt.shutdown_background();
+        assert_eq!((worker, started), (super::NICE, super::NICE));
+        assert_eq!(nice(), before, "the building thread keeps its priority");
     }
 }
