@@ -3,12 +3,15 @@
 //! dropped) and per finding (its kind, its clause, the messages that show it). They are what a
 //! fleet query outside the app asks for (`crate::export` writes them as Parquet), so they are
 //! made once, when a session is indexed, from the session and its diagnosis. Written by
-//! `store`; prices are applied when read, so another price table needs no re-index.
+//! `store`; prices are applied when read, so another price table needs no re-index. Summary
+//! losses, which outnumber every other finding (hundreds per cut on a long transcript), have
+//! rows of their own per compaction, so an appended transcript rewrites only the last ones.
 
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use crate::analysis::Diagnosis;
+use crate::analysis::losses::{LossKind, SummaryLoss};
 use crate::cost::{SessionCost, UsageSplit};
 use crate::model::Session;
 
@@ -165,14 +168,6 @@ pub fn findings(d: &Diagnosis) -> Vec<FindingRow> {
             messages: t.error_messages.clone(),
         });
     }
-    for l in &d.summary_losses {
-        out.push(FindingRow {
-            kind: "summary_loss",
-            detail: Some(name(l.kind)),
-            text: format!("compaction {} lost {}", l.compaction, l.value),
-            messages: l.messages.clone(),
-        });
-    }
     for r in &d.ended_while_running {
         out.push(FindingRow {
             kind: "running",
@@ -217,6 +212,15 @@ CREATE TABLE cuts(
     kept INTEGER NOT NULL,
     cleared INTEGER NOT NULL,
     PRIMARY KEY(session, n)
+) WITHOUT ROWID;
+CREATE TABLE losses(
+    session INTEGER NOT NULL,
+    compaction INTEGER NOT NULL,
+    k INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL,
+    messages TEXT NOT NULL,
+    PRIMARY KEY(session, compaction, k)
 ) WITHOUT ROWID;
 CREATE TABLE findings(
     session INTEGER NOT NULL,
@@ -305,4 +309,108 @@ pub fn write(
         ])?;
     }
     Ok(())
+}
+
+/// Write session `id`'s summary losses of the compactions numbered `from` on, in place of those
+/// stored: the losses of the compactions before `from` are as the index has them (an appended
+/// transcript's diagnosis made only the others, `analysis::diagnose_known`). The diagnosis
+/// stored beside them leaves its losses out; [`read_losses`] puts them back.
+pub fn write_losses(
+    conn: &Connection,
+    id: i64,
+    from: usize,
+    losses: &[SummaryLoss],
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "DELETE FROM losses WHERE session = ?1 AND compaction >= ?2",
+        params![id, from as i64],
+    )?;
+    let mut q = conn.prepare_cached(
+        "INSERT INTO losses(session, compaction, k, kind, value, messages)
+         VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut k = 0;
+    for (i, l) in losses.iter().enumerate() {
+        // Numbered within their compaction, in the diagnosis's order.
+        k = if i > 0 && losses[i - 1].compaction == l.compaction {
+            k + 1
+        } else {
+            0
+        };
+        q.execute(params![
+            id,
+            l.compaction as i64,
+            k,
+            name(l.kind),
+            l.value,
+            serde_json::to_string(&l.messages).unwrap_or_default(),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Session `id`'s summary losses as the diagnosis lists them (by compaction, then kind).
+pub fn read_losses(conn: &Connection, id: i64) -> rusqlite::Result<Vec<SummaryLoss>> {
+    let mut q = conn.prepare_cached(
+        "SELECT compaction, kind, value, messages FROM losses WHERE session = ?1
+         ORDER BY compaction, k",
+    )?;
+    // Hundreds of thousands of rows on a long transcript: read without a JSON parser each.
+    let rows = q.query_map(params![id], |r| {
+        Ok(SummaryLoss {
+            compaction: r.get::<_, i64>(0)? as usize,
+            kind: match r.get_ref(1)?.as_str()? {
+                "identifier" => LossKind::Identifier,
+                "failing_test" => LossKind::FailingTest,
+                "open_task" => LossKind::OpenTask,
+                _ => LossKind::Path,
+            },
+            value: r.get(2)?,
+            messages: r
+                .get_ref(3)?
+                .as_str()?
+                .trim_matches(['[', ']'])
+                .split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect(),
+        })
+    })?;
+    rows.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of loss, with no, one and many messages, reads back as it was written, in
+    /// the diagnosis's order; a rewrite from compaction 2 leaves compaction 1's rows.
+    #[test]
+    fn losses_read_back_as_written() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        let loss = |compaction, kind, value: &str, messages: Vec<usize>| SummaryLoss {
+            compaction,
+            kind,
+            value: value.into(),
+            messages,
+        };
+        let first = vec![
+            loss(1, LossKind::Path, "src/a.rs", vec![3]),
+            loss(1, LossKind::Identifier, "parse_line", vec![3, 10, 12]),
+            loss(2, LossKind::FailingTest, "tests/t.py::test_x", vec![]),
+            loss(2, LossKind::OpenTask, "TODO: wire it", vec![40]),
+        ];
+        write_losses(&conn, 7, 1, &first).unwrap();
+        assert_eq!(read_losses(&conn, 7).unwrap(), first);
+        let again = vec![loss(2, LossKind::Path, "src/b.rs", vec![41, 42])];
+        write_losses(&conn, 7, 2, &again).unwrap();
+        let mut expect = first[..2].to_vec();
+        expect.extend(again);
+        assert_eq!(read_losses(&conn, 7).unwrap(), expect);
+        assert_eq!(
+            read_losses(&conn, 8).unwrap(),
+            Vec::new(),
+            "another session has none"
+        );
+    }
 }

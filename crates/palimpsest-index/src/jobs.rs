@@ -202,13 +202,17 @@ fn make(
     let session: &Session = &read;
     // The diagnosis on a core of its own beside the count and the views: for one session (a
     // transcript appended to, the app's background update) both halves take about as long.
+    // Read on from a kept reader, the messages before `rows_from` are as the index has them,
+    // and so are the summary losses of the compactions that read only those.
+    let known = (rows_from > 0).then_some(rows_from);
     let (d, counted) = std::thread::scope(|scope| {
-        let d = scope.spawn(|| crate::analysis::asked::diagnose(session, opts));
+        let d = scope.spawn(|| crate::analysis::asked::diagnose_known(session, opts, known));
         let counted = count(session, token_dir);
         let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (d, counted)
     });
-    let (d, (counts, tokens, cut_view)) = (d?, counted?);
+    let ((mut d, losses_from), (counts, tokens, cut_view)) = (d?, counted?);
+    let losses = std::mem::take(&mut d.summary_losses);
     // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
     // price table), from the counts just made.
     let mut token_report = crate::views::tokens::build(session, &counts, Default::default());
@@ -236,6 +240,8 @@ fn make(
             ..session.meta.clone()
         },
         diagnosis: d,
+        losses,
+        losses_from,
         token_report,
         cut_view,
         spill_refs: crate::analysis::spill_refs::spill_refs(session, None),

@@ -314,7 +314,14 @@ impl Index {
         path: &Path,
         id: Option<&str>,
     ) -> Result<Option<crate::analysis::Diagnosis>> {
-        self.kept_json(path, id, "diagnoses")
+        let Some((rowid, ..)) = self.fresh_session(path, id)? else {
+            return Ok(None);
+        };
+        let Some(mut d) = self.row_json::<crate::analysis::Diagnosis>(rowid, "diagnoses")? else {
+            return Ok(None);
+        };
+        d.summary_losses = super::facts::read_losses(&self.conn, rowid).map_err(|e| self.sql(e))?;
+        Ok(Some(d))
     }
 
     /// The token report of session `id` under `path` as the index made it (the session model's

@@ -103,8 +103,13 @@ pub struct Prepared {
     /// Per finding, with its messages.
     pub findings: Vec<super::facts::FindingRow>,
     /// The whole diagnosis (made with the default options), what `diagnose` and the
-    /// Post-mortem show of one session.
+    /// Post-mortem show of one session, but for its summary losses ([`Prepared::losses`]).
     pub diagnosis: crate::analysis::Diagnosis,
+    /// The summary losses of the compactions numbered [`Prepared::losses_from`] on: those of
+    /// the earlier ones are as the index has them (`facts::write_losses`).
+    pub losses: Vec<crate::analysis::losses::SummaryLoss>,
+    /// The first compaction whose losses [`Prepared::losses`] holds (1: all of them).
+    pub losses_from: usize,
     /// The token report in the session model's vocabulary, costed with the shipped price
     /// table: what the Tokens view shows first.
     pub token_report: crate::views::tokens::TokenReport,

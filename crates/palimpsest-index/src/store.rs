@@ -20,8 +20,8 @@ use crate::error::{Error, Result};
 /// 15: the spill files each session names; 16: a Claude message's kept `toolUseResult` is at
 /// most 1 KiB, so bodies kept whole are the reader's as it is; 19: an Aider log lists a
 /// session per `/clear`, and Copilot's checkpoints and OpenCode's truncated outputs are spill
-/// files each session names).
-pub const SCHEMA_VERSION: i64 = 19;
+/// files each session names; 20: summary losses in rows of their own, not in the diagnosis).
+pub const SCHEMA_VERSION: i64 = 20;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -372,6 +372,7 @@ pub fn write(
          VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
+    super::facts::write_losses(conn, id, p.losses_from, &p.losses)?;
     for (table, json) in [
         ("diagnoses", serde_json::to_vec(&p.diagnosis)),
         ("token_reports", serde_json::to_vec(&p.token_report)),
@@ -436,6 +437,7 @@ pub fn write_failure(
 pub fn remove(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     delete_from(conn, id, 0)?;
     conn.execute("DELETE FROM diagnoses WHERE session = ?1", params![id])?;
+    conn.execute("DELETE FROM losses WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM token_reports WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM cut_views WHERE session = ?1", params![id])?;
     conn.execute("DELETE FROM spill_refs WHERE session = ?1", params![id])?;

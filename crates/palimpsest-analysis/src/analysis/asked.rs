@@ -58,6 +58,17 @@ pub fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
 /// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
 /// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
 pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<super::Diagnosis> {
+    Ok(diagnose_known(session, opts, None)?.0)
+}
+
+/// [`diagnose`] with the summary losses of only the compactions that may have changed since a
+/// diagnosis of the session's first `known_before` messages ([`super::diagnose_known`]), and
+/// the number of the first of them.
+pub fn diagnose_known(
+    session: &Session,
+    opts: &DiagnoseOptions,
+    known_before: Option<usize>,
+) -> Result<(super::Diagnosis, usize)> {
     let re = spill_regex(opts)?;
     let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let bpe = move |t: &str| enc.count(t) as usize;
@@ -69,5 +80,5 @@ pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<super::Diag
         },
         spill_pattern: re.as_ref(),
     };
-    Ok(super::diagnose(session, &o))
+    Ok(super::diagnose_known(session, &o, known_before))
 }

@@ -210,6 +210,13 @@ pub fn dropped_span(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
 /// Indices of what the model still had of the span after cut `k`: the kept messages and the
 /// summary, continuation and preserved copies written at the cut.
 pub fn kept_after(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
+    kept_after_until(session, cuts, k).0
+}
+
+/// [`kept_after`], and the message whose reading ended it (`None`: it ran to the session's
+/// end, so messages appended later may still belong to it). Everything said about cut `k`'s
+/// dropped span, summary and kept tail is read from messages before that one, or from it.
+pub fn kept_after_until(session: &Session, cuts: &[Cut], k: usize) -> (Vec<usize>, Option<usize>) {
     let c = &cuts[k];
     let mut out: Vec<usize> = c.kept.iter().copied().collect();
     let mut after_continuation = false;
@@ -225,15 +232,15 @@ pub fn kept_after(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
         // reader that cannot tell it from a fresh message still leaves this shape.
         let copy_shape = after_continuation && m.role == Role::User && m.has_text_only();
         if !is_cut_machinery && !copy_shape && m.index > c.cut_index {
-            break;
+            return (out, Some(m.index));
         }
         after_continuation = m.kind == MessageKind::Continuation;
         out.push(m.index);
         if copy_shape {
-            break;
+            return (out, Some(m.index));
         }
     }
-    out
+    (out, None)
 }
 
 fn raw_summary(raw: Option<&Value>) -> String {

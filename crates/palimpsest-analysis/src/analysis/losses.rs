@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::cuts::{Cut, dropped_span, kept_after};
+use super::cuts::{Cut, dropped_span, kept_after, kept_after_until};
 use super::paths::{file_name, normalise};
 use crate::model::{Part, Session};
 
@@ -105,11 +105,28 @@ fn looks_like_code(name: &str) -> bool {
         || inner_upper && inner_lower
 }
 
-/// Summary losses of every compaction with a summary.
-pub(crate) fn losses(session: &Session, cuts: &[Cut]) -> Vec<SummaryLoss> {
+/// The first of `cuts` (a position) whose losses may differ from those a diagnosis of the
+/// session's first `known_before` messages found: the first that is no microcompact and whose
+/// span, summary or kept tail reaches a message at or after `known_before` (or runs to the
+/// end). The losses of the cuts before it read only messages before `known_before`, which are
+/// as they were (the caller's promise: an appended transcript read on from its last offset),
+/// and the session's working directory, which an append does not change.
+pub fn first_changed(session: &Session, cuts: &[Cut], known_before: usize) -> usize {
+    (0..cuts.len())
+        .find(|&k| {
+            !cuts[k].micro
+                && kept_after_until(session, cuts, k)
+                    .1
+                    .is_none_or(|end| end >= known_before)
+        })
+        .unwrap_or(cuts.len())
+}
+
+/// Summary losses of the compactions with a summary among `cuts[from..]`.
+pub(crate) fn losses_from(session: &Session, cuts: &[Cut], from: usize) -> Vec<SummaryLoss> {
     let wd = session.meta.working_dir.as_deref();
     let mut out = Vec::new();
-    for k in 0..cuts.len() {
+    for k in from..cuts.len() {
         if cuts[k].micro {
             // A microcompact writes no summary and drops no message: nothing to lose by one.
             continue;

@@ -188,6 +188,21 @@ pub fn warm_up() {
 
 /// Diagnose one session.
 pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
+    diagnose_known(session, opts, None).0
+}
+
+/// [`diagnose`] a session whose first `known_before` messages a previous diagnosis saw as they
+/// are (an appended transcript read on from its last offset), with the summary losses of only
+/// the compactions that may have changed since: those numbered from the returned number on
+/// (`losses::first_changed`). The caller keeps the others' losses (the index, in its rows);
+/// with `None` every compaction's losses are made and the number is 1. Finding the losses is
+/// the one part of a diagnosis whose work grows with every compaction's dropped span: on a
+/// transcript of hundreds of cuts it was a third of an update after one appended line.
+pub fn diagnose_known(
+    session: &Session,
+    opts: &Options,
+    known_before: Option<usize>,
+) -> (Diagnosis, usize) {
     let wd = session.meta.working_dir.as_deref();
     let calls = calls::calls(session);
     let classes: Vec<reads::CallClass> = calls.iter().map(|c| reads::classify(c, wd)).collect();
@@ -217,6 +232,10 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         })
         .collect();
     let expects_writes = exploration.write_calls > 0 || expected_to_write(session);
+    let losses_from = known_before.map_or(0, |k| losses::first_changed(session, &cuts, k));
+    let first_number = cuts
+        .get(losses_from)
+        .map_or_else(|| cuts.last().map_or(1, |c| c.number + 1), |c| c.number);
     let mut d = Diagnosis {
         verdict: String::new(),
         severity: Severity::Ok,
@@ -226,7 +245,7 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
         rereads,
         loops: loops::loops(&calls, &classes),
         spill_loops: spills::spill_loops(&calls, &classes, opts.spill_pattern),
-        summary_losses: losses::losses(session, &cuts),
+        summary_losses: losses::losses_from(session, &cuts, losses_from),
         session_id: session.meta.id.clone(),
         findings: Vec::new(),
         reread_events,
@@ -238,7 +257,7 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
     d.severity = verdict::severity(&found);
     d.verdict = verdict::verdict(&d, &found);
     d.findings = found.into_iter().map(|(_, f)| f).collect();
-    d
+    (d, first_number)
 }
 
 /// A main session is a worker offered write tools; a subagent that never wrote is one only

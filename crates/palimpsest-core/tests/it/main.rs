@@ -47,6 +47,7 @@ mod index_bodies;
 mod index_diagnosis;
 mod index_given;
 mod index_listing;
+mod index_losses;
 mod index_open;
 mod index_requests;
 mod index_resume;

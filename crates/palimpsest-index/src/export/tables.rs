@@ -293,24 +293,47 @@ impl Tables {
         Ok(())
     }
 
+    /// Session `s`'s findings in the report's order: the findings' rows, the summary losses
+    /// (kept in rows of their own, `facts::write_losses`) before the calls it ended while
+    /// running, numbered from 1.
     pub(super) fn findings(
         &mut self,
         conn: &rusqlite::Connection,
         s: &Indexed,
     ) -> rusqlite::Result<()> {
         let mut q = conn.prepare_cached(
-            "SELECT n, kind, detail, text, messages FROM findings WHERE session = ?1 ORDER BY n",
+            "SELECT kind, detail, text, messages FROM findings WHERE session = ?1 ORDER BY n",
         )?;
-        let mut rows = q.query(params![s.rowid])?;
+        let mut rows: Vec<(String, Option<String>, String, String)> = q
+            .query_map(params![s.rowid], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let running = rows
+            .iter()
+            .position(|r| r.0 == "running")
+            .unwrap_or(rows.len());
+        let losses = crate::facts::read_losses(conn, s.rowid)?
+            .into_iter()
+            .map(|l| {
+                (
+                    "summary_loss".to_owned(),
+                    serde_json::to_value(l.kind)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned)),
+                    format!("compaction {} lost {}", l.compaction, l.value),
+                    serde_json::to_string(&l.messages).unwrap_or_default(),
+                )
+            });
+        rows.splice(running..running, losses);
         let t = &mut self.findings;
-        while let Some(r) = rows.next()? {
+        for (n, (kind, detail, text, messages)) in rows.into_iter().enumerate() {
             Self::key(&self.machine, t, s);
-            let messages: Vec<i64> =
-                serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default();
-            t.int("number", r.get(0)?);
-            t.str("kind", Some(&r.get::<_, String>(1)?));
-            t.str("detail", r.get::<_, Option<String>>(2)?.as_deref());
-            t.str("text", Some(&r.get::<_, String>(3)?));
+            let messages: Vec<i64> = serde_json::from_str(&messages).unwrap_or_default();
+            t.int("number", Some(n as i64 + 1));
+            t.str("kind", Some(&kind));
+            t.str("detail", detail.as_deref());
+            t.str("text", Some(&text));
             t.int("first_message", messages.iter().min().copied());
             t.list("messages", messages);
             t.end_row();
