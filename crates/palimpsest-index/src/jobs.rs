@@ -97,9 +97,17 @@ pub(super) fn run(
                     }
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let prepared = prepare(catalog, job, opts, token_dir, snapshots);
+                    let (prepared, keep) = match prepare(catalog, job, opts, token_dir, snapshots) {
+                        Ok((p, resumed, keep)) => (Ok((p, resumed)), keep),
+                        Err(e) => (Err(e), None),
+                    };
                     if tx.send((i, prepared)).is_err() {
                         break;
+                    }
+                    // Kept while the rows are written: each took its turn before. Not kept
+                    // only costs the next update a whole read.
+                    if let (Some((read, tag)), Some(s)) = (keep, snapshots) {
+                        let _ = s.save(&read.reader, &job.file, &job.id, &tag);
                     }
                 }
             });
@@ -147,17 +155,18 @@ pub(super) fn run(
 }
 
 /// Load one session and make its rows, and whether it was read from a kept reader's offset
-/// (`snapshots`; its rows then start at the first message that read changed). Its messages are counted with the BPE vocabulary
-/// of its model through the token cache in `token_dir` (so the Tokens view reuses the counts);
-/// a cache that cannot be opened only costs speed. An appended file's reader is kept in
-/// `snapshots` for the next update.
+/// (`snapshots`; its rows then start at the first message that read changed). Its messages
+/// are counted with the BPE vocabulary of its model through the token cache in `token_dir`
+/// (so the Tokens view reuses the counts); a cache that cannot be opened only costs speed. An
+/// appended file's reader comes back with its tag, for the caller to keep in `snapshots` for
+/// the next update.
 fn prepare(
     catalog: &crate::sources::Catalog,
     job: &Job,
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
     snapshots: Option<&Snapshots>,
-) -> Result<(Prepared, bool)> {
+) -> Result<(Prepared, bool, Option<(super::snapshots::Read, String)>)> {
     let source = &*catalog.sources[job.source];
     let kept = match (&job.given, &job.was, snapshots) {
         (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
@@ -176,12 +185,9 @@ fn prepare(
         .and_then(|k| k.changed_from)
         .map_or(0, |k| k.min(job.from));
     let prepared = make(job, read, rows_from, opts, token_dir)?;
-    if let (Some(k), Some(s)) = (&kept, snapshots) {
-        // Not kept only costs the next update a whole read.
-        let tag = tag(&job.stamp, prepared.session.messages.len());
-        let _ = s.save(&k.reader, &job.file, &job.id, &tag);
-    }
-    Ok((prepared, kept.is_some_and(|k| k.changed_from.is_some())))
+    let resumed = kept.as_ref().is_some_and(|k| k.changed_from.is_some());
+    let tag = tag(&job.stamp, prepared.session.messages.len());
+    Ok((prepared, resumed, kept.map(|k| (k, tag))))
 }
 
 /// What a kept reader is tagged with: the stamp and message count the index stores with the
@@ -200,29 +206,96 @@ fn make(
     token_dir: Option<&Path>,
 ) -> Result<Prepared> {
     let session: &Session = &read;
-    // The diagnosis on a core of its own beside the count and the views: for one session (a
-    // transcript appended to, the app's background update) both halves take about as long.
-    // Read on from a kept reader, the messages before `rows_from` are as the index has them,
-    // and so are the summary losses of the compactions that read only those.
+    // Two halves of about equal work, each on a core of its own (for one session, a transcript
+    // appended to or the app's background update, they are the whole wait): the diagnosis and
+    // what follows from it (facts, cost, spill files); the BPE count and what is counted with
+    // it (the cut view, the Tokens view, the message rows). Read on from a kept reader, the
+    // messages before `rows_from` are as the index has them, and so are the summary losses of
+    // the compactions that read only those.
     let known = (rows_from > 0).then_some(rows_from);
-    let (d, counted) = std::thread::scope(|scope| {
-        let d = scope.spawn(|| crate::analysis::asked::diagnose_known(session, opts, known));
-        let counted = count(session, token_dir);
+    let (diagnosed, counted, spill_refs) = std::thread::scope(|scope| {
+        let d = scope.spawn(|| diagnosed(session, opts, known, token_dir));
+        // The spill files on a third thread: which half it would lengthen depends on the
+        // session's shape, so the cores share it out.
+        let spills = scope.spawn(|| crate::analysis::spill_refs::spill_refs(session, None));
+        let counted = count(session, token_dir).map(|(counts, tokens, cut_view)| {
+            // The Tokens view as the window asks for it first (the model's vocabulary), from
+            // the counts just made.
+            let report = crate::views::tokens::build(session, &counts, Default::default());
+            (
+                report,
+                rows::message_rows(session, &tokens, rows_from),
+                cut_view,
+            )
+        });
         let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (d, counted)
+        let spills = spills
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (d, counted, spills)
     });
-    let ((mut d, losses_from), (counts, tokens, cut_view)) = (d?, counted?);
-    let losses = std::mem::take(&mut d.summary_losses);
-    // The Tokens view as the window asks for it first (the model's vocabulary, the shipped
-    // price table), from the counts just made.
-    let mut token_report = crate::views::tokens::build(session, &counts, Default::default());
-    token_report.cost = crate::cost::session_cost(session, crate::cost::PriceTable::bundled());
-    let cost = crate::cost::session_cost(session, opts.price_table());
-    let requests = super::facts::requests(session, cost.as_ref());
+    let (d, (mut token_report, messages, cut_view)) = (diagnosed?, counted?);
+    // Costed with the shipped price table, as the window asks for it first.
+    token_report.cost = d.shipped_cost;
     Ok(Prepared {
+        cuts: d.cuts,
+        findings: d.findings,
+        requests: d.requests,
+        row: d.row,
+        buckets: d.buckets,
+        messages,
+        rows_from,
+        compactions: session.compactions.clone(),
+        meta: crate::model::SessionMeta {
+            // As the index's own read names it, whatever path the caller's read came by.
+            path: job.file.clone(),
+            ..session.meta.clone()
+        },
+        diagnosis: d.diagnosis,
+        losses: d.losses,
+        losses_from: d.losses_from,
+        token_report,
+        cut_view,
+        spill_refs,
+        session: read,
+    })
+}
+
+/// What [`diagnosed`] makes: the diagnosis and what follows from it and the session alone.
+struct Diagnosed {
+    diagnosis: crate::analysis::Diagnosis,
+    losses: Vec<crate::analysis::losses::SummaryLoss>,
+    losses_from: usize,
+    cuts: Vec<super::facts::CutRow>,
+    findings: Vec<super::facts::FindingRow>,
+    requests: Vec<super::facts::RequestRow>,
+    row: crate::analysis::fleet::FleetRow,
+    buckets: Vec<crate::cost::Bucket>,
+    shipped_cost: Option<crate::cost::SessionCost>,
+}
+
+/// Session's diagnosis (its summary losses apart, from compaction `losses_from` on), its facts,
+/// and its cost under the caller's price table and the shipped one. Long texts' counts come from the token cache in `token_dir` when it has them (a connection
+/// of this thread's own: the count beside it writes through another).
+fn diagnosed(
+    session: &Session,
+    opts: &DiagnoseOptions,
+    known: Option<usize>,
+    token_dir: Option<&Path>,
+) -> Result<Diagnosed> {
+    let cache = token_dir.and_then(|d| crate::tokens::TokenCache::existing(d));
+    let (mut d, losses_from) =
+        crate::analysis::asked::diagnose_known(session, opts, known, cache.as_ref())?;
+    let losses = std::mem::take(&mut d.summary_losses);
+    let cost = crate::cost::session_cost(session, opts.price_table());
+    let shipped_cost = match opts.prices {
+        None => cost.clone(),
+        Some(_) => crate::cost::session_cost(session, crate::cost::PriceTable::bundled()),
+    };
+    Ok(Diagnosed {
         cuts: super::facts::cuts(session, &d),
         findings: super::facts::findings(&d),
-        requests,
+        requests: super::facts::requests(session, cost.as_ref()),
         row: crate::analysis::fleet::row(
             &session.meta,
             &d,
@@ -231,21 +304,10 @@ fn make(
         buckets: cost
             .map(|c| crate::cost::buckets(&c.per_request))
             .unwrap_or_default(),
-        messages: rows::message_rows(session, &tokens, rows_from),
-        rows_from,
-        compactions: session.compactions.clone(),
-        meta: crate::model::SessionMeta {
-            // As the index's own read names it, whatever path the caller's read came by.
-            path: job.file.clone(),
-            ..session.meta.clone()
-        },
+        shipped_cost,
         diagnosis: d,
         losses,
         losses_from,
-        token_report,
-        cut_view,
-        spill_refs: crate::analysis::spill_refs::spill_refs(session, None),
-        session: read,
     })
 }
 

@@ -58,20 +58,34 @@ pub fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
 /// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
 /// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
 pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<super::Diagnosis> {
-    Ok(diagnose_known(session, opts, None)?.0)
+    Ok(diagnose_known(session, opts, None, None)?.0)
 }
+
+/// Texts shorter than this are counted rather than looked up in a token cache: a lookup costs
+/// about what counting a kilobyte does.
+const LOOKED_UP_FROM: usize = 1024;
 
 /// [`diagnose`] with the summary losses of only the compactions that may have changed since a
 /// diagnosis of the session's first `known_before` messages ([`super::diagnose_known`]), and
-/// the number of the first of them.
+/// the number of the first of them. Long texts' BPE counts (a re-read's result) are looked up
+/// in `cache` first: the index's update counts every message through it, so a transcript's
+/// re-reads, hundreds of files long, are not counted again at every appended line.
 pub fn diagnose_known(
     session: &Session,
     opts: &DiagnoseOptions,
     known_before: Option<usize>,
+    cache: Option<&crate::tokens::TokenCache>,
 ) -> Result<(super::Diagnosis, usize)> {
     let re = spill_regex(opts)?;
     let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
-    let bpe = move |t: &str| enc.count(t) as usize;
+    let bpe = move |t: &str| {
+        let cached = cache.filter(|_| t.len() >= LOOKED_UP_FROM).and_then(|c| {
+            c.get_many(enc, &[crate::tokens::cache::Key::of(t)])
+                .ok()
+                .and_then(|hit| hit.first().copied().flatten())
+        });
+        cached.unwrap_or_else(|| enc.count(t)) as usize
+    };
     let o = super::Options {
         count_tokens: if opts.estimate_tokens {
             &super::chars_div_4
