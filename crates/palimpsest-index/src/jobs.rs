@@ -166,7 +166,7 @@ fn prepare(
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
     snapshots: Option<&Snapshots>,
-) -> Result<(Prepared, bool, Option<(super::snapshots::Read, String)>)> {
+) -> Result<(Prepared, bool, Option<ToKeep>)> {
     let source = &*catalog.sources[job.source];
     let kept = match (&job.given, &job.was, snapshots) {
         (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
@@ -189,6 +189,9 @@ fn prepare(
     let tag = tag(&job.stamp, prepared.session.messages.len());
     Ok((prepared, resumed, kept.map(|k| (k, tag))))
 }
+
+/// A kept reader read on from, with its tag, to keep again for the next update.
+type ToKeep = (super::snapshots::Read, String);
 
 /// What a kept reader is tagged with: the stamp and message count the index stores with the
 /// rows it read. Two updates of one growing file at one stamp (the app's and a command's) may
@@ -283,7 +286,7 @@ fn diagnosed(
     known: Option<usize>,
     token_dir: Option<&Path>,
 ) -> Result<Diagnosed> {
-    let cache = token_dir.and_then(|d| crate::tokens::TokenCache::existing(d));
+    let cache = token_dir.and_then(crate::tokens::TokenCache::existing);
     let (mut d, losses_from) =
         crate::analysis::asked::diagnose_known(session, opts, known, cache.as_ref())?;
     let losses = std::mem::take(&mut d.summary_losses);
