@@ -97,10 +97,11 @@ pub(super) fn run(
                     }
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let (prepared, keep) = match prepare(catalog, job, opts, token_dir, snapshots) {
-                        Ok((p, resumed, keep)) => (Ok((p, resumed)), keep),
-                        Err(e) => (Err(e), None),
-                    };
+                    let (prepared, keep) =
+                        match prepare(catalog, job, opts, token_dir, snapshots, path) {
+                            Ok((p, resumed, keep)) => (Ok((p, resumed)), keep),
+                            Err(e) => (Err(e), None),
+                        };
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }
@@ -166,6 +167,7 @@ fn prepare(
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
     snapshots: Option<&Snapshots>,
+    index: &Path,
 ) -> Result<(Prepared, bool, Option<ToKeep>)> {
     let source = &*catalog.sources[job.source];
     let kept = match (&job.given, &job.was, snapshots) {
@@ -184,7 +186,7 @@ fn prepare(
         .as_ref()
         .and_then(|k| k.changed_from)
         .map_or(0, |k| k.min(job.from));
-    let prepared = make(job, read, rows_from, opts, token_dir)?;
+    let prepared = make(job, read, rows_from, opts, token_dir, index)?;
     let resumed = kept.as_ref().is_some_and(|k| k.changed_from.is_some());
     let tag = tag(&job.stamp, prepared.session.messages.len());
     Ok((prepared, resumed, kept.map(|k| (k, tag))))
@@ -200,13 +202,15 @@ pub(super) fn tag(stamp: &str, messages: usize) -> String {
     format!("{stamp}|{messages}")
 }
 
-/// The rows of session `read`, its message rows from `rows_from` on.
+/// The rows of session `read`, its message rows from `rows_from` on (those before it, and
+/// their piece counts, are as the index at `index` has them).
 fn make(
     job: &Job,
     read: Arc<Session>,
     rows_from: usize,
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
+    index: &Path,
 ) -> Result<Prepared> {
     let session: &Session = &read;
     // Two halves of about equal work, each on a core of its own (for one session, a transcript
@@ -221,15 +225,17 @@ fn make(
         // The spill files on a third thread: which half it would lengthen depends on the
         // session's shape, so the cores share it out.
         let spills = scope.spawn(|| crate::analysis::spill_refs::spill_refs(session, None));
-        let counted = count(session, token_dir).map(|(counts, tokens, cut_view)| {
+        let earlier = |encoding| match rows_from {
+            0 => None,
+            n => super::pieces::earlier(index, &job.file, &job.id, n, encoding),
+        };
+        let counted = count(session, token_dir, earlier).map(|(counts, tokens, cut_view)| {
             // The Tokens view as the window asks for it first (the model's vocabulary), from
             // the counts just made.
             let report = crate::views::tokens::build(session, &counts, Default::default());
-            (
-                report,
-                rows::message_rows(session, &tokens, rows_from),
-                cut_view,
-            )
+            let pieces = super::pieces::encode(session, &counts, rows_from);
+            let rows = rows::message_rows(session, &tokens, pieces, rows_from);
+            (report, rows, cut_view)
         });
         let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         let spills = spills
@@ -315,10 +321,12 @@ fn diagnosed(
 }
 
 /// Session's BPE counts in its model's vocabulary through the token cache in `token_dir`, per
-/// message, and its cut view counted with them.
+/// message, and its cut view counted with them; the counts `earlier` gives for that vocabulary
+/// (of the first messages) are taken as they are.
 fn count(
     session: &Session,
     token_dir: Option<&Path>,
+    earlier: impl FnOnce(crate::tokens::Encoding) -> Option<crate::tokens::Earlier>,
 ) -> Result<(
     crate::tokens::SessionCounts,
     Vec<u64>,
@@ -327,8 +335,14 @@ fn count(
     let cache = token_dir.and_then(|d| crate::tokens::TokenCache::open(d).ok());
     let encoding = crate::tokens::Encoding::for_model(session.meta.model.as_deref());
     let never = std::sync::atomic::AtomicBool::new(false);
-    let counts =
-        crate::tokens::count_session(session, encoding, cache.as_ref(), &mut |_| {}, &never)?;
+    let counts = crate::tokens::count_session_after(
+        session,
+        encoding,
+        cache.as_ref(),
+        &mut |_| {},
+        &never,
+        earlier(encoding),
+    )?;
     let tokens = counts.per_message(session);
     // The app's cut view reads the counts back from the cache this count filled; they are
     // the same numbers.

@@ -32,6 +32,7 @@ pub mod facts;
 pub mod fingerprint;
 mod jobs;
 mod messages;
+pub mod pieces;
 mod read;
 mod request;
 pub mod roots;

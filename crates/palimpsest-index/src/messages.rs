@@ -10,8 +10,9 @@ use super::rows::MessageRow;
 
 const INSERT: &str = "INSERT OR REPLACE INTO messages(session, idx, role, kind, agent_visible,
     user_visible, chars, est_tokens, tokens, tools, is_error, paths, line, offset, records,
-    body_json, row_json, seen_from, seen_until)
-    VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+    body_json, row_json, seen_from, seen_until, pieces)
+    VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+        ?20)";
 
 /// Write the rows of session `id`. With `from` 0 the session has no rows left (`store`
 /// deleted them); otherwise the stored rows are compared with `rows` and only those that
@@ -39,7 +40,8 @@ pub fn write(
         let mut same = vec![false; rows.len()];
         let mut stored = conn.prepare(
             "SELECT idx, role, kind, agent_visible, user_visible, chars, tokens, tools, is_error,
-                 paths, line, offset, records, body_json, row_json, seen_from, seen_until
+                 paths, line, offset, records, body_json, row_json, seen_from, seen_until,
+                 pieces
              FROM messages WHERE session = ?1",
         )?;
         let mut found = stored.query(params![id])?;
@@ -81,6 +83,7 @@ pub fn write(
             m.row_json,
             m.seen.map(|(from, _)| from as i64),
             m.seen.and_then(|(_, until)| until).map(|u| u as i64),
+            m.pieces,
         ])?;
     }
     Ok(())
@@ -107,7 +110,8 @@ fn is_same(r: &Row<'_>, m: &MessageRow) -> rusqlite::Result<bool> {
         && r.get_ref(13)?.as_str_or_null()? == m.body_json.as_deref()
         && text(14, &m.row_json)?
         && int(15)? == m.seen.map(|(from, _)| from as i64)
-        && int(16)? == m.seen.and_then(|(_, until)| until).map(|u| u as i64))
+        && int(16)? == m.seen.and_then(|(_, until)| until).map(|u| u as i64)
+        && r.get_ref(17)?.as_str_or_null()? == m.pieces.as_deref())
 }
 
 #[cfg(test)]
@@ -132,6 +136,7 @@ mod tests {
             tokens: Some(3),
             row_json: format!("{{\"index\":{index},\"agent_visible\":{agent_visible}}}"),
             seen: Some((index, None)),
+            pieces: Some("[]".into()),
         }
     }
 

@@ -75,6 +75,8 @@ pub struct MessageRow {
     /// ([`crate::compaction::context::Eras::visible_span`]). The context of any request is
     /// read back from these (`super::request`).
     pub seen: Option<(usize, Option<usize>)>,
+    /// Its BPE piece counts (`super::pieces`), when counted.
+    pub pieces: Option<String>,
 }
 
 /// Everything the index stores for one session.
@@ -243,9 +245,15 @@ pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartTe
     })
 }
 
-/// The rows of a session's messages from `from` on, with each message's BPE tokens (`tokens`:
-/// one entry per message of the session, in stored order).
-pub fn message_rows(session: &Session, tokens: &[u64], from: usize) -> Vec<MessageRow> {
+/// The rows of a session's messages from `from` on, with each message's BPE tokens and piece
+/// counts (`tokens`, `pieces`: one entry per message of the session, in stored order; none
+/// when it was not counted).
+pub fn message_rows(
+    session: &Session,
+    tokens: &[u64],
+    mut pieces: Vec<String>,
+    from: usize,
+) -> Vec<MessageRow> {
     let wd = session.meta.working_dir.as_deref();
     let eras = crate::compaction::context::Eras::new(session);
     let calls = crate::analysis::calls::calls(session);
@@ -321,6 +329,7 @@ pub fn message_rows(session: &Session, tokens: &[u64], from: usize) -> Vec<Messa
                 seen: eras
                     .visible_span(pos)
                     .map(|(from, until)| (from, (until != usize::MAX).then_some(until))),
+                pieces: pieces.get_mut(pos).map(std::mem::take),
             }
         })
         .collect()

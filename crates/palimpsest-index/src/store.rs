@@ -20,8 +20,9 @@ use crate::error::{Error, Result};
 /// 15: the spill files each session names; 16: a Claude message's kept `toolUseResult` is at
 /// most 1 KiB, so bodies kept whole are the reader's as it is; 19: an Aider log lists a
 /// session per `/clear`, and Copilot's checkpoints and OpenCode's truncated outputs are spill
-/// files each session names; 20: summary losses in rows of their own, not in the diagnosis).
-pub const SCHEMA_VERSION: i64 = 20;
+/// files each session names; 20: summary losses in rows of their own, not in the diagnosis;
+/// 21: each message's piece counts).
+pub const SCHEMA_VERSION: i64 = 21;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -68,6 +69,7 @@ CREATE TABLE messages(
     row_json TEXT NOT NULL,
     seen_from INTEGER,
     seen_until INTEGER,
+    pieces TEXT,
     PRIMARY KEY(session, idx)
 ) WITHOUT ROWID;
 CREATE TABLE diagnoses(

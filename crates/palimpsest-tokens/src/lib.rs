@@ -138,7 +138,36 @@ pub fn count_session(
     progress: &mut dyn FnMut(Progress),
     cancel: &AtomicBool,
 ) -> Result<SessionCounts> {
-    let pieces = category::pieces(session);
+    count_session_after(session, encoding, cache, progress, cancel, None)
+}
+
+/// What a count of the same session in the same vocabulary made of its first messages, kept
+/// (the index keeps each message's piece counts with its row).
+#[derive(Debug, Clone, Default)]
+pub struct Earlier {
+    /// The position of the first message not counted before: those before it are as they
+    /// were when counted (an appended transcript read on from its last offset).
+    pub before: usize,
+    /// The pieces of the messages before it, in stored order.
+    pub pieces: Vec<PieceCount>,
+}
+
+/// [`count_session`], taking the pieces of the messages before `earlier.before` as they were
+/// counted: only the others are split and counted (or looked up in the cache). The taken
+/// pieces count as cache hits.
+pub fn count_session_after(
+    session: &Session,
+    encoding: Encoding,
+    cache: Option<&TokenCache>,
+    progress: &mut dyn FnMut(Progress),
+    cancel: &AtomicBool,
+    earlier: Option<Earlier>,
+) -> Result<SessionCounts> {
+    let Earlier {
+        before,
+        pieces: taken,
+    } = earlier.unwrap_or_default();
+    let pieces = category::pieces_from(session, before);
     let total_bytes: u64 = pieces.iter().map(|p| p.text.len() as u64).sum();
     let mut prog = Progress {
         total_bytes,
@@ -182,11 +211,15 @@ pub fn count_session(
         }
     };
 
-    let mut stats = CountStats::default();
+    let mut stats = CountStats {
+        cache_hits: taken.len(),
+        ..CountStats::default()
+    };
     let mut fresh: Vec<(cache::Key, u64)> = Vec::new();
     let mut fresh_bytes = 0u64;
     let mut next_report = PROGRESS_STEP;
-    let mut out = Vec::with_capacity(pieces.len());
+    let mut out = taken;
+    out.reserve(pieces.len());
     for (p, key) in pieces.iter().zip(&keys) {
         if cancel.load(Ordering::Relaxed) {
             store(&mut cache, &fresh);

@@ -1,7 +1,8 @@
-//! Summary losses kept per compaction: a generated transcript of many cuts and distinct files
-//! (`palimpsest_fixtures::distinct`), appended to and indexed from its last offset, has the
-//! losses of the compactions before the append kept as the index holds them and the others
-//! made again, and the index then answers as a fresh index of the file; the diagnosis made
+//! An appended transcript's update does only the new messages' work: a generated transcript
+//! of many cuts and distinct files (`palimpsest_fixtures::distinct`), appended to and indexed
+//! from its last offset, has the summary losses of the compactions before the append and the
+//! piece counts of the messages before it kept as the index holds them, the rest made again,
+//! and the index then answers (diagnosis, Tokens view) as the file does; the diagnosis made
 //! knowing the first messages is, for the compactions it makes, the whole diagnosis.
 
 use std::path::Path;
@@ -143,6 +144,7 @@ fn an_appended_transcript_keeps_the_earlier_compactions_losses_and_answers_as_a_
         (cut + 40, lines.len(), None),
     ];
     for (from, to, resumed) in steps {
+        let from_message = api::load_session(&file, Some(ID)).unwrap().messages.len() - 1;
         append(from, to);
         let r = update(&mut ix, &root);
         assert_eq!((r.appended, r.problems.len()), (1, 0), "lines {from}..{to}");
@@ -150,6 +152,37 @@ fn an_appended_transcript_keeps_the_earlier_compactions_losses_and_answers_as_a_
             assert_eq!(
                 r.resumed, resumed,
                 "lines {from}..{to}: read on from the last offset"
+            );
+        }
+        // The Tokens view: a fresh count's; read on, only the appended messages' pieces were
+        // split and counted, the others' taken as the index kept them with their rows.
+        let session = api::load_session(&file, Some(ID)).unwrap();
+        let mut tokens = ix.token_report(&file, Some(ID)).unwrap().expect("kept");
+        let enc = palimpsest_core::tokens::Encoding::for_model(session.meta.model.as_deref());
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let counts =
+            palimpsest_core::tokens::count_session(&session, enc, None, &mut |_| {}, &never)
+                .unwrap();
+        let mut whole =
+            palimpsest_core::views::tokens::build(&session, &counts, Default::default());
+        let stats = std::mem::take(&mut tokens.stats);
+        (whole.stats, whole.cost) = (Default::default(), tokens.cost.clone());
+        assert_eq!(
+            serde_json::to_value(&tokens).unwrap(),
+            serde_json::to_value(&whole).unwrap(),
+            "after lines {from}..{to} the Tokens view is a fresh count's"
+        );
+        assert_eq!(
+            stats.cache_hits + stats.counted,
+            counts.pieces.len(),
+            "every piece once"
+        );
+        if resumed == Some(1) {
+            let new = palimpsest_core::tokens::category::pieces_from(&session, from_message).len();
+            assert!(
+                stats.counted <= new && stats.cache_hits >= counts.pieces.len() - new,
+                "lines {from}..{to}: {} pieces counted of the {new} from message {from_message}",
+                stats.counted
             );
         }
         let kept = ix

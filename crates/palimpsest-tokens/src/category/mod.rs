@@ -206,6 +206,22 @@ pub struct Piece<'a> {
 
 /// Split every message of `session` into categorised pieces, in stored order.
 pub fn pieces(session: &Session) -> Vec<Piece<'_>> {
+    pieces_from(session, 0)
+}
+
+/// The pieces of the messages from position `from` on. A result is attributed to its call
+/// wherever that call is; only the calls answered among these messages are looked at (a
+/// tool's kind may need its arguments unpacked).
+pub fn pieces_from(session: &Session, from: usize) -> Vec<Piece<'_>> {
+    let later = session.messages.get(from..).unwrap_or_default();
+    let answered: std::collections::HashSet<&str> = later
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::ToolResult { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut calls: HashMap<&str, (&str, ToolKind)> = HashMap::new();
     for m in &session.messages {
         for p in &m.parts {
@@ -214,13 +230,14 @@ pub fn pieces(session: &Session) -> Vec<Piece<'_>> {
                 name,
                 arguments,
             } = p
+                && answered.contains(id.as_str())
             {
                 calls.insert(id, (name, tool_kind(name, arguments)));
             }
         }
     }
     let mut out = Vec::new();
-    for m in &session.messages {
+    for m in later {
         let summary = matches!(
             m.kind,
             MessageKind::Summary | MessageKind::Continuation | MessageKind::ToolSummary
