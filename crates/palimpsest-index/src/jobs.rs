@@ -146,9 +146,7 @@ pub(super) fn run(
         if opts.cancelled() {
             return Err(crate::error::Error::Cancelled);
         }
-        if jobs.iter().any(|j| j.was.is_some())
-            && let Some(s) = snapshots
-        {
+        if let Some(s) = snapshots {
             s.prune(super::snapshots::KEEP_BYTES);
         }
         Ok(())
@@ -172,6 +170,11 @@ fn prepare(
     let source = &*catalog.sources[job.source];
     let kept = match (&job.given, &job.was, snapshots) {
         (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
+        // Written lately, it is likely being written: read whole by a reader that goes on, kept,
+        // so even the first line appended is read on from here.
+        (None, None, Some(s)) if written_lately(&job.file) => {
+            s.open(source, &job.id).transpose()?
+        }
         _ => None,
     };
     let read = match (&job.given, &kept) {
@@ -190,6 +193,18 @@ fn prepare(
     let resumed = kept.as_ref().is_some_and(|k| k.changed_from.is_some());
     let tag = tag(&job.stamp, prepared.session.messages.len());
     Ok((prepared, resumed, kept.map(|k| (k, tag))))
+}
+
+/// How lately a file was written for its session to be taken for one an agent is writing.
+pub const WRITTEN_LATELY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// True when `file` was last written less than [`WRITTEN_LATELY`] ago.
+fn written_lately(file: &str) -> bool {
+    std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < WRITTEN_LATELY)
 }
 
 /// A kept reader read on from, with its tag, to keep again for the next update.

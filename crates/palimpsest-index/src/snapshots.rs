@@ -1,14 +1,16 @@
 //! Readers kept between updates, so an appended transcript is read from its last offset by the
 //! next process too, not only by the window that follows it live.
 //!
-//! A session whose file the index found appended to is read by a reader that can go on
+//! A session whose file the index found appended to, or written in the last ten minutes
+//! (`jobs::WRITTEN_LATELY`: likely an agent's still), is read by a reader that can go on
 //! ([`SessionSource::open_resumable`]: Claude Code transcripts, Codex rollouts), and that
 //! reader is written to `readers/<hash of file and id>.snap` beside the index, in the frame of
 //! `sources::kept`, tagged with the file's fingerprint and message count as the index stored
 //! them (`jobs::tag`). At the next update, a file appended to again whose stored fingerprint
 //! and count are that tag is read from the snapshot's offset on. Anything else (no snapshot,
 //! another tag, a snapshot refused, a file rewritten) reads the session whole, as before.
-//! Only growing sessions get one, so a home of finished sessions costs nothing here; the
+//! Only growing and lately written sessions get one, so a home of finished sessions costs
+//! nothing here; the
 //! oldest snapshots go once they hold more than [`KEEP_BYTES`]. Deleting the folder loses
 //! nothing but speed.
 
@@ -72,6 +74,12 @@ impl Snapshots {
                 changed_from,
             }));
         }
+        self.open(source, id)
+    }
+
+    /// Session `id` of `source` read whole by a reader that goes on, to keep: `None` when the
+    /// source has none.
+    pub fn open(&self, source: &dyn SessionSource, id: &str) -> Option<Result<Read>> {
         let reader = source.open_resumable(id)?;
         Some(reader.map(|reader| Read {
             reader,

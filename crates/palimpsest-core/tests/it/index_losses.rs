@@ -134,11 +134,11 @@ fn an_appended_transcript_keeps_the_earlier_compactions_losses_and_answers_as_a_
             .unwrap();
         f.write_all(lines[from..to].concat().as_bytes()).unwrap();
     };
-    // The first append reads the file whole and keeps its reader; the next two read on from
-    // it; the rest of the file, with its compactions, is read whole again (a compaction
-    // changes earlier messages).
+    // Written just now, the file's first index kept its reader: the appends read on from it;
+    // the rest of the file, with its compactions, is read whole again (a compaction changes
+    // earlier messages).
     let steps = [
-        (cut, cut + 1, Some(0)),
+        (cut, cut + 1, Some(1)),
         (cut + 1, cut + 20, Some(1)),
         (cut + 20, cut + 40, Some(1)),
         (cut + 40, lines.len(), None),

@@ -3,7 +3,8 @@
 //! one index that keeps its readers, gives after every step what a fresh index of the file as
 //! it is then gives (timeline, diagnosis, cut view, token report, fleet row, search), and says
 //! which updates were read from the offset; a damaged snapshot costs a whole read, not a
-//! wrong answer, and a session gone takes its snapshot with it. The real Codex rollout grown
+//! wrong answer, and a session gone takes its snapshot with it; a transcript written lately
+//! keeps its reader from its first index. The real Codex rollout grown
 //! the same way is read from its last offset too, and answered as a fresh index.
 
 use std::path::{Path, PathBuf};
@@ -22,6 +23,17 @@ fn update(ix: &mut Index, root: &Path) -> IndexReport {
         &mut |_, _| {},
     )
     .unwrap()
+}
+
+/// Make `path` look last written two days ago: a finished session's file.
+fn aged(path: &Path) {
+    let two_days = std::time::Duration::from_secs(2 * 24 * 3600);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - two_days)
+        .unwrap();
 }
 
 fn snapshots(cache: &Path) -> Vec<PathBuf> {
@@ -100,6 +112,7 @@ fn fresh(root: &Path, file: &Path, id: &str) -> serde_json::Value {
 #[test]
 fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_it() {
     let (t, dir, path, lines) = started();
+    aged(&path);
     let (root, file) = (dir.canonicalize().unwrap(), path.canonicalize().unwrap());
     let cache = t.path().join("cache");
     let mut ix = Index::open(&cache.join("index.db")).unwrap();
@@ -107,7 +120,7 @@ fn a_growing_transcript_is_indexed_from_its_last_offset_as_a_fresh_index_reads_i
     assert_eq!(first.added, 1, "the first 200 lines are a new session");
     assert!(
         snapshots(&cache).is_empty(),
-        "a session not yet seen growing keeps no reader: a home of finished ones costs nothing"
+        "a session last written days ago keeps no reader: a home of finished ones costs nothing"
     );
 
     let mut expect = Vec::new();
@@ -200,6 +213,7 @@ fn a_growing_codex_rollout_is_indexed_from_its_last_offset_as_a_fresh_index_read
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, lines[..100].concat()).unwrap();
+    aged(&path);
     let (root, file) = (
         t.path().join("sessions").canonicalize().unwrap(),
         path.canonicalize().unwrap(),
@@ -234,5 +248,37 @@ fn a_growing_codex_rollout_is_indexed_from_its_last_offset_as_a_fresh_index_read
         snapshots(&cache).len(),
         1,
         "one reader kept, for the one growing rollout"
+    );
+}
+
+#[test]
+fn a_transcript_written_lately_keeps_its_reader_from_its_first_index() {
+    // Just written, as an agent writes it: its first index keeps the reader, so the first line
+    // appended is read on from there, and the answers are a fresh index's.
+    let (t, dir, path, lines) = started();
+    let (root, file) = (dir.canonicalize().unwrap(), path.canonicalize().unwrap());
+    let cache = t.path().join("cache");
+    let mut ix = Index::open(&cache.join("index.db")).unwrap();
+    assert_eq!(update(&mut ix, &root).added, 1);
+    assert_eq!(
+        snapshots(&cache).len(),
+        1,
+        "a session written lately keeps its reader"
+    );
+    append(&path, &lines[200]);
+    let r = update(&mut ix, &root);
+    assert_eq!(
+        (r.appended, r.resumed),
+        (1, 1),
+        "the first appended line is read on from the reader its first index kept"
+    );
+    assert_eq!(
+        diff(
+            &answers(&ix, &root, &file, ID),
+            &fresh(&root, &file, ID),
+            ""
+        ),
+        None,
+        "and answered as a fresh index"
     );
 }
