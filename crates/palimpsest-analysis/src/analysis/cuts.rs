@@ -5,7 +5,7 @@
 //! left summary messages (goose rows marked as summaries), a cut is taken at each summary.
 //! Detecting cuts in formats that leave no trace at all is `compaction`'s job, not this one's.
 
-use std::collections::BTreeSet;
+use super::kept::Kept;
 
 use serde_json::Value;
 
@@ -24,7 +24,7 @@ pub struct Cut {
     /// The message holding the summary, when there is one.
     pub summary_index: Option<usize>,
     /// Messages before the cut that stayed visible verbatim.
-    pub kept: BTreeSet<usize>,
+    pub kept: super::kept::Kept,
     /// The summary text (empty when none was written).
     pub summary_text: String,
     /// The source says no summary was made (coworker's trim fallback).
@@ -64,7 +64,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                 cut_index: m.index,
                 effective_index: m.index,
                 summary_index: Some(m.index),
-                kept: BTreeSet::new(),
+                kept: Kept::default(),
                 summary_text: String::new(),
                 trimmed: false,
                 micro: false,
@@ -94,7 +94,7 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
                         .find(|m| m.kind == MessageKind::Summary)
                         .map(|m| m.index)
                 }),
-                kept: c.kept.iter().copied().collect(),
+                kept: Kept::Set(c.kept.iter().copied().collect()),
                 micro: is_microcompact(session, c),
                 cleared: if is_microcompact(session, c) {
                     cleared_messages(session, &results, c)
@@ -122,15 +122,17 @@ pub fn cuts(session: &Session) -> Vec<Cut> {
     out.sort_by_key(|c| c.cut_index);
     for c in out.iter_mut().filter(|c| c.micro) {
         // What a microcompact left in view: everything before it but the results it cleared.
-        c.kept = (0..c.cut_index)
-            .filter(|i| !c.cleared.contains(i))
-            .collect();
+        c.kept = Kept::all_but(c.cut_index, c.cleared.clone());
         c.summary_index = None;
     }
     for c in out.iter_mut() {
         // What a collapse left in view: everything before it outside the span it archived.
         if let Some((a, b)) = c.archived {
-            c.kept = (0..c.cut_index).filter(|&i| i < a || i > b).collect();
+            c.kept = Kept::Outside {
+                before: c.cut_index,
+                first: a,
+                last: b,
+            };
         }
     }
     for (i, c) in out.iter_mut().enumerate() {
@@ -218,7 +220,7 @@ pub fn kept_after(session: &Session, cuts: &[Cut], k: usize) -> Vec<usize> {
 /// dropped span, summary and kept tail is read from messages before that one, or from it.
 pub fn kept_after_until(session: &Session, cuts: &[Cut], k: usize) -> (Vec<usize>, Option<usize>) {
     let c = &cuts[k];
-    let mut out: Vec<usize> = c.kept.iter().copied().collect();
+    let mut out: Vec<usize> = c.kept.iter().collect();
     let mut after_continuation = false;
     for m in session.messages.iter().skip(c.cut_index) {
         let is_cut_machinery = matches!(
@@ -276,7 +278,7 @@ mod tests {
             cut_index: 3,
             effective_index: 5,
             summary_index: Some(3),
-            kept: BTreeSet::new(),
+            kept: Kept::default(),
             summary_text: String::new(),
             trimmed: false,
             micro: false,

@@ -20,6 +20,7 @@ pub mod cuts;
 pub mod edits;
 pub mod exploration;
 pub mod fleet;
+pub mod kept;
 pub mod loops;
 pub mod losses;
 pub mod markers;
