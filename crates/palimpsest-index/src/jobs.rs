@@ -8,6 +8,7 @@ use std::sync::{Arc, mpsc};
 use super::rows::{self, Prepared};
 use super::{IndexReport, store};
 use crate::analysis::asked::DiagnoseOptions;
+use crate::analysis::reads::Classified;
 use crate::error::Problem;
 use crate::error::Result;
 use crate::model::Session;
@@ -235,23 +236,30 @@ fn make(
     // messages before `rows_from` are as the index has them, and so are the summary losses of
     // the compactions that read only those.
     let known = (rows_from > 0).then_some(rows_from);
+    // The calls classified once, by the first of the three that asks (the others wait for it):
+    // each classified every call again, a long result unpacked each time.
+    let classified = std::sync::OnceLock::new();
+    let classified = || classified.get_or_init(|| Classified::of(session));
     let (diagnosed, counted, spill_refs) = std::thread::scope(|scope| {
-        let d = scope.spawn(|| diagnosed(session, opts, known, token_dir));
+        let d = scope.spawn(|| diagnosed(session, opts, known, token_dir, classified()));
         // The spill files on a third thread: which half it would lengthen depends on the
         // session's shape, so the cores share it out.
-        let spills = scope.spawn(|| crate::analysis::spill_refs::spill_refs(session, None));
+        let spills = scope.spawn(|| {
+            crate::analysis::spill_refs::spill_refs_classified(session, None, classified())
+        });
         let earlier = |encoding| match rows_from {
             0 => None,
             n => super::pieces::earlier(index, &job.file, &job.id, n, encoding),
         };
-        let counted = count(session, token_dir, earlier).map(|(counts, tokens, cut_view)| {
-            // The Tokens view as the window asks for it first (the model's vocabulary), from
-            // the counts just made.
-            let report = crate::views::tokens::build(session, &counts, Default::default());
-            let pieces = super::pieces::encode(session, &counts, rows_from);
-            let rows = rows::message_rows(session, &tokens, pieces, rows_from);
-            (report, rows, cut_view)
-        });
+        let counted =
+            count(session, token_dir, earlier, classified).map(|(counts, tokens, cut_view)| {
+                // The Tokens view as the window asks for it first (the model's vocabulary), from
+                // the counts just made.
+                let report = crate::views::tokens::build(session, &counts, Default::default());
+                let pieces = super::pieces::encode(session, &counts, rows_from);
+                let rows = rows::message_rows(session, &tokens, pieces, rows_from);
+                (report, rows, cut_view)
+            });
         let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         let spills = spills
             .join()
@@ -299,17 +307,19 @@ struct Diagnosed {
 }
 
 /// Session's diagnosis (its summary losses apart, from compaction `losses_from` on), its facts,
-/// and its cost under the caller's price table and the shipped one. Long texts' counts come from the token cache in `token_dir` when it has them (a connection
-/// of this thread's own: the count beside it writes through another).
+/// and its cost under the caller's price table and the shipped one. Long texts' counts come
+/// from the token cache in `token_dir` when it has them (a connection of this thread's own: the
+/// count beside it writes through another).
 fn diagnosed(
     session: &Session,
     opts: &DiagnoseOptions,
     known: Option<usize>,
     token_dir: Option<&Path>,
+    classified: &Classified<'_>,
 ) -> Result<Diagnosed> {
     let cache = token_dir.and_then(crate::tokens::TokenCache::existing);
     let (mut d, losses_from) =
-        crate::analysis::asked::diagnose_known(session, opts, known, cache.as_ref())?;
+        crate::analysis::asked::diagnose_known(session, opts, known, cache.as_ref(), classified)?;
     let losses = std::mem::take(&mut d.summary_losses);
     let cost = crate::cost::session_cost(session, opts.price_table());
     let shipped_cost = match opts.prices {
@@ -337,11 +347,12 @@ fn diagnosed(
 
 /// Session's BPE counts in its model's vocabulary through the token cache in `token_dir`, per
 /// message, and its cut view counted with them; the counts `earlier` gives for that vocabulary
-/// (of the first messages) are taken as they are.
-fn count(
-    session: &Session,
+/// (of the first messages) are taken as they are; the cut view asks for the calls `classified`.
+fn count<'a>(
+    session: &'a Session,
     token_dir: Option<&Path>,
     earlier: impl FnOnce(crate::tokens::Encoding) -> Option<crate::tokens::Earlier>,
+    classified: impl FnOnce() -> &'a Classified<'a>,
 ) -> Result<(
     crate::tokens::SessionCounts,
     Vec<u64>,
@@ -365,7 +376,7 @@ fn count(
     // What the session does not hold as it is (the stored text of the results a microcompact
     // cleared) is counted through the cache too, so the next update counts none of it again.
     let counter = crate::tokens::remember::Remembering::new(counted, cache);
-    let cut_view = crate::views::cuts::session_cuts(session, &counter);
+    let cut_view = crate::views::cuts::session_cuts_classified(session, &counter, classified());
     counter.keep();
     Ok((counts, tokens, cut_view))
 }

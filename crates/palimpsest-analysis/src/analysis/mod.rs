@@ -189,7 +189,7 @@ pub fn warm_up() {
 
 /// Diagnose one session.
 pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
-    diagnose_known(session, opts, None).0
+    diagnose_known(session, opts, None, &reads::Classified::of(session)).0
 }
 
 /// [`diagnose`] a session whose first `known_before` messages a previous diagnosis saw as they
@@ -198,18 +198,18 @@ pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
 /// (`losses::first_changed`). The caller keeps the others' losses (the index, in its rows);
 /// with `None` every compaction's losses are made and the number is 1. Finding the losses is
 /// the one part of a diagnosis whose work grows with every compaction's dropped span: on a
-/// transcript of hundreds of cuts it was a third of an update after one appended line.
+/// transcript of hundreds of cuts it was a third of an update after one appended line. The
+/// session's calls come `classified`.
 pub fn diagnose_known(
     session: &Session,
     opts: &Options,
     known_before: Option<usize>,
+    classified: &reads::Classified<'_>,
 ) -> (Diagnosis, usize) {
-    let wd = session.meta.working_dir.as_deref();
-    let calls = calls::calls(session);
-    let classes: Vec<reads::CallClass> = calls.iter().map(|c| reads::classify(c, wd)).collect();
+    let (calls, classes) = (&classified.calls, &classified.classes);
     let cuts = cuts::cuts(session);
-    let (rereads, reread_events) = rereads::rereads(&calls, &classes, &cuts, opts.count_tokens);
-    let exploration = exploration::exploration(&calls, &classes);
+    let (rereads, reread_events) = rereads::rereads(calls, classes, &cuts, opts.count_tokens);
+    let exploration = exploration::exploration(calls, classes);
     let compactions = cuts
         .iter()
         .enumerate()
@@ -244,15 +244,15 @@ pub fn diagnose_known(
         expects_writes,
         exploration_share: exploration.share,
         rereads,
-        loops: loops::loops(&calls, &classes),
-        spill_loops: spills::spill_loops(&calls, &classes, opts.spill_pattern),
+        loops: loops::loops(calls, classes),
+        spill_loops: spills::spill_loops(calls, classes, opts.spill_pattern),
         summary_losses: losses::losses_from(session, &cuts, losses_from),
         session_id: session.meta.id.clone(),
         findings: Vec::new(),
         reread_events,
         exploration,
         compactions,
-        ended_while_running: ended_while_running(session, &calls),
+        ended_while_running: ended_while_running(session, calls),
     };
     let found = verdict::findings(&d);
     d.severity = verdict::severity(&found);

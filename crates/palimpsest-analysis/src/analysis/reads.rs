@@ -363,3 +363,23 @@ fn patch_paths(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// A session's calls paired with their results ([`super::calls::calls`]) and each one's class:
+/// made once for the diagnosis, the cut view's file carriers and the spill files, which each
+/// classified every call again (a long result unpacked each time).
+pub struct Classified<'a> {
+    /// The calls, in call order.
+    pub calls: Vec<super::calls::Call<'a>>,
+    /// Each call's class, by position in `calls`.
+    pub classes: Vec<CallClass>,
+}
+
+impl<'a> Classified<'a> {
+    /// Every call of `session`, classified against its working directory.
+    pub fn of(session: &'a crate::model::Session) -> Classified<'a> {
+        let wd = session.meta.working_dir.as_deref();
+        let calls = super::calls::calls(session);
+        let classes = calls.iter().map(|c| classify(c, wd)).collect();
+        Classified { calls, classes }
+    }
+}

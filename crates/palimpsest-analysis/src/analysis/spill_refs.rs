@@ -10,8 +10,7 @@ use std::collections::HashMap;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::calls::calls;
-use super::reads::{AccessKind, classify};
+use super::reads::AccessKind;
 use super::spills::{Marker, SpillKind, markers, same_file};
 use crate::model::{LinkKind, Part, Session};
 
@@ -33,14 +32,21 @@ pub struct SpillRef {
 /// Every spill file `session`'s messages name, in message order, with the markers of
 /// `pattern` (a user's) beside the built-in ones; one path named twice by one message once.
 pub fn spill_refs(session: &Session, pattern: Option<&Regex>) -> Vec<SpillRef> {
-    let wd = session.meta.working_dir.as_deref();
-    let calls = calls(session);
+    spill_refs_classified(session, pattern, &super::reads::Classified::of(session))
+}
+
+/// [`spill_refs`] of a session whose calls come `classified`.
+pub fn spill_refs_classified(
+    session: &Session,
+    pattern: Option<&Regex>,
+    classified: &super::reads::Classified<'_>,
+) -> Vec<SpillRef> {
+    let (calls, classes) = (&classified.calls, &classified.classes);
     let by_result: HashMap<usize, usize> = calls
         .iter()
         .enumerate()
         .filter_map(|(i, c)| c.result_index.map(|r| (r, i)))
         .collect();
-    let classes: Vec<_> = calls.iter().map(|c| classify(c, wd)).collect();
 
     let mut found: Vec<(usize, Marker)> = Vec::new();
     for m in &session.messages {
@@ -93,7 +99,7 @@ pub fn spill_refs(session: &Session, pattern: Option<&Regex>) -> Vec<SpillRef> {
         let read_by = match &mk.path {
             Some(p) => calls
                 .iter()
-                .zip(&classes)
+                .zip(classes)
                 .filter(|(c, _)| c.call_index > idx)
                 .filter(|(_, cl)| {
                     cl.accesses

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use palimpsest_core::analysis::asked::diagnose_known;
+use palimpsest_core::analysis::reads::Classified;
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::Index;
 
@@ -57,7 +58,8 @@ fn a_diagnosis_knowing_the_first_messages_makes_only_the_last_compactions_losses
         whole.summary_losses.len()
     );
     let last = whole.compactions.last().unwrap().number;
-    let (none, from) = diagnose_known(&session, &opts, None, None).unwrap();
+    let (none, from) =
+        diagnose_known(&session, &opts, None, None, &Classified::of(&session)).unwrap();
     assert_eq!(
         (none.summary_losses.len(), from),
         (whole.summary_losses.len(), 1)
@@ -77,7 +79,14 @@ fn a_diagnosis_knowing_the_first_messages_makes_only_the_last_compactions_losses
     std::fs::create_dir_all(head.parent().unwrap()).unwrap();
     std::fs::write(&head, lines[..lines.len() * 7 / 10].concat()).unwrap();
     let head = api::load_session(&head, Some(ID)).unwrap();
-    let (d, from) = diagnose_known(&head, &opts, Some(head.messages.len()), None).unwrap();
+    let (d, from) = diagnose_known(
+        &head,
+        &opts,
+        Some(head.messages.len()),
+        None,
+        &Classified::of(&head),
+    )
+    .unwrap();
     let head_last = api::diagnose(&head, &opts)
         .unwrap()
         .compactions
@@ -94,7 +103,14 @@ fn a_diagnosis_knowing_the_first_messages_makes_only_the_last_compactions_losses
         (summarised[1].1, summarised[1].0),
         (0, summarised[0].0),
     ] {
-        let (d, from) = diagnose_known(&session, &opts, Some(known), None).unwrap();
+        let (d, from) = diagnose_known(
+            &session,
+            &opts,
+            Some(known),
+            None,
+            &Classified::of(&session),
+        )
+        .unwrap();
         assert_eq!(
             from, expect,
             "known before message {known}: losses made from compaction {expect}"

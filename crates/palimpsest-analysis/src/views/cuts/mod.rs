@@ -19,9 +19,8 @@ use crate::compaction::health::HealthProfile;
 use crate::compaction::lint::{Finding, LintReport, lint_session};
 mod brief;
 pub mod micro;
-use crate::analysis::calls::calls;
 use crate::analysis::paths::file_name;
-use crate::analysis::reads::{AccessKind, classify};
+use crate::analysis::reads::AccessKind;
 use crate::compaction::request::Api;
 use crate::model::{Session, Trigger};
 use crate::tokens::Counter;
@@ -143,19 +142,21 @@ pub struct RequestView {
     pub findings: Vec<Finding>,
 }
 
-/// Every message of `session` that carried a file's content, in stored order.
-pub fn carriers(session: &Session) -> Vec<FileCarrier> {
-    let wd = session.meta.working_dir.as_deref();
-    let mut out: Vec<FileCarrier> = calls(session)
+/// Every message of `session` that carried a file's content, in stored order, from its calls
+/// `classified`.
+pub fn carriers(classified: &crate::analysis::reads::Classified<'_>) -> Vec<FileCarrier> {
+    let mut out: Vec<FileCarrier> = classified
+        .calls
         .iter()
-        .filter(|c| !c.is_error)
-        .filter_map(|c| {
+        .zip(&classified.classes)
+        .filter(|(c, _)| !c.is_error)
+        .filter_map(|(c, class)| {
             let index = c.result_index?;
-            let mut paths: Vec<String> = classify(c, wd)
+            let mut paths: Vec<String> = class
                 .accesses
-                .into_iter()
+                .iter()
                 .filter(|a| a.kind == AccessKind::Read)
-                .map(|a| a.path)
+                .map(|a| a.path.clone())
                 .collect();
             paths.dedup();
             (!paths.is_empty()).then(|| FileCarrier {
@@ -172,9 +173,22 @@ pub fn carriers(session: &Session) -> Vec<FileCarrier> {
 
 /// Take every compaction of `session` apart for the cut view, with file fates and both lints.
 pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
+    session_cuts_classified(
+        session,
+        counter,
+        &crate::analysis::reads::Classified::of(session),
+    )
+}
+
+/// [`session_cuts`] of a session whose calls come `classified`.
+pub fn session_cuts_classified(
+    session: &Session,
+    counter: &dyn Counter,
+    classified: &crate::analysis::reads::Classified<'_>,
+) -> SessionCuts {
     let eras = Eras::new(session);
     let profile = HealthProfile::for_format(session.meta.format);
-    let carriers = carriers(session);
+    let carriers = carriers(classified);
     let pos_of: HashMap<usize, usize> = session
         .messages
         .iter()
