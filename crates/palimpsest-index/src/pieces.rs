@@ -4,7 +4,6 @@
 //! long result unpacked and hashed for its cache lookup) was a second of every appended line.
 //! Made here, written by `messages`, read back here; the column is `store`'s.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
@@ -25,12 +24,7 @@ type Kept = (
 /// Each message's pieces of `counts` as its row keeps them, by position in `session` (`[]` for
 /// a message with none), from position `from` on (the rows written; empty before it).
 pub fn encode(session: &Session, counts: &SessionCounts, from: usize) -> Vec<String> {
-    let pos: HashMap<usize, usize> = session
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(p, m)| (m.index, p))
-        .collect();
+    let pos = session.positions();
     // Borrowed as they are written: the first index of a long transcript has every piece here.
     type Written<'a> = (
         usize,

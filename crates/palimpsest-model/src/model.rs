@@ -367,6 +367,15 @@ pub struct Session {
 }
 
 impl Session {
+    /// Each message's position in [`Session::messages`], by its stored index.
+    pub fn positions(&self) -> std::collections::HashMap<usize, usize> {
+        self.messages
+            .iter()
+            .enumerate()
+            .map(|(p, m)| (m.index, p))
+            .collect()
+    }
+
     /// A session made in memory (tests, benches, generated loops): `id` doubles as name and
     /// path, and the listing data says only what the messages and records tell.
     pub fn in_memory(

@@ -107,12 +107,7 @@ impl SessionCounts {
     /// The tokens of each message of `session` (its pieces summed), in stored order: what the
     /// index keeps per message.
     pub fn per_message(&self, session: &Session) -> Vec<u64> {
-        let pos: HashMap<usize, usize> = session
-            .messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.index, i))
-            .collect();
+        let pos = session.positions();
         let mut out = vec![0; session.messages.len()];
         for p in &self.pieces {
             if let Some(&i) = pos.get(&p.message_index) {

@@ -12,6 +12,8 @@ use palimpsest_core::analysis::reads::Classified;
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::Index;
 
+use super::index_resume::update;
+
 const ID: &str = "d1571c70-0000-4000-8000-000000000001";
 
 /// A generated transcript of about 3 MB in a project folder: the folder and its lines.
@@ -22,15 +24,6 @@ fn generated(t: &Path) -> (std::path::PathBuf, Vec<String>) {
     palimpsest_fixtures::distinct::generate(&whole, ID, 3 << 20, 7).unwrap();
     let text = std::fs::read_to_string(&whole).unwrap();
     (dir, text.split_inclusive('\n').map(str::to_owned).collect())
-}
-
-fn update(ix: &mut Index, root: &Path) -> palimpsest_core::index::IndexReport {
-    ix.update(
-        &[root.to_owned()],
-        &DiagnoseOptions::default(),
-        &mut |_, _| {},
-    )
-    .unwrap()
 }
 
 #[test]

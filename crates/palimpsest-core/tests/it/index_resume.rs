@@ -16,7 +16,7 @@ use palimpsest_core::index::{Index, IndexReport};
 
 use super::claude_resume::{ID, append, started};
 
-fn update(ix: &mut Index, root: &Path) -> IndexReport {
+pub(crate) fn update(ix: &mut Index, root: &Path) -> IndexReport {
     ix.update(
         &[root.to_owned()],
         &DiagnoseOptions::default(),

@@ -189,12 +189,7 @@ pub fn session_cuts_classified(
     let eras = Eras::new(session);
     let profile = HealthProfile::for_format(session.meta.format);
     let carriers = carriers(classified);
-    let pos_of: HashMap<usize, usize> = session
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(p, m)| (m.index, p))
-        .collect();
+    let pos_of = session.positions();
     // Looked up by every cut; made once, so a session of hundreds of cuts stays linear.
     let carried: HashMap<usize, &[String]> =
         carriers.iter().map(|c| (c.index, &c.paths[..])).collect();

@@ -7,7 +7,7 @@
 //! A request and its context are what `compaction::Eras` says (the first assistant message of
 //! each run of assistant messages; the messages before it the model could see then).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -162,12 +162,7 @@ impl Default for ReportOptions {
 
 /// Build the views of `session` from its `counts`.
 pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> TokenReport {
-    let pos: HashMap<usize, usize> = session
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(p, m)| (m.index, p))
-        .collect();
+    let pos = session.positions();
     let mut per_msg = vec![[0u64; 10]; session.messages.len()];
     for pc in &counts.pieces {
         if let Some(&p) = pos.get(&pc.message_index) {
