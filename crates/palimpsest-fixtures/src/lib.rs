@@ -18,6 +18,7 @@ pub mod live;
 pub mod malformed;
 pub mod message_log;
 pub mod opencode;
+pub mod opencode_storage;
 pub mod qwen;
 pub mod runs;
 pub mod stuck;

@@ -45,25 +45,25 @@ pub const OLD: &str = "ses_7a1c0e2f4003oldbuild";
 /// Kilo Code's one session.
 pub const KILO: &str = "ses_7a1c0e2f4004kilo";
 
-const T0: i64 = 1_790_000_000_000;
-const CWD: &str = "/work/shop";
+pub(crate) const T0: i64 = 1_790_000_000_000;
+pub(crate) const CWD: &str = "/work/shop";
 
 /// One message and its parts, as rows.
-struct Msg {
-    id: String,
-    at: i64,
-    data: Value,
-    parts: Vec<Value>,
+pub(crate) struct Msg {
+    pub id: String,
+    pub at: i64,
+    pub data: Value,
+    pub parts: Vec<Value>,
     /// The stored `data` text instead of `data` (a row cut short).
-    raw: Option<String>,
+    pub raw: Option<String>,
 }
 
 /// A session's rows.
-struct Sess {
-    id: &'static str,
-    parent: Option<&'static str>,
-    title: &'static str,
-    messages: Vec<Msg>,
+pub(crate) struct Sess {
+    pub id: &'static str,
+    pub parent: Option<&'static str>,
+    pub title: &'static str,
+    pub messages: Vec<Msg>,
 }
 
 /// Message ids ascend with time, as OpenCode's `Identifier.ascending` makes them.
@@ -635,5 +635,6 @@ pub fn generate(out: &Path) -> Result<()> {
     std::fs::create_dir_all(&saved)?;
     let name = GREP_SAVED.rsplit('/').next().expect("a file name");
     std::fs::write(saved.join(name), grep_hits())?;
-    Ok(())
+    // The same sessions as a build before the database kept them.
+    crate::opencode_storage::write(&out.join("opencode-storage"), &[worker(), child(), old()])
 }

@@ -59,6 +59,7 @@ mod layout;
 mod message_log;
 mod numbers;
 mod opencode;
+mod opencode_storage;
 mod properties;
 mod qwen;
 mod replay;

@@ -76,12 +76,7 @@ pub fn session(file: &Path, mut meta: SessionMeta, rows: Vec<Row>) -> Session {
                 });
             }
             Err(e) => {
-                let why = format!(
-                    "{}: row {}: message {}: {e}",
-                    file.display(),
-                    row.rowid,
-                    row.id
-                );
+                let why = format!("{}: message {}: {e}", row.place, row.id);
                 let mut m = Message::unreadable(0, "message", row.data, why);
                 (m.id, m.created) = (Some(row.id.clone()), Some(row.created));
                 out.push(m);

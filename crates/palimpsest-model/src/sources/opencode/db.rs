@@ -16,8 +16,9 @@ use crate::model::{RecordedUsage, SessionMeta, SourceFormat};
 pub struct Row {
     /// The message id (`msg_…`).
     pub id: String,
-    /// Its `rowid`, for errors.
-    pub rowid: i64,
+    /// Where it is stored, for errors: the database and its `rowid` (`opencode.db: row 27`),
+    /// or its JSON file (`tree`).
+    pub place: String,
     /// `time_created`, Unix ms.
     pub created: i64,
     /// The `data` text.
@@ -195,7 +196,7 @@ impl Db {
             .query_map(params![id], |r| {
                 Ok(Row {
                     id: r.get(0)?,
-                    rowid: r.get(1)?,
+                    place: format!("{}: row {}", self.path.display(), r.get::<_, i64>(1)?),
                     created: r.get(2)?,
                     data: r.get(3)?,
                     parts: Vec::new(),
@@ -232,15 +233,17 @@ impl Db {
 
     /// The stored rows of message `message` of session `id`, as one JSON value (the raw view).
     pub fn raw(&self, id: &str, message: &str) -> Result<Option<String>> {
-        let Some(row) = self.rows(id)?.into_iter().find(|r| r.id == message) else {
-            return Ok(None);
-        };
-        let parse =
-            |t: &str| serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.to_owned()));
-        let parts: Vec<Value> = row.parts.iter().map(|(_, d)| parse(d)).collect();
-        let v = serde_json::json!({"id": row.id, "data": parse(&row.data), "parts": parts});
-        Ok(serde_json::to_string_pretty(&v).ok())
+        Ok(raw(self.rows(id)?, message))
     }
+}
+
+/// Message `message` of `rows` and its parts, as one JSON value (the raw view).
+pub fn raw(rows: Vec<Row>, message: &str) -> Option<String> {
+    let row = rows.into_iter().find(|r| r.id == message)?;
+    let parse = |t: &str| serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.to_owned()));
+    let parts: Vec<Value> = row.parts.iter().map(|(_, d)| parse(d)).collect();
+    let v = serde_json::json!({"id": row.id, "data": parse(&row.data), "parts": parts});
+    serde_json::to_string_pretty(&v).ok()
 }
 
 /// The model an answer names (`modelID`).

@@ -2,10 +2,14 @@
 //! `kilo.db` in the harness's data folder (`$XDG_DATA_HOME/opencode`, else
 //! `~/.local/share/opencode`; `kilo` for Kilo Code), SQLite opened read-only.
 //!
-//! What each table holds is docs/FORMATS.md's; `db` reads the rows, `build` makes them into
-//! messages, `cuts` finds the compactions and what the model saw. The data folder's other files (logs, git
-//! snapshots, the pre-SQLite `storage/` JSON tree) are not read: the folder is claimed as a
-//! whole so none of them is offered to another reader.
+//! Builds before the database kept the same records as JSON files under `storage/` in the same
+//! folder (`tree`); a folder holding both is read from its database (OpenCode moved the files'
+//! sessions into it).
+//!
+//! What each table holds is docs/FORMATS.md's; `db` and `tree` read the rows, `build` makes
+//! them into messages, `cuts` finds the compactions and what the model saw. The data folder's
+//! other files (logs, git snapshots) are not read: the folder is claimed as a whole so none of
+//! them is offered to another reader.
 
 use std::path::{Path, PathBuf};
 
@@ -16,20 +20,48 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 pub mod build;
 mod cuts;
 pub mod db;
+pub mod tree;
 
 /// The database file names, OpenCode's then Kilo Code's.
 pub const DB_NAMES: [&str; 2] = ["opencode.db", "kilo.db"];
 
-/// A data folder holding an OpenCode database, or the database itself.
+/// Where the sessions are kept: the database, or the JSON files of builds before it.
+#[derive(Debug)]
+enum Store {
+    Db(db::Db),
+    Tree(tree::Tree),
+}
+
+/// A data folder holding an OpenCode database (or its older `storage/` tree), the database
+/// itself, or the `storage` folder.
 #[derive(Debug)]
 pub struct OpenCodeSource {
     path: PathBuf,
-    db: db::Db,
+    store: Store,
+}
+
+impl OpenCodeSource {
+    fn list_only(&self, only: Option<&str>) -> Result<Vec<SessionMeta>> {
+        match &self.store {
+            Store::Db(db) => db.list(only),
+            Store::Tree(t) => t.list(only),
+        }
+    }
+
+    fn rows(&self, id: &str) -> Result<Vec<db::Row>> {
+        match &self.store {
+            Store::Db(db) => db.rows(id),
+            Store::Tree(t) => t.rows(id),
+        }
+    }
 }
 
 impl SessionSource for OpenCodeSource {
     fn format(&self) -> SourceFormat {
-        self.db.format
+        match &self.store {
+            Store::Db(db) => db.format,
+            Store::Tree(t) => t.format,
+        }
     }
 
     fn path(&self) -> &Path {
@@ -37,26 +69,36 @@ impl SessionSource for OpenCodeSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        self.db.list(None)
+        self.list_only(None)
     }
 
     fn load(&self, id: &str) -> Result<Session> {
         let meta = self
-            .db
-            .list(Some(id))?
+            .list_only(Some(id))?
             .pop()
             .ok_or_else(|| Error::NoSuchSession {
                 path: self.path.clone(),
                 id: id.to_owned(),
             })?;
-        Ok(build::session(&self.db.path, meta, self.db.rows(id)?))
+        let file = match &self.store {
+            Store::Db(db) => &db.path,
+            Store::Tree(t) => &t.root,
+        };
+        Ok(build::session(file, meta, self.rows(id)?))
     }
 
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         let session = self.load(id)?;
         match session.messages.get(index).and_then(|m| m.id.clone()) {
-            Some(message) => self.db.raw(id, &message),
+            Some(message) => Ok(db::raw(self.rows(id)?, &message)),
             None => Ok(None),
+        }
+    }
+
+    fn declined(&self) -> Vec<PathBuf> {
+        match &self.store {
+            Store::Db(_) => Vec::new(),
+            Store::Tree(t) => t.unreadable(),
         }
     }
 }
@@ -65,20 +107,37 @@ fn boxed(path: &Path, db: &Path) -> Claim {
     Some(db::Db::open(db).map(|db| {
         Box::new(OpenCodeSource {
             path: path.to_owned(),
-            db,
+            store: Store::Db(db),
         }) as Box<dyn SessionSource>
     }))
 }
 
-/// Claim a data folder holding `opencode.db` or `kilo.db` (as a whole), a file so named (even
-/// broken, so the error names it), or any SQLite file with OpenCode's tables.
+fn boxed_tree(path: &Path, tree: tree::Tree) -> Claim {
+    Some(Ok(Box::new(OpenCodeSource {
+        path: path.to_owned(),
+        store: Store::Tree(tree),
+    })))
+}
+
+/// Claim a data folder holding `opencode.db` or `kilo.db` (as a whole), else one holding the
+/// older `storage/` tree, a `storage` folder itself, a database file so named (even broken, so
+/// the error names it), or any SQLite file with OpenCode's tables.
 pub fn claim(probe: &Probe) -> Claim {
     if probe.is_dir {
         let db = DB_NAMES
             .iter()
             .map(|n| probe.path.join(n))
-            .find(|p| p.is_file())?;
-        return boxed(probe.path, &db);
+            .find(|p| p.is_file());
+        if let Some(db) = db {
+            return boxed(probe.path, &db);
+        }
+        if let Some(t) = tree::Tree::at(&probe.path.join("storage")) {
+            return boxed_tree(probe.path, t);
+        }
+        if probe.file_name() == "storage" {
+            return tree::Tree::at(probe.path).and_then(|t| boxed_tree(probe.path, t));
+        }
+        return None;
     }
     if DB_NAMES.contains(&probe.file_name().as_str()) {
         return boxed(probe.path, probe.path);
