@@ -313,5 +313,6 @@ pub fn generate(out: &Path) -> Result<()> {
         checkpoints.join("001-retry.md"),
         format!("# Checkpoint 1: retry\n\n{SUMMARY}\n"),
     )?;
-    Ok(())
+    // An older build's session, in the folder it wrote them to.
+    crate::copilot_legacy::generate(out)
 }

@@ -9,6 +9,7 @@ pub mod claude_views;
 pub mod cline;
 pub mod codex;
 pub mod copilot;
+pub mod copilot_legacy;
 pub mod coworker;
 pub mod crush;
 pub mod distinct;

@@ -58,6 +58,7 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
             {"family": "opencode", "path": p(&opencode), "exists": true, "session_count": 3},
             {"family": "kilo", "path": p(&home.path().join(".local/share/kilo")), "exists": false, "session_count": 0},
             {"family": "copilot-cli", "path": p(&home.path().join(".copilot/session-state")), "exists": false, "session_count": 0},
+            {"family": "copilot-cli", "path": p(&home.path().join(".copilot/history-session-state")), "exists": false, "session_count": 0},
             {"family": "gemini-cli", "path": p(&home.path().join(".gemini/tmp")), "exists": false, "session_count": 0},
             {"family": "cline", "path": p(&home.path().join(".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks")), "exists": false, "session_count": 0},
             {"family": "cline", "path": p(&home.path().join(".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks")), "exists": false, "session_count": 0},
@@ -65,7 +66,7 @@ fn sources_lists_every_family_and_added_folders_with_counts() {
             {"family": "qwen-code", "path": p(&home.path().join(".qwen/projects")), "exists": false, "session_count": 0},
             {"family": "claude-code", "path": p(&claude_data()), "exists": true, "session_count": 9},
         ]),
-        "the thirteen default folders (env overrides honoured, missing ones flagged; Codex's archive \
+        "the fourteen default folders (env overrides honoured, missing ones flagged; Codex's archive \
          beside its sessions; OpenCode's data folder under HOME; no Crush registry, so no Crush \
          project) then the added one (5 transcripts + 4 subagent runs)"
     );

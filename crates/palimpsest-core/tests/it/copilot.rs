@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use palimpsest_core::model::{LinkKind, Session, Trigger};
 use palimpsest_core::{api, sources};
 use palimpsest_fixtures::copilot::{TRUNCATED, WORKER};
+use palimpsest_fixtures::copilot_legacy::LEGACY;
 
 fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/copilot")
@@ -64,10 +65,99 @@ fn the_state_folder_lists_each_session_and_its_sub_agent() {
             format!(
                 "{TRUNCATED} copilot-cli \"explain store.py\" parent=None messages=6 cuts=1 model=Some(\"claude-sonnet-4.5\") cwd={cwd}"
             ),
+            format!(
+                "{LEGACY} copilot-cli \"fix the failing test in store.py\" parent=None messages=14 cuts=0 model=Some(\"claude-sonnet-4\") cwd=None"
+            ),
         ],
         "a session per folder (named by its first ask), its sub-agent a child named by its \
-         agent; the model of the latest answer"
+         agent; the model of the latest answer; an older build's session file beside them"
     );
+}
+
+#[test]
+fn an_older_builds_session_file_is_its_chat_messages_dated_by_its_timeline() {
+    let s = load(LEGACY);
+    let rows: Vec<String> = s
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {:?} {}{} {}",
+                m.index,
+                m.role,
+                if m.agent_visible { "M" } else { "-" },
+                if m.user_visible { "U" } else { "-" },
+                m.created
+                    .map_or(0, |t| (t - s.meta.created.unwrap()) / 1000)
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "0 System MU 0",
+            "1 User MU 0",
+            "2 Assistant MU 4",
+            "3 Tool MU 6",
+            "4 Assistant MU 10",
+            "5 Tool MU 12",
+            "6 System -U 13",
+            "7 Assistant MU 16",
+            "8 Tool MU 18",
+            "9 Assistant MU 22",
+            "10 Tool MU 24",
+            "11 System -- 24",
+            "12 System -U 25",
+            "13 Assistant MU 30",
+        ],
+        "the chat messages as the model got them, each dated by its timeline entry (a call by \
+         its request, a result by its completion); the timeline's notices shown, not sent, at \
+         their time; a message whose role nobody knows shown as an error row"
+    );
+    let file = folder().join(format!("history-session-state/{LEGACY}.json"));
+    assert_eq!(
+        s.messages[11].error.as_deref(),
+        Some(
+            format!(
+                "{}: chatMessages[10]: unknown role `critic`",
+                file.display()
+            )
+            .as_str()
+        )
+    );
+    let d = palimpsest_core::analysis::diagnose(&s, &Default::default());
+    assert_eq!(
+        (
+            d.exploration.write_calls,
+            d.rereads.len(),
+            d.compactions.len()
+        ),
+        (1, 1, 0),
+        "the calls are paired and classified: one edit, one file read, no compaction"
+    );
+    let raw = sources::open(&file).unwrap().sources[0]
+        .raw(LEGACY, 6)
+        .unwrap()
+        .expect("a timeline entry");
+    let v: serde_json::Value = serde_json::from_str(&raw).unwrap();
+    assert_eq!(
+        (v["type"].as_str(), v["id"].as_str()),
+        (Some("info"), Some("tl-13"))
+    );
+}
+
+#[test]
+fn the_older_builds_folder_is_a_default_location() {
+    let home = tempfile::tempdir().unwrap();
+    let legacy = home.path().join(".copilot/history-session-state");
+    palimpsest_fixtures::copy_tree(&folder().join("history-session-state"), &legacy, &[]).unwrap();
+    let (metas, problems) = sources::open(&legacy).unwrap().list();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(
+        metas.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        [LEGACY]
+    );
+    let found = sources::discovery::default_locations(Some(home.path()), &|_: &str| None);
+    assert!(found.iter().any(|(_, p)| *p == legacy), "{found:?}");
 }
 
 #[test]

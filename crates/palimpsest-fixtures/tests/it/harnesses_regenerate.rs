@@ -1,8 +1,29 @@
 //! Regenerating the other harnesses' fixtures into a temp dir gives the committed ones: the
-//! OpenCode, Kilo Code and Crush databases row for row (and OpenCode's saved tool output), the Copilot CLI event logs and checkpoint, the Gemini CLI
-//! recordings, the Cline task files, the Qwen Code recordings and the Aider logs byte for byte.
+//! OpenCode, Kilo Code and Crush databases row for row (and OpenCode's saved tool output), the
+//! OpenCode `storage/` tree, the Copilot CLI event logs, checkpoint and older session file, the
+//! Gemini CLI recordings, the Cline task files, the Qwen Code recordings and the Aider logs byte
+//! for byte.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Every file under `dir`, by its path below it, with its bytes.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
 
 #[test]
 fn regenerated_harness_fixtures_match_the_committed_ones() {
@@ -34,6 +55,17 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
             std::fs::read_to_string(out.path().join(&log)).unwrap(),
             std::fs::read_to_string(committed.join(&log)).unwrap_or_default(),
             "{log}: committed events differ from the generator's"
+        );
+    }
+    for tree in ["opencode-storage", "copilot/history-session-state"] {
+        let fresh = files(&out.path().join(tree));
+        assert!(
+            fresh.len() > 1 || tree.starts_with("copilot"),
+            "{tree}: written"
+        );
+        assert!(
+            fresh == files(&committed.join(tree)),
+            "{tree}: committed files differ from the generator's"
         );
     }
     let saved = "opencode/tool-output/tool_9a1c0e2f4002Gq7ZfXk2Lm";

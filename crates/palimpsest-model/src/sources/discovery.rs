@@ -195,6 +195,10 @@ mod tests {
             (Family::OpenCode, "/h/.local/share/opencode".into()),
             (Family::Kilo, "/h/.local/share/kilo".into()),
             (Family::CopilotCli, "/h/.copilot/session-state".into()),
+            (
+                Family::CopilotCli,
+                "/h/.copilot/history-session-state".into(),
+            ),
             (Family::GeminiCli, "/h/.gemini/tmp".into()),
             (
                 Family::Cline,

@@ -5,8 +5,8 @@
 //!
 //! The schema is not documented for files, so everything is read tolerantly: an event type
 //! nobody knows is an invisible row, a line that does not parse a row naming file and line.
-//! Reading the file and listing is `events`'; what the events mean is `build`'s; the older `history-session-state/<id>.json` files are not
-//! read.
+//! Reading the file and listing is `events`'; what the events mean is `build`'s. The older
+//! builds' `history-session-state/<id>.json` files are `legacy`'s.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,7 @@ use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
 pub mod events;
+pub mod legacy;
 
 /// The events file of a session folder.
 pub const EVENTS: &str = "events.jsonl";
@@ -112,16 +113,16 @@ pub fn claim(probe: &Probe) -> Claim {
     } else if probe.file_name() == EVENTS && sniff(probe.head) {
         (probe.path.to_owned(), probe.path.to_owned())
     } else {
-        return None;
+        return legacy::claim(probe);
     };
     Some(Ok(Box::new(CopilotSource { path, file })))
 }
 
-/// Where Copilot CLI keeps its sessions: `$COPILOT_HOME/session-state`, else
-/// `~/.copilot/session-state`, whether or not it exists.
+/// Where Copilot CLI keeps its sessions: `$COPILOT_HOME/session-state` (and the older builds'
+/// `history-session-state`), else the same under `~/.copilot`, whether or not they exist.
 pub(crate) fn locations_from(env: impl Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
     env("COPILOT_HOME")
         .or_else(|| env("HOME").map(|h| h.join(".copilot")))
-        .map(|c| vec![c.join("session-state")])
+        .map(|c| vec![c.join("session-state"), c.join(legacy::FOLDER)])
         .unwrap_or_default()
 }
