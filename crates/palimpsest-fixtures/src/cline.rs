@@ -5,7 +5,8 @@
 //! and the truncation range then in force, `conversationHistoryDeletedRange`) and
 //! `task_metadata.json`. One task is truncated mid-way; one is Roo Code's (its archive keeps
 //! the same files) and condenses: a summary (`isSummary`) and the messages it replaced marked
-//! with its `condenseParent`.
+//! with its `condenseParent`. One is from a build before native tool calling: its calls are XML
+//! in the answers' text and its results text blocks after a `[tool for '…'] Result:` header.
 
 use std::path::Path;
 
@@ -16,6 +17,8 @@ use serde_json::{Value, json};
 pub const TASK: &str = "1790200000000";
 /// The condensing Roo Code task.
 pub const ROO: &str = "1790200600000";
+/// A task of a build before native tool calling: calls written as XML in the answers.
+pub const XML: &str = "1790201200000";
 
 const T0: i64 = 1_790_200_000_000;
 const STORE_PY: &str =
@@ -135,13 +138,58 @@ fn roo() -> Vec<Value> {
     h
 }
 
+/// A result as those builds sent it: a header block, the output, then the harness's context.
+fn xml_result(head: &str, out: &str) -> Value {
+    json!({"role": "user", "content": [
+        {"type": "text", "text": format!("{head} Result:")},
+        {"type": "text", "text": out},
+        {"type": "text", "text": "<environment_details>\n# VSCode Visible Files\nstore.py\n</environment_details>"}]})
+}
+
+/// The XML-calling task: a read, the same read again, an edit whose diff holds tags, a failing
+/// command, and the completion.
+fn xml() -> Vec<Value> {
+    vec![
+        user("<task>\nadd a retry to fetch_rows in store.py\n</task>"),
+        answer(
+            "<thinking>I need the file first.</thinking>\n\n<read_file>\n<path>store.py</path>\n</read_file>",
+        ),
+        xml_result("[read_file for 'store.py']", STORE_PY),
+        answer(
+            "Let me check it again before editing.\n\n<read_file>\n<path>store.py</path>\n</read_file>",
+        ),
+        xml_result("[read_file for 'store.py']", STORE_PY),
+        answer(
+            "<replace_in_file>\n<path>store.py</path>\n<diff>\n<<<<<<< SEARCH\n    return db.execute(query).fetchall()\n=======\n    for attempt in range(3):\n        try:\n            return db.execute(query).fetchall()\n        except OSError:\n            time.sleep(2 ** attempt)\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>",
+        ),
+        xml_result(
+            "[replace_in_file for 'store.py']",
+            "The content was successfully saved to store.py.",
+        ),
+        answer(
+            "<execute_command>\n<command>pytest -q</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
+        ),
+        xml_result(
+            "[execute_command for 'pytest -q']",
+            "The tool execution failed with the following error:\n<error>\nError executing command: {\"name\":\"Error\"}\n</error>",
+        ),
+        answer(
+            "<attempt_completion>\n<result>\nfetch_rows retries three times with backoff.\n</result>\n</attempt_completion>",
+        ),
+    ]
+}
+
 /// Write `cline/tasks/<id>/…` under `out`.
 pub fn generate(out: &Path) -> Result<()> {
     let root = out.join("cline");
     if root.exists() {
         std::fs::remove_dir_all(&root).with_context(|| format!("remove {}", root.display()))?;
     }
-    for (id, history, ui) in [(TASK, history(), ui()), (ROO, roo(), Vec::new())] {
+    for (id, history, ui) in [
+        (TASK, history(), ui()),
+        (ROO, roo(), Vec::new()),
+        (XML, xml(), Vec::new()),
+    ] {
         let dir = root.join("tasks").join(id);
         std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
         std::fs::write(

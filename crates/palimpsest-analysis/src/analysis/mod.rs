@@ -167,9 +167,17 @@ fn ended_while_running(session: &Session, calls: &[calls::Call]) -> Vec<RunningC
                     .all(|p| matches!(p, crate::model::Part::Other { .. }))
         })
         .map(|m| m.index);
+    // Cline's and Roo Code's ways of handing the turn back: the answer comes from the user,
+    // if ever, so nothing was running.
+    const HAND_BACK: [&str; 3] = [
+        "attempt_completion",
+        "ask_followup_question",
+        "plan_mode_respond",
+    ];
     calls
         .iter()
         .filter(|c| Some(c.call_index) == last && c.result_index.is_none())
+        .filter(|c| !HAND_BACK.contains(&c.name))
         .map(|c| RunningCall {
             name: c.name.to_owned(),
             id: c.id.to_owned(),

@@ -137,6 +137,7 @@ fn regenerated_harness_fixtures_match_the_committed_ones() {
     for id in [
         palimpsest_fixtures::cline::TASK,
         palimpsest_fixtures::cline::ROO,
+        palimpsest_fixtures::cline::XML,
     ] {
         for f in [
             "api_conversation_history.json",

@@ -133,6 +133,7 @@ impl Task {
                 ),
             })
             .collect();
+        super::xml::lift(&mut messages);
         let mut records = Vec::new();
         // Each request's usage on its answer; each new truncation range a cut.
         let mut range: Option<Value> = None;

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
+mod xml;
 
 /// What the model was sent.
 pub const HISTORY: &str = "api_conversation_history.json";
