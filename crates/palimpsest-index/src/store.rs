@@ -21,8 +21,9 @@ use crate::error::{Error, Result};
 /// most 1 KiB, so bodies kept whole are the reader's as it is; 19: an Aider log lists a
 /// session per `/clear`, and Copilot's checkpoints and OpenCode's truncated outputs are spill
 /// files each session names; 20: summary losses in rows of their own, not in the diagnosis;
-/// 21: each message's piece counts).
-pub const SCHEMA_VERSION: i64 = 21;
+/// 21: each message's piece counts; 22: OpenCode's pruned outputs among the spills a session
+/// names, Cline's XML calls as calls, older Copilot and OpenCode stores read).
+pub const SCHEMA_VERSION: i64 = 22;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;

@@ -3,4 +3,4 @@
 /**
  * Which mechanism wrote a spill.
  */
-export type SpillKind = "cap_marker" | "cap_json" | "goose_large_response" | "claude_tool_results" | "opencode_tool_output" | "compaction_transcript" | "link" | "custom";
+export type SpillKind = "cap_marker" | "cap_json" | "goose_large_response" | "claude_tool_results" | "opencode_tool_output" | "compaction_transcript" | "pruned" | "link" | "custom";

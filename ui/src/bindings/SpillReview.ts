@@ -44,6 +44,10 @@ not_saved: number,
  */
 needs_confirmation: number, 
 /**
+ * Count kept whole in the session itself ([`SpillStatus::Stored`]).
+ */
+stored: number, 
+/**
  * Bytes of the present files.
  */
 total_bytes: number, };

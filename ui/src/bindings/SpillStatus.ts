@@ -3,4 +3,4 @@
 /**
  * Whether a spill file can be shown.
  */
-export type SpillStatus = "present" | "missing" | "not_saved" | "needs_confirmation" | "unreadable";
+export type SpillStatus = "present" | "missing" | "not_saved" | "needs_confirmation" | "unreadable" | "stored";

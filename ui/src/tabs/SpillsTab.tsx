@@ -1,5 +1,6 @@
 // The Spills tab: every spill file of the session (capped results, large-response notices,
-// compaction transcripts, links) with its size, status and the calls that read it later.
+// compaction transcripts, links, outputs a harness pruned but kept) with its size, status and
+// the calls that read it later.
 // Selecting one shows what the model saw (head, the elided middle marked, tail) beside the spill
 // file. Paths come from untrusted text: core opens only files inside the session's folders
 // (`spill_text`); anything else shows its full path and is read only after the user clicks
@@ -23,6 +24,7 @@ export const STATUS_LABEL: Record<SpillStatus, [string, string]> = {
   not_saved: ["∅", "not saved"],
   needs_confirmation: ["?", "needs confirmation"],
   unreadable: ["⚠", "unreadable"],
+  stored: ["◆", "kept in session"],
 };
 const KIND_LABEL: Record<SpillKind, string> = {
   cap_marker: "capped result",
@@ -31,6 +33,7 @@ const KIND_LABEL: Record<SpillKind, string> = {
   claude_tool_results: "tool result file",
   opencode_tool_output: "tool output file",
   compaction_transcript: "compaction transcript",
+  pruned: "pruned output",
   link: "link",
   custom: "custom marker",
 };
@@ -115,7 +118,7 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
                     <span aria-hidden="true">{icon}</span> {word}
                   </td>
                   <td className="path-cell" title={s.resolved ?? s.path ?? ""}>
-                    <bdi>{s.resolved ?? s.path ?? "(full text not saved)"}</bdi>
+                    <bdi>{s.resolved ?? s.path ?? (s.status === "stored" ? "(kept whole in the session)" : "(full text not saved)")}</bdi>
                   </td>
                   <td className="num">{s.size_bytes !== null ? formatSize(s.size_bytes) : s.total_bytes !== null ? `(${formatSize(s.total_bytes)})` : "—"}</td>
                   <td>
@@ -130,7 +133,14 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
           </tbody>
         </table>
       </div>
-      <SpillDetail key={`${review.session_id}:${sel}:${entry.status}:${entry.resolved ?? ""}`} path={path} id={review.session_id} entry={entry} roots={trusted} />
+      <SpillDetail
+        key={`${review.session_id}:${sel}:${entry.status}:${entry.resolved ?? ""}`}
+        path={path}
+        id={review.session_id}
+        entry={entry}
+        roots={trusted}
+        selectMessage={selectMessage}
+      />
     </div>
   );
 }
@@ -160,7 +170,7 @@ export function TrustSuggestions({ review, onTrust }: { review: SpillReview; onT
   );
 }
 
-function SpillDetail({ path, id, entry, roots }: { path: string; id: string; entry: SpillEntry; roots: string[] }) {
+export function SpillDetail({ path, id, entry, roots, selectMessage }: { path: string; id: string; entry: SpillEntry; roots: string[]; selectMessage: TabContext["selectMessage"] }) {
   const [loaded, setLoaded] = useState<SpillEntry | null>(null);
   const [err, setErr] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -204,6 +214,12 @@ function SpillDetail({ path, id, entry, roots }: { path: string; id: string; ent
         )}
         {entry.status === "missing" && <p className="bad">✖ Missing: {file} is not there (deleted, or the session was copied without it).</p>}
         {entry.status === "not_saved" && <p className="muted">∅ The session says the full text was never saved.</p>}
+        {entry.status === "stored" && (
+          <p className="muted" data-testid="spill-stored">
+            ◆ Pruned from the model's view, kept whole in the session: the output is message{" "}
+            {entry.message_index !== null ? <MessageLinks indices={[entry.message_index]} onSelect={selectMessage} /> : "—"}.
+          </p>
+        )}
         {entry.status === "unreadable" && !loaded && <p className="bad">⚠ {file} exists but could not be read.</p>}
         {busy && (
           <p className="hint">

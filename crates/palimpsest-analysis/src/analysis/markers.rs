@@ -35,6 +35,9 @@ pub enum SpillKind {
     OpenCodeToolOutput,
     /// The verbatim transcript of compacted turns a compacted block names.
     CompactionTranscript,
+    /// A tool output the harness pruned from the model's view (OpenCode's and Kilo Code's
+    /// `state.time.compacted`): kept whole in the session itself, the model got a stub.
+    Pruned,
     /// A path the reader attached to the message.
     Link,
     /// Matched the user's pattern.

@@ -31,6 +31,8 @@ pub enum SpillStatus {
     NeedsConfirmation,
     /// Exists but could not be read.
     Unreadable,
+    /// Kept whole in the session itself (the message holding it): nothing to open.
+    Stored,
 }
 
 /// One spill file.
@@ -98,6 +100,9 @@ pub struct SpillReview {
     pub not_saved: usize,
     /// Count needing confirmation.
     pub needs_confirmation: usize,
+    /// Count kept whole in the session itself ([`SpillStatus::Stored`]).
+    #[serde(default)]
+    pub stored: usize,
     /// Bytes of the present files.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub total_bytes: u64,
@@ -202,6 +207,7 @@ pub fn review_refs(meta: &SessionMeta, refs: &[SpillRef], opts: &ReviewOptions) 
         missing: count(SpillStatus::Missing),
         not_saved: count(SpillStatus::NotSaved),
         needs_confirmation: count(SpillStatus::NeedsConfirmation),
+        stored: count(SpillStatus::Stored),
         total_bytes: spills
             .iter()
             .filter(|e| e.status == SpillStatus::Present)
@@ -277,6 +283,11 @@ fn entry(
         head_tail_match: None,
         read_by: Vec::new(),
     };
+    if e.kind == SpillKind::Pruned {
+        e.status = SpillStatus::Stored;
+        e.size_bytes = e.total_bytes;
+        return e;
+    }
     let Some(path) = &mk.path else { return e };
     let res = match conf.resolve(path, bases) {
         r @ Resolution::Inside(_) => r,

@@ -2,8 +2,9 @@
 //! result's path, a large-response notice, a compaction transcript, a reader's link), with the
 //! message naming it, the call whose result it stands for and the later calls that read the
 //! file. Made from the loaded session, and kept by the index so the Spills tab of a big
-//! transcript does not read it whole. Which folders are the session's own, and what is on disk
-//! there now, is [`super::review`]'s.
+//! transcript does not read it whole. A tool output a harness pruned (OpenCode's) is one too,
+//! kept in the session itself. Which folders are the session's own, and what is on disk there
+//! now, is [`super::review`]'s.
 
 use std::collections::HashMap;
 
@@ -86,6 +87,9 @@ pub fn spill_refs_classified(
         }
     }
 
+    found.extend(pruned(session));
+    found.sort_by_key(|(idx, _)| *idx);
+
     let mut refs: Vec<SpillRef> = Vec::new();
     for (idx, mk) in found {
         if mk.path.is_some()
@@ -119,4 +123,43 @@ pub fn spill_refs_classified(
         });
     }
     refs
+}
+
+/// Each tool output a prune took from the model's view (OpenCode's and Kilo Code's: a
+/// microcompact naming the calls), at the message that keeps it whole: the model got a stub
+/// from then on. Claude Code's microcompacts clear results the same way but are the cut views'
+/// business: its Spills tab lists the files it writes.
+fn pruned(session: &Session) -> Vec<(usize, Marker)> {
+    use crate::model::SourceFormat;
+    if !matches!(
+        session.meta.format,
+        SourceFormat::OpenCode | SourceFormat::Kilo
+    ) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for id in session.compactions.iter().flat_map(|c| c.cleared_calls()) {
+        let held = session.messages.iter().find_map(|m| {
+            m.parts.iter().find_map(|p| match p {
+                Part::ToolResult { call_id, text, .. } if *call_id == id => {
+                    Some((m.index, text.text().len() as u64))
+                }
+                _ => None,
+            })
+        });
+        if let Some((at, bytes)) = held {
+            out.push((
+                at,
+                Marker {
+                    kind: SpillKind::Pruned,
+                    path: None,
+                    total_bytes: Some(bytes),
+                    omitted_bytes: Some(bytes),
+                    head: crate::replay::opencode::PRUNED_STUB.to_owned(),
+                    tail: String::new(),
+                },
+            ));
+        }
+    }
+    out
 }

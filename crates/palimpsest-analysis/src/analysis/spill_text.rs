@@ -63,6 +63,11 @@ pub fn spill_text(
                 "{file}: the session says the full text was never saved"
             )));
         }
+        SpillStatus::Stored => {
+            return Err(Error::Refused(format!(
+                "{file}: kept in the session itself, not in a file"
+            )));
+        }
     };
     if !canonical.is_file() {
         return Err(Error::Refused(format!("{file} is not a regular file")));

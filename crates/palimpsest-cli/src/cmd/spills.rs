@@ -54,13 +54,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "{}: {} spill files ({} present, {} missing, {} not saved, {} need confirmation), {} bytes present",
+        "{}: {} spill files ({} present, {} missing, {} not saved, {} need confirmation{}), {} bytes present",
         review.session_id,
         review.spills.len(),
         review.present,
         review.missing,
         review.not_saved,
         review.needs_confirmation,
+        if review.stored > 0 {
+            format!(", {} pruned outputs kept in the session", review.stored)
+        } else {
+            String::new()
+        },
         review.total_bytes
     )?;
     for r in &review.suggested_roots {
@@ -79,6 +84,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             SpillStatus::NotSaved => "not saved",
             SpillStatus::NeedsConfirmation => "confirm?",
             SpillStatus::Unreadable => "unreadable",
+            SpillStatus::Stored => "stored",
         };
         let at = s
             .message_index
@@ -89,10 +95,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             out,
             "{at} {status:<10} {:>9}  {}{}",
             size,
-            s.resolved
-                .as_deref()
-                .or(s.path.as_deref())
-                .unwrap_or("(full text not saved)"),
+            s.resolved.as_deref().or(s.path.as_deref()).unwrap_or(
+                if s.status == SpillStatus::Stored {
+                    "(kept whole in the session: the message)"
+                } else {
+                    "(full text not saved)"
+                }
+            ),
             if s.read_by.is_empty() {
                 String::new()
             } else {

@@ -311,3 +311,56 @@ fn a_truncated_tool_output_is_a_spill_file_found_in_the_data_folder() {
          data folder, by the recording machine's path"
     );
 }
+
+#[test]
+fn a_pruned_output_is_listed_with_the_spills_kept_in_the_session() {
+    use palimpsest_core::analysis::review::ReviewOptions;
+    use palimpsest_core::analysis::{SpillKind, SpillStatus, review_spills};
+    let s = load(&fixture("opencode"), WORKER);
+    let r = review_spills(&s, &ReviewOptions::default());
+    let got: Vec<_> = r
+        .spills
+        .iter()
+        .map(|e| {
+            (
+                e.message_index,
+                e.call_index,
+                e.tool.as_deref(),
+                e.kind,
+                e.status,
+                e.size_bytes,
+                e.path.is_none(),
+                e.head.as_str(),
+            )
+        })
+        .collect();
+    let stub = "[Old tool result content cleared]";
+    assert_eq!(
+        got,
+        [
+            (
+                Some(20),
+                Some(19),
+                Some("read"),
+                SpillKind::Pruned,
+                SpillStatus::Stored,
+                Some(80),
+                true,
+                stub
+            ),
+            (
+                Some(24),
+                Some(23),
+                Some("bash"),
+                SpillKind::Pruned,
+                SpillStatus::Stored,
+                Some(24 - 4),
+                true,
+                stub
+            ),
+        ],
+        "each output the prune cleared, at the message keeping it whole, the model's stub as \
+         what it saw; no file to open"
+    );
+    assert_eq!((r.stored, r.present, r.not_saved), (2, 0, 0));
+}

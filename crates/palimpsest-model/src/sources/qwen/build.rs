@@ -29,8 +29,9 @@ pub const CHILD_SEP: &str = ":";
 const THANKS: &str = "Got it. Thanks for the additional context!";
 
 /// One entry of the history the model holds: the message that stands for it, and its
-/// `Content` as the CLI keeps it (what a compression's new history is matched against).
-type Entry = (usize, Value);
+/// `Content` as the CLI keeps it (what a compression's new history is matched against),
+/// borrowed from the recording: a copy of every message would double what a load allocates.
+type Entry<'a> = (usize, &'a Value);
 
 /// A record, or a line that did not parse.
 enum Item {
@@ -85,7 +86,7 @@ fn notice(text: String) -> Message {
 pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
     let active: HashSet<usize> = rec.branch(agent).into_iter().collect();
     let mut out: Vec<Message> = Vec::new();
-    let mut history: Vec<Entry> = Vec::new();
+    let mut history: Vec<Entry<'_>> = Vec::new();
     let mut compactions = Vec::new();
     let mut last_command: Option<String> = None;
     // Records and unreadable lines, in file order.
@@ -156,12 +157,12 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                     && tail < history.len()
                     && same(
                         &new[new.len() - 1 - tail],
-                        &history[history.len() - 1 - tail].1,
+                        history[history.len() - 1 - tail].1,
                     )
                 {
                     tail += 1;
                 }
-                let kept: Vec<Entry> = history.split_off(history.len() - tail);
+                let kept: Vec<Entry<'_>> = history.split_off(history.len() - tail);
                 history.clear();
                 let first = out.len();
                 for (i, c) in new[..new.len() - tail].iter().enumerate() {
@@ -174,7 +175,7 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                         MessageKind::Continuation
                     };
                     m.user_visible = false;
-                    history.push((out.len(), c.clone()));
+                    history.push((out.len(), c));
                     out.push(m);
                 }
                 let brought = out.len() > first;
@@ -242,7 +243,7 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                     m.set_detail("branch", json!("inactive"));
                 }
                 if on {
-                    history.push((out.len(), v["message"].clone()));
+                    history.push((out.len(), &v["message"]));
                     last_command = None;
                 }
                 out.push(m);
