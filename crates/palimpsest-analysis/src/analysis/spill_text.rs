@@ -122,6 +122,7 @@ mod tests {
             missing: 0,
             not_saved: 0,
             needs_confirmation: 0,
+            stored: 0,
             total_bytes: 0,
         }
     }

@@ -79,7 +79,7 @@ fn the_storage_tree_lists_the_sessions_the_database_would() {
                 m.message_count,
                 m.compaction_count,
                 m.model,
-                PathBuf::from(&m.path) == root
+                std::path::Path::new(&m.path) == root
             )
         })
         .collect();
