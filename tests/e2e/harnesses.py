@@ -1,7 +1,7 @@
 """The harnesses beside goose, Claude Code and Codex, in the window: an OpenCode session from
 the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
-the tail the first one kept, replayed under OpenCode's own policy, and its post-mortem, as the
-CLI reads them; Copilot CLI, Gemini CLI (replayed under its own policy too) and Qwen Code
+the tail the first one kept, replayed under OpenCode's own policy, its pruned outputs in
+Spills, and its post-mortem, as the CLI reads them; Copilot CLI, Gemini CLI (replayed under its own policy too) and Qwen Code
 recordings with their compactions and rewinds; an Aider chat log with its summary and /clear."""
 
 import json
@@ -82,6 +82,20 @@ def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
         elided = c.d.text("[data-testid=elided]")
         check("70.6 kB elided" in elided, f"the 70 586 bytes the model did not see; got {elided!r}")
         shots(c, "opencode-spills.png")
+    finally:
+        open_tab(c, "timeline")
+    c.open_session(WORKER)
+    open_tab(c, "spills")
+    try:
+        got = c.d.wait(SPILL_ROWS, timeout=30, what="the worker's pruned outputs")
+        check([g[0] for g in got] == ["stored", "stored"]
+              and all("kept whole in the session" in g[1] for g in got),
+              f"the prune's two outputs, kept in the session, no file; got {got}")
+        c.d.wait("return !!document.querySelector('[data-testid=spill-stored]');", timeout=15,
+                 what="where the pruned output is")
+        note = c.d.text("[data-testid=spill-stored]")
+        check("#20" in note, f"the first pruned output is message 20; got {note!r}")
+        shots(c, "opencode-pruned.png")
     finally:
         open_tab(c, "timeline")
     c.open_session(WORKER)
