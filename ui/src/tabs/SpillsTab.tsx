@@ -75,7 +75,8 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
   return (
     <div className="spills" data-testid="spills">
       <p className="spills-summary" data-testid="spills-summary">
-        {review.spills.length} spill files: {review.present} present, {review.missing} missing, {review.not_saved} not saved, {review.needs_confirmation} need confirmation ·{" "}
+        {review.spills.length} spill files: {review.present} present, {review.missing} missing, {review.not_saved} not saved, {review.needs_confirmation} need confirmation
+        {review.stored > 0 ? `, ${review.stored} pruned outputs kept in the session` : ""} ·{" "}
         {formatSize(review.total_bytes)} present
       </p>
       {suggestions}
@@ -118,7 +119,7 @@ export function SpillsTab({ path, timeline, selectMessage }: TabContext) {
                     <span aria-hidden="true">{icon}</span> {word}
                   </td>
                   <td className="path-cell" title={s.resolved ?? s.path ?? ""}>
-                    <bdi>{s.resolved ?? s.path ?? (s.status === "stored" ? "(kept whole in the session)" : "(full text not saved)")}</bdi>
+                    <bdi>{s.resolved ?? s.path ?? (s.status === "stored" ? "in the session" : "(full text not saved)")}</bdi>
                   </td>
                   <td className="num">{s.size_bytes !== null ? formatSize(s.size_bytes) : s.total_bytes !== null ? `(${formatSize(s.total_bytes)})` : "—"}</td>
                   <td>
