@@ -37,19 +37,7 @@ fn the_state_folder_lists_each_session_and_its_sub_agent() {
     );
     let mut got: Vec<String> = metas
         .iter()
-        .map(|m| {
-            format!(
-                "{} {} {:?} parent={:?} messages={} cuts={} model={:?} cwd={:?}",
-                m.id,
-                m.format.as_str(),
-                m.name,
-                m.parent_id,
-                m.message_count,
-                m.compaction_count,
-                m.model,
-                m.working_dir
-            )
-        })
+        .map(|m| format!("{} cwd={:?}", super::listing::line(m), m.working_dir))
         .collect();
     got.sort();
     let cwd = "Some(\"/work/shop\")";

@@ -29,21 +29,7 @@ fn the_chats_folder_lists_each_recording_and_the_sub_agent_under_its_parent() {
         problems.is_empty(),
         "every file is a recording: {problems:?}"
     );
-    let mut got: Vec<String> = metas
-        .iter()
-        .map(|m| {
-            format!(
-                "{} {} {:?} parent={:?} messages={} cuts={} model={:?}",
-                m.id,
-                m.format.as_str(),
-                m.name,
-                m.parent_id,
-                m.message_count,
-                m.compaction_count,
-                m.model
-            )
-        })
-        .collect();
+    let mut got: Vec<String> = metas.iter().map(|m| super::listing::line(m)).collect();
     got.sort();
     let pro = "Some(\"gemini-2.5-pro\")";
     assert_eq!(

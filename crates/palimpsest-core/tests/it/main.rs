@@ -56,6 +56,7 @@ mod index_timeline;
 mod indexed_home;
 mod known_counts;
 mod layout;
+mod listing;
 mod message_log;
 mod numbers;
 mod opencode;

@@ -71,14 +71,8 @@ fn the_storage_tree_lists_the_sessions_the_database_would() {
         .iter()
         .map(|m| {
             format!(
-                "{} {} {:?} parent={:?} messages={} cuts={} model={:?} path_is_storage={}",
-                m.id,
-                m.format.as_str(),
-                m.name,
-                m.parent_id,
-                m.message_count,
-                m.compaction_count,
-                m.model,
+                "{} path_is_storage={}",
+                super::listing::line(m),
                 std::path::Path::new(&m.path) == root
             )
         })

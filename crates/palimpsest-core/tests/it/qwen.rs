@@ -33,14 +33,8 @@ fn the_chats_folder_lists_each_recording_with_its_title_parent_and_window() {
         .iter()
         .map(|m| {
             format!(
-                "{} {} {:?} parent={:?} messages={} cuts={} model={:?} window={:?} cwd={:?}",
-                m.id,
-                m.format.as_str(),
-                m.name,
-                m.parent_id,
-                m.message_count,
-                m.compaction_count,
-                m.model,
+                "{} window={:?} cwd={:?}",
+                super::listing::line(m),
                 m.context_limit,
                 m.working_dir
             )
