@@ -29,7 +29,7 @@ fn the_chats_folder_lists_each_recording_and_the_sub_agent_under_its_parent() {
         problems.is_empty(),
         "every file is a recording: {problems:?}"
     );
-    let mut got: Vec<String> = metas.iter().map(|m| super::listing::line(m)).collect();
+    let mut got: Vec<String> = metas.iter().map(super::listing::line).collect();
     got.sort();
     let pro = "Some(\"gemini-2.5-pro\")";
     assert_eq!(

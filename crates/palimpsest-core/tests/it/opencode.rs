@@ -52,7 +52,7 @@ fn shape(s: &Session) -> Vec<String> {
 fn the_data_folder_lists_every_session_with_its_parent_and_counts() {
     let (metas, problems) = sources::open(&fixture("opencode")).unwrap().list();
     assert!(problems.is_empty(), "lists without problems: {problems:?}");
-    let got: Vec<String> = metas.iter().map(|m| super::listing::line(m)).collect();
+    let got: Vec<String> = metas.iter().map(super::listing::line).collect();
     assert_eq!(
         got,
         [
