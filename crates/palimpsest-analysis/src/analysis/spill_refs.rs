@@ -87,7 +87,7 @@ pub fn spill_refs_classified(
         }
     }
 
-    found.extend(pruned(session));
+    found.extend(pruned(session, calls));
     found.sort_by_key(|(idx, _)| *idx);
 
     let mut refs: Vec<SpillRef> = Vec::new();
@@ -129,7 +129,7 @@ pub fn spill_refs_classified(
 /// microcompact naming the calls), at the message that keeps it whole: the model got a stub
 /// from then on. Claude Code's microcompacts clear results the same way but are the cut views'
 /// business: its Spills tab lists the files it writes.
-fn pruned(session: &Session) -> Vec<(usize, Marker)> {
+fn pruned(session: &Session, calls: &[super::calls::Call]) -> Vec<(usize, Marker)> {
     use crate::model::SourceFormat;
     if !matches!(
         session.meta.format,
@@ -137,12 +137,18 @@ fn pruned(session: &Session) -> Vec<(usize, Marker)> {
     ) {
         return Vec::new();
     }
+    let answered: HashMap<&str, usize> = calls
+        .iter()
+        .filter_map(|c| Some((c.id, c.result_index?)))
+        .collect();
+    let positions = session.positions();
     let mut out = Vec::new();
     for id in session.compactions.iter().flat_map(|c| c.cleared_calls()) {
-        let held = session.messages.iter().find_map(|m| {
+        let held = answered.get(id.as_str()).and_then(|&at| {
+            let m = &session.messages[*positions.get(&at)?];
             m.parts.iter().find_map(|p| match p {
                 Part::ToolResult { call_id, text, .. } if *call_id == id => {
-                    Some((m.index, text.text().len() as u64))
+                    Some((at, text.text().len() as u64))
                 }
                 _ => None,
             })

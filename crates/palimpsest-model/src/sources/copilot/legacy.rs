@@ -114,12 +114,14 @@ impl SessionSource for LegacySource {
 /// entry of that kind in turn; a message with none takes the one before it.
 fn dates(chat: &[Value], timeline: &[Value]) -> Vec<Option<i64>> {
     let at = |e: &Value| e["timestamp"].as_str().and_then(millis);
-    let by_call = |kind: &str, id: &str| {
-        timeline
-            .iter()
-            .find(|e| e["type"] == kind && e["callId"] == id)
-            .and_then(at)
-    };
+    // Each call's request and completion, by kind and id (the first of each, as written).
+    let mut calls: std::collections::HashMap<(&str, &str), Option<i64>> = Default::default();
+    for e in timeline {
+        if let (Some(kind), Some(id)) = (e["type"].as_str(), e["callId"].as_str()) {
+            calls.entry((kind, id)).or_insert_with(|| at(e));
+        }
+    }
+    let by_call = |kind: &str, id: &str| calls.get(&(kind, id)).copied().flatten();
     let of_kind = |kind: &str| -> Vec<Option<i64>> {
         timeline
             .iter()

@@ -41,13 +41,6 @@ pub struct OpenCodeSource {
 }
 
 impl OpenCodeSource {
-    fn list_only(&self, only: Option<&str>) -> Result<Vec<SessionMeta>> {
-        match &self.store {
-            Store::Db(db) => db.list(only),
-            Store::Tree(t) => t.list(only),
-        }
-    }
-
     fn rows(&self, id: &str) -> Result<Vec<db::Row>> {
         match &self.store {
             Store::Db(db) => db.rows(id),
@@ -69,21 +62,21 @@ impl SessionSource for OpenCodeSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        self.list_only(None)
+        match &self.store {
+            Store::Db(db) => db.list(None),
+            Store::Tree(t) => t.list(),
+        }
     }
 
     fn load(&self, id: &str) -> Result<Session> {
-        let meta = self
-            .list_only(Some(id))?
-            .pop()
-            .ok_or_else(|| Error::NoSuchSession {
-                path: self.path.clone(),
-                id: id.to_owned(),
-            })?;
-        let file = match &self.store {
-            Store::Db(db) => &db.path,
-            Store::Tree(t) => &t.root,
+        let (file, meta) = match &self.store {
+            Store::Db(db) => (&db.path, db.list(Some(id))?.pop()),
+            Store::Tree(t) => (&t.root, t.entry(id)),
         };
+        let meta = meta.ok_or_else(|| Error::NoSuchSession {
+            path: self.path.clone(),
+            id: id.to_owned(),
+        })?;
         Ok(build::session(file, meta, self.rows(id)?))
     }
 

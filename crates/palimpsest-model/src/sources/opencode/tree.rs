@@ -28,11 +28,6 @@ pub struct Tree {
     pub format: SourceFormat,
 }
 
-/// One session file, read.
-struct Listed {
-    meta: SessionMeta,
-}
-
 /// The `.json` files of `dir`, sorted by name; none when it does not exist.
 fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -98,44 +93,49 @@ impl Tree {
             .collect()
     }
 
-    fn read_session(&self, file: &Path) -> Option<Listed> {
+    /// A session file's listing entry, its counts, model and usage not yet known.
+    fn read_session(&self, file: &Path) -> Option<SessionMeta> {
         let v: Value = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
         let id = v.get("id")?.as_str()?.to_owned();
         let title = v["title"].as_str().unwrap_or_default().trim().to_owned();
         let dir = v["directory"].as_str().unwrap_or_default();
-        Some(Listed {
-            meta: SessionMeta {
-                name: if title.is_empty() { id.clone() } else { title },
-                format: self.format,
-                path: self.root.display().to_string(),
-                working_dir: Some(dir.to_owned()).filter(|d| !d.is_empty()),
-                created: v["time"]["created"].as_i64(),
-                updated: v["time"]["updated"].as_i64(),
-                model: None,
-                context_limit: None,
-                usage: None,
-                message_count: 0,
-                compaction_count: 0,
-                parent_id: v["parentID"].as_str().map(str::to_owned),
-                id,
-            },
+        Some(SessionMeta {
+            name: if title.is_empty() { id.clone() } else { title },
+            format: self.format,
+            path: self.root.display().to_string(),
+            working_dir: Some(dir.to_owned()).filter(|d| !d.is_empty()),
+            created: v["time"]["created"].as_i64(),
+            updated: v["time"]["updated"].as_i64(),
+            model: None,
+            context_limit: None,
+            usage: None,
+            message_count: 0,
+            compaction_count: 0,
+            parent_id: v["parentID"].as_str().map(str::to_owned),
+            id,
         })
     }
 
-    /// The sessions (one when `only` names it), most recently updated first, with their
-    /// message counts and the latest answer's model and usage, as `Db::list` gives them.
-    pub fn list(&self, only: Option<&str>) -> Result<Vec<SessionMeta>> {
+    /// Session `id`'s listing entry without reading its messages: loading it reads them, and
+    /// `build` fills the counts, the model and the usage from them.
+    pub fn entry(&self, id: &str) -> Option<SessionMeta> {
+        self.session_files()
+            .iter()
+            .filter_map(|f| self.read_session(f))
+            .find(|m| m.id == id)
+    }
+
+    /// The sessions, most recently updated first, with their message counts and the latest
+    /// answer's model and usage, as `Db::list` gives them.
+    pub fn list(&self) -> Result<Vec<SessionMeta>> {
         if !self.root.join("session").is_dir() {
             return Err(Error::format(&self.root, "no `session` folder"));
         }
         let mut out = Vec::new();
         for file in self.session_files() {
-            let Some(Listed { mut meta }) = self.read_session(&file) else {
+            let Some(mut meta) = self.read_session(&file) else {
                 continue;
             };
-            if only.is_some_and(|o| o != meta.id) {
-                continue;
-            }
             let files = json_files(&self.root.join("message").join(&meta.id));
             meta.message_count = files.len();
             let mut latest: Option<(i64, String, Value)> = None;
