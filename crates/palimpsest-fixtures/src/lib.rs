@@ -3,6 +3,7 @@
 //! says what each fixture exercises. Readers and their tests live in palimpsest-core.
 
 pub mod aider;
+pub mod alerting;
 pub mod big;
 pub mod claude;
 pub mod claude_views;

@@ -1,6 +1,7 @@
 //! `palimpsest-fixtures OUT_DIR`: (re)write every fixture under OUT_DIR (normally `fixtures/`).
 //! `palimpsest-fixtures --runs DIR`: write the two recorded runs of one task (`runs`), which
-//! are made on demand, not committed. What each fixture holds is the modules' (and
+//! are made on demand, not committed; `palimpsest-fixtures --alerting DIR` the fleet of workers
+//! that turn stuck (`alerting`), whole. What each fixture holds is the modules' (and
 //! fixtures/README.md's); this only dispatches.
 
 use std::path::PathBuf;
@@ -15,6 +16,16 @@ fn main() -> anyhow::Result<()> {
         std::fs::create_dir_all(&dir)?;
         let (a, b) = palimpsest_fixtures::runs::write(&dir)?;
         println!("{}\n{}", a.display(), b.display());
+        return Ok(());
+    }
+    if args.get(1).is_some_and(|a| a == "--alerting") {
+        let dir = args
+            .get(2)
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow::anyhow!("usage: palimpsest-fixtures --alerting DIR"))?;
+        for p in palimpsest_fixtures::alerting::write(&dir)? {
+            println!("{}", p.display());
+        }
         return Ok(());
     }
     let out = std::env::args_os()

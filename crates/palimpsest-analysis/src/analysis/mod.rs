@@ -13,6 +13,7 @@
 //! Everything here works on [`Session`] alone. Token counts come from a counting function the
 //! caller passes (BPE from `tokens` when wired in; [`chars_div_4`] by default).
 
+pub mod alerts;
 pub mod asked;
 pub mod calls;
 pub mod confine;

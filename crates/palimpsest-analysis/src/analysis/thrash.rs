@@ -29,7 +29,8 @@ pub struct Thrash {
     /// Recorded context of the first request after it.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub after: Option<u64>,
-    /// Requests until the next compaction, when it came within [`REQUESTS_APART_MAX`].
+    /// Requests until the next compaction, when it came within [`REQUESTS_APART_MAX`] (or the
+    /// threshold [`thrash_at`] was given).
     pub next_compaction_after: Option<usize>,
     /// Context-length errors after it (before the next compaction).
     pub context_errors: usize,
@@ -81,6 +82,12 @@ fn message_text(session: &Session, i: usize) -> String {
 /// context by design, so a context still near its size after one is no sign of thrash) that
 /// thrashed.
 pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
+    thrash_at(session, cuts, FREED_MIN, REQUESTS_APART_MAX)
+}
+
+/// [`thrash`] at other thresholds: a compaction that freed less than `freed_min` of its
+/// context, two compactions `apart_max` requests apart or fewer (the live alerts' settings).
+pub fn thrash_at(session: &Session, cuts: &[Cut], freed_min: f64, apart_max: usize) -> Vec<Thrash> {
     let full: Vec<&Cut> = cuts
         .iter()
         .filter(|c| !c.partial() && !c.history_only)
@@ -119,20 +126,18 @@ pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
             .and_then(|r| r.pre_tokens)
             .or_else(|| (0..c.cut_index.min(msgs.len())).rev().find_map(recorded));
         let after = (c.effective_index..end.min(msgs.len())).find_map(recorded);
-        let next_compaction_after =
-            (k + 1 < full.len() && gaps[k] <= REQUESTS_APART_MAX).then_some(gaps[k]);
+        let next_compaction_after = (k + 1 < full.len() && gaps[k] <= apart_max).then_some(gaps[k]);
         // A run of close compactions is told once, at its first.
-        let run_starts =
-            next_compaction_after.is_some() && (k == 0 || gaps[k - 1] > REQUESTS_APART_MAX);
+        let run_starts = next_compaction_after.is_some() && (k == 0 || gaps[k - 1] > apart_max);
         let run_end = (k..full.len())
-            .find(|&j| j + 1 >= full.len() || gaps[j] > REQUESTS_APART_MAX)
+            .find(|&j| j + 1 >= full.len() || gaps[j] > apart_max)
             .unwrap_or(k);
         let error_messages: Vec<usize> = (c.cut_index..end.min(msgs.len()))
             .filter(|&i| TOO_LONG.is_match(&message_text(session, i)))
             .collect();
         let mut clauses = Vec::new();
         let freed_little = match (before, after) {
-            (Some(b), Some(a)) if b > 0 => (a as f64) >= (1.0 - FREED_MIN) * b as f64,
+            (Some(b), Some(a)) if b > 0 => (a as f64) >= (1.0 - freed_min) * b as f64,
             _ => false,
         };
         if freed_little && let (Some(b), Some(a)) = (before, after) {

@@ -1,6 +1,7 @@
 //! One module per subcommand; each has `Args` (clap) and `run`.
 //! Registering them is `main.rs`'s `Command` enum; the work is `palimpsest_core::api`'s.
 
+pub mod alerts;
 pub mod cap;
 pub mod compactions;
 pub mod context;

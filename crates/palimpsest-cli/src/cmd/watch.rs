@@ -1,7 +1,10 @@
 //! `palimpsest watch PATH [--session ID] [--json]`: print new sessions, messages and
 //! compactions as agents write them. `--json` prints one JSON object per line (a
 //! [`palimpsest_core::watch::Change`]), flushed as it happens, for harness CI to consume.
-//! Noticing changes is `palimpsest_core::watch`'s; this loop only prints what it reports.
+//! `--alerts` prints instead one line (or [`palimpsest_core::watch::Alert`]) per alert, and
+//! `--exec CMD` runs CMD per alert with the alert as JSON on its standard input (`alerts`).
+//! Noticing changes and raising alerts are `palimpsest_core::watch`'s; this loop only prints
+//! what it reports.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,6 +29,8 @@ pub struct Args {
     /// Stop after this many seconds (for scripts and tests); runs until interrupted otherwise.
     #[arg(long)]
     duration: Option<f64>,
+    #[command(flatten)]
+    alerts: super::alerts::Flags,
 }
 
 /// How long to wait for a notification before checking the deadline again.
@@ -33,8 +38,12 @@ const POLL: Duration = Duration::from_millis(500);
 
 /// Run `watch`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let mut tracker = Tracker::new(&a.path, a.session.as_deref())
+    let tracker = Tracker::new(&a.path, a.session.as_deref())
         .with_context(|| format!("cannot watch {}", a.path.display()))?;
+    if a.alerts.alerts {
+        return super::alerts::run(&a.path, tracker, &a.alerts, a.json, a.duration);
+    }
+    let mut tracker = tracker;
     let fs = FsWatch::new(std::slice::from_ref(&a.path))?;
     let deadline = a
         .duration

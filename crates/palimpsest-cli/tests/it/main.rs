@@ -4,6 +4,7 @@
 
 mod common;
 
+mod cli_alerts;
 mod cli_cap;
 mod cli_claude_codex;
 mod cli_compaction;

@@ -14,11 +14,13 @@
 //! transcript it read ahead, so even the first change is read on from there (`primed`).
 //! Nothing here writes to the watched files.
 
+mod alerts;
 mod diff;
 mod fs;
 mod patch;
 mod primed;
 
+pub use alerts::{Alert, AlertWatch, Alerter};
 pub use fs::{DEBOUNCE, FsWatch};
 pub use patch::{Patch, Printed, Tail};
 pub use primed::Primed;
@@ -141,6 +143,9 @@ pub struct Tracker {
     patches: Option<Vec<Patch>>,
     /// Until when sessions with a provisional baseline wait for their read ahead.
     patience: std::time::Instant,
+    /// How many growing transcripts it keeps to resume, and patches it keeps ([`RESUMABLE`]
+    /// unless [`Tracker::keep_up_to`] said more).
+    keep: usize,
 }
 
 /// A session a refresh looked at: loaded whole, or one of the transcripts kept to resume (by
@@ -179,6 +184,7 @@ impl Tracker {
             resumable: Vec::new(),
             patches: None,
             patience: std::time::Instant::now() + wait.unwrap_or_default(),
+            keep: RESUMABLE,
         };
         // From the index when nothing changed since it was indexed (its counts are the
         // listing's): the baseline of a folder holding a 200 MB transcript costs nothing.
@@ -225,11 +231,17 @@ impl Tracker {
             }
         }
         let r = Resumable::open(Path::new(&meta.path), &meta.id, meta.parent_id.clone())?;
-        if self.resumable.len() >= RESUMABLE {
+        if self.resumable.len() >= self.keep {
             self.resumable.remove(0);
         }
         self.resumable.push((meta.id.clone(), r));
         Ok(Fresh::Resumed(self.resumable.len() - 1, Extended::Whole))
+    }
+
+    /// Keep up to `n` growing transcripts to read on from, and patches of `n` sessions, instead
+    /// of [`RESUMABLE`]: for a caller following a fleet of workers writing at once.
+    pub fn keep_up_to(&mut self, n: usize) {
+        self.keep = n.max(RESUMABLE);
     }
 
     /// Keep a [`Patch`] of every change from now on, for a caller that keeps sessions in
@@ -348,7 +360,7 @@ impl Tracker {
             };
             // One per session, a few at most: a caller that never takes them holds no more.
             patches.retain(|p| p.session_id() != patch.session_id());
-            if patches.len() >= RESUMABLE {
+            if patches.len() >= self.keep {
                 patches.remove(0);
             }
             patches.push(patch);

@@ -3,6 +3,7 @@
 //! one with `cargo test -p palimpsest-core --test it MODULE::`.
 
 mod aider;
+mod alerts;
 mod analysis;
 mod app_api;
 mod claude;

@@ -1,0 +1,296 @@
+//! Alerts while workers run: each followed session diagnosed again as its lines land, and an
+//! [`Alert`] raised the first time one of its conditions holds
+//! (`analysis::alerts::conditions`), once per session and kind until that kind clears.
+//!
+//! A session is diagnosed from what the [`Tracker`] already holds of it (a transcript read on
+//! from its last offset, a database session read again), never by reading its file whole
+//! again here. A session that was there before the watch began is judged against its state
+//! then (the messages before the first one that changed): a worker already stuck when the watch
+//! starts is the fleet view's to show, and only what its new lines make it is raised. The idle
+//! kind is timed with this process's clock from the last change seen, never from the times a
+//! session records (a transcript copied or replayed carries old ones).
+//! Noticing changes is the tracker's; printing, notifying and running commands are the callers'.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Change, Tracker};
+use crate::analysis::Severity;
+use crate::analysis::alerts::{self, AlertKind, AlertRules};
+use crate::analysis::asked::DiagnoseOptions;
+use crate::model::{Session, SourceFormat};
+
+/// One alert: a followed session turned stuck, or turned bad, for one reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct Alert {
+    /// The session.
+    pub session_id: String,
+    /// Its name, as the listing gives it.
+    pub name: String,
+    /// Its format.
+    pub format: SourceFormat,
+    /// The file or database it is read from.
+    pub path: String,
+    /// What it is about.
+    pub kind: AlertKind,
+    /// `stuck` for what the post-mortem calls stuck, `watch` for idling and the budget.
+    pub severity: Severity,
+    /// The finding in words.
+    pub words: String,
+    /// The message that tipped it.
+    pub message_index: usize,
+    /// When it was raised (milliseconds since the epoch, this machine's clock).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub raised_at: i64,
+}
+
+/// What the alerter remembers of a session it saw change.
+struct Watched {
+    /// Kinds raised and still holding (or, for those never raised, holding at the baseline).
+    raised: BTreeSet<AlertKind>,
+    /// When it last changed.
+    changed: Instant,
+    /// Its last full compaction, when no request was answered after it: number and message.
+    waiting: Option<(usize, usize)>,
+    name: String,
+    format: SourceFormat,
+    path: String,
+}
+
+/// Raises alerts for sessions as they change.
+pub struct Alerter {
+    rules: AlertRules,
+    opts: DiagnoseOptions,
+    sessions: BTreeMap<String, Watched>,
+}
+
+impl Alerter {
+    /// An alerter at `rules`, costing sessions at `prices` (the shipped table when `None`).
+    pub fn new(rules: AlertRules, prices: Option<crate::cost::PriceTable>) -> Self {
+        Alerter {
+            rules,
+            // Re-read sizes are not part of any alert: estimated, not counted with BPE.
+            opts: DiagnoseOptions {
+                estimate_tokens: true,
+                prices,
+                ..DiagnoseOptions::default()
+            },
+            sessions: BTreeMap::new(),
+        }
+    }
+
+    /// The thresholds it alerts at.
+    pub fn rules(&self) -> &AlertRules {
+        &self.rules
+    }
+
+    /// `session` as it is now, changed at `now`. `before`: for a session this alerter has not
+    /// seen, how many of its first messages were there before the watch began (those are its
+    /// baseline); `None` for a session that began during the watch.
+    pub fn observe(
+        &mut self,
+        session: &Session,
+        before: Option<usize>,
+        now: Instant,
+    ) -> Vec<Alert> {
+        let id = &session.meta.id;
+        if !self.sessions.contains_key(id) {
+            let raised = match before {
+                Some(b) if b > 0 => {
+                    let then = prefix(session, b);
+                    self.holding(&then).into_iter().map(|c| c.kind).collect()
+                }
+                _ => BTreeSet::new(),
+            };
+            self.sessions.insert(
+                id.clone(),
+                Watched {
+                    raised,
+                    changed: now,
+                    waiting: None,
+                    name: String::new(),
+                    format: session.meta.format,
+                    path: String::new(),
+                },
+            );
+        }
+        let (conditions, waiting) = match crate::analysis::asked::diagnose(session, &self.opts) {
+            Ok(d) => {
+                let cost = self
+                    .rules
+                    .budget_usd
+                    .and_then(|_| crate::cost::session_cost(session, self.opts.price_table()));
+                let found = alerts::conditions(session, &d, cost.as_ref(), &self.rules);
+                (found, alerts::waiting_after_compaction(session, &d))
+            }
+            Err(_) => (Vec::new(), None),
+        };
+        let w = self.sessions.get_mut(id).expect("inserted above");
+        w.changed = now;
+        w.waiting = waiting.filter(|_| self.rules.on(AlertKind::IdleAfterCompaction));
+        w.name.clone_from(&session.meta.name);
+        w.path.clone_from(&session.meta.path);
+        w.format = session.meta.format;
+        // A kind that no longer holds clears; activity clears idling.
+        let now_kinds: BTreeSet<AlertKind> = conditions.iter().map(|c| c.kind).collect();
+        w.raised
+            .retain(|k| *k != AlertKind::IdleAfterCompaction && now_kinds.contains(k));
+        let mut out = Vec::new();
+        for c in conditions {
+            if w.raised.insert(c.kind) {
+                out.push(alert(w, id, c.kind, c.words, c.message_index));
+            }
+        }
+        out
+    }
+
+    /// Sessions waiting since a compaction for longer than the rules allow, at `now`.
+    pub fn tick(&mut self, now: Instant) -> Vec<Alert> {
+        let after = Duration::from_secs_f64((self.rules.idle_minutes * 60.0).max(0.0));
+        let mut out = Vec::new();
+        for (id, w) in &mut self.sessions {
+            let Some((number, at)) = w.waiting else {
+                continue;
+            };
+            let idle = now.saturating_duration_since(w.changed);
+            if idle >= after && w.raised.insert(AlertKind::IdleAfterCompaction) {
+                let words = format!("no request for {} after compaction {number}", minutes(idle));
+                out.push(alert(w, id, AlertKind::IdleAfterCompaction, words, at));
+            }
+        }
+        out
+    }
+
+    /// The conditions holding on `session`, kinds switched off left out.
+    fn holding(&self, session: &Session) -> Vec<alerts::Condition> {
+        crate::analysis::asked::diagnose(session, &self.opts)
+            .map(|d| alerts::conditions(session, &d, None, &self.rules))
+            .unwrap_or_default()
+    }
+}
+
+/// `session`'s first `n` messages and the compactions that cut among them.
+fn prefix(session: &Session, n: usize) -> Session {
+    let n = n.min(session.messages.len());
+    Session {
+        meta: session.meta.clone(),
+        messages: session.messages[..n].to_vec(),
+        compactions: session
+            .compactions
+            .iter()
+            .filter(|c| c.cut_index < n)
+            .cloned()
+            .collect(),
+    }
+}
+
+fn alert(w: &Watched, id: &str, kind: AlertKind, words: String, message_index: usize) -> Alert {
+    let severity = match kind {
+        AlertKind::IdleAfterCompaction | AlertKind::OverBudget => Severity::Watch,
+        _ => Severity::Stuck,
+    };
+    Alert {
+        session_id: id.to_owned(),
+        name: w.name.clone(),
+        format: w.format,
+        path: w.path.clone(),
+        kind,
+        severity,
+        words,
+        message_index,
+        raised_at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64),
+    }
+}
+
+/// `90 s` → `1.5 min`; under a minute in seconds.
+fn minutes(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 60.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.0} min", s / 60.0)
+    }
+}
+
+/// A [`Tracker`] and an [`Alerter`] together: what `watch --alerts` and the window run.
+pub struct AlertWatch {
+    tracker: Tracker,
+    alerter: Alerter,
+}
+
+/// How many sessions changing at once the tracker keeps to read on from: a fleet of workers
+/// writing side by side is read line by line, not whole at each change.
+const FOLLOWED: usize = 64;
+
+impl AlertWatch {
+    /// Watch `tracker`'s sessions for `alerter`.
+    pub fn new(mut tracker: Tracker, alerter: Alerter) -> Self {
+        tracker.keep_patches();
+        tracker.keep_up_to(FOLLOWED);
+        AlertWatch { tracker, alerter }
+    }
+
+    /// Look again: what changed, and the alerts it raised (the idle kind included).
+    pub fn refresh(&mut self, now: Instant) -> (Vec<Change>, Vec<Alert>) {
+        let changes = self.tracker.refresh();
+        // Sessions that began during the watch, and where each other one first changed.
+        let mut added: BTreeSet<&str> = BTreeSet::new();
+        let mut from: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in &changes {
+            let (id, at) = match c {
+                Change::SessionAdded { session } => {
+                    added.insert(session.id.as_str());
+                    continue;
+                }
+                Change::Appended {
+                    session_id,
+                    messages,
+                } => match messages.first() {
+                    Some(m) => (session_id.as_str(), m.index),
+                    None => continue,
+                },
+                Change::Rewritten {
+                    session_id,
+                    from_index,
+                    ..
+                } => (session_id.as_str(), *from_index),
+                _ => continue,
+            };
+            let e = from.entry(id).or_insert(at);
+            *e = (*e).min(at);
+        }
+        let mut raised = Vec::new();
+        for patch in self.tracker.take_patches() {
+            let session: Arc<Session> = match &patch {
+                super::Patch::Whole(s) => Arc::clone(s),
+                p => match p.current() {
+                    Some(c) => c.now(),
+                    None => continue,
+                },
+            };
+            let id = patch.session_id();
+            // A session that only changed visibility keeps every message as its baseline.
+            let before = (!added.contains(id))
+                .then(|| from.get(id).copied().unwrap_or(session.messages.len()));
+            raised.extend(self.alerter.observe(&session, before, now));
+        }
+        raised.extend(self.alerter.tick(now));
+        (changes, raised)
+    }
+
+    /// The idle kind alone, with no look at the files: between two changes.
+    pub fn tick(&mut self, now: Instant) -> Vec<Alert> {
+        self.alerter.tick(now)
+    }
+
+    /// The alerter, for its rules.
+    pub fn alerter(&self) -> &Alerter {
+        &self.alerter
+    }
+}
