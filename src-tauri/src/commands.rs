@@ -51,6 +51,15 @@ pub fn bundled_examples(
     Ok(palimpsest_core::service::startup::fixtures_here().map(|p| p.display().to_string()))
 }
 
+/// Alerts on or off, at which thresholds, and on the desktop too or not (quiet).
+#[tauri::command(async)]
+pub fn set_alerts(
+    state: State<'_, AppState>,
+    req: palimpsest_core::rpc::SetAlertsReq,
+) -> Result<bool, IpcError> {
+    Ok(state.alerts(req.on, req.notify, req.rules))
+}
+
 /// The version and commit of this build, for the About dialog.
 #[tauri::command(async)]
 pub fn about(

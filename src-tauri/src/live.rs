@@ -16,6 +16,7 @@ use palimpsest_core::follow::{Follower, LiveEvent};
 use palimpsest_core::watch::{Patch, Primed, Tracker};
 use tauri::{AppHandle, Emitter, Manager};
 
+use crate::alerts::ToAlerts;
 use crate::state::AppState;
 
 /// The window event carrying a batch of [`LiveEvent`]s (declared with the others in `rpc`).
@@ -40,19 +41,21 @@ pub enum ToLive {
 }
 
 /// Start following `paths`; send more sources on the returned channel to follow them too.
-pub fn start(app: AppHandle, paths: Vec<String>) -> Sender<ToLive> {
+/// What each look changed goes to `alerts` (`crate::alerts`).
+pub fn start(app: AppHandle, paths: Vec<String>, alerts: Sender<ToAlerts>) -> Sender<ToLive> {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("palimpsest-live".into())
-        .spawn(move || run(&app, paths, &rx));
+        .spawn(move || run(&app, paths, &rx, &alerts));
     if let Err(e) = spawned {
         eprintln!("palimpsest-app: live following is off: {e}");
     }
     tx
 }
 
-fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
+fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>, alerts: &Sender<ToAlerts>) {
     let mut follower = Follower::new();
+    follower.observe();
     for p in paths {
         add(&mut follower, &p);
     }
@@ -85,6 +88,9 @@ fn run(app: &AppHandle, paths: Vec<String>, rx: &Receiver<ToLive>) {
             }
         }
         let events = follower.poll(POLL);
+        for (path, observed) in follower.take_observed() {
+            let _ = alerts.send(ToAlerts::Observed(path, observed));
+        }
         if !events.is_empty() {
             let patches = follower.take_patches();
             if let Some((path, patch)) = patches.iter().rev().find(|(_, p)| p.printed().is_some()) {

@@ -2,13 +2,15 @@
 //!
 //! A thin shell: the commands declared once in `palimpsest_core::rpc` (`commands`), each a call
 //! on core's session service (`state` holds it, with the start-up sources core's
-//! `service::startup` finds), live events (`live`), and the process settings only the window
+//! `service::startup` finds), live events (`live`), alerts (`alerts`, `desktop`), and the process settings only the window
 //! needs (`alloc`, `painting`, `renderer`, `runtime`). All reading and analysis is core's; all
 //! drawing is the UI's (`ui/`, embedded from `ui/dist`).
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod alerts;
 mod alloc;
 mod commands;
+mod desktop;
 mod live;
 #[cfg(target_os = "linux")]
 mod painting;
@@ -97,8 +99,10 @@ fn main() {
         .manage(state)
         .setup(|app| {
             // The start-up sources join the watcher when `list_sources` first finds them.
-            let tx = live::start(app.handle().clone(), Vec::new());
+            let alerts = alerts::start(app.handle().clone());
+            let tx = live::start(app.handle().clone(), Vec::new(), alerts.clone());
             app.state::<AppState>().set_live(tx);
+            app.state::<AppState>().set_alerts(alerts);
             #[cfg(target_os = "linux")]
             renderer::watch(app);
             Ok(())

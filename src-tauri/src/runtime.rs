@@ -34,7 +34,7 @@ pub fn build() -> std::io::Result<tokio::runtime::Runtime> {
 /// Lower the calling thread's priority to [`NICE`]. On Linux the nice value belongs to the
 /// thread (`who` = 0 names the caller, not its process) and threads it starts inherit it. A
 /// thread that cannot lower itself runs as it was: only responsiveness is at stake.
-fn lower_priority() {
+pub fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority reads no memory of ours; raising one's own nice value needs no privilege.
     #[allow(unsafe_code)]

@@ -29,6 +29,8 @@ pub struct AppState {
     baselines: Arc<Baselines>,
     /// The start-up sources' paths, once found (what a read ahead's hand-over waits on).
     startup_paths: Arc<OnceLock<Vec<String>>>,
+    /// Where to send the alert settings (`alerts::start`), once started.
+    alerts: OnceLock<Sender<crate::alerts::ToAlerts>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -82,6 +84,7 @@ impl AppState {
             live: Arc::default(),
             baselines: Arc::default(),
             startup_paths: Arc::default(),
+            alerts: OnceLock::new(),
         };
         state.service.set_live(Arc::new(Following {
             live: Arc::clone(&state.live),
@@ -130,6 +133,27 @@ impl AppState {
     /// Start following live: `tx` takes the sources to follow and the transcripts read ahead.
     pub fn set_live(&self, tx: Sender<crate::live::ToLive>) {
         let _ = self.live.set(tx);
+    }
+
+    /// Where the alert settings go (`alerts::start`).
+    pub fn set_alerts(&self, tx: Sender<crate::alerts::ToAlerts>) {
+        let _ = self.alerts.set(tx);
+    }
+
+    /// Alerts on (at `rules`, the post-mortem's when `None`) or off, on the desktop too or
+    /// not; false when the alert thread is not running.
+    pub fn alerts(
+        &self,
+        on: bool,
+        notify: bool,
+        rules: Option<palimpsest_core::analysis::alerts::AlertRules>,
+    ) -> bool {
+        let alerter =
+            on.then(|| palimpsest_core::watch::Alerter::new(rules.unwrap_or_default(), None));
+        self.alerts.get().is_some_and(|tx| {
+            tx.send(crate::alerts::ToAlerts::Set { alerter, notify })
+                .is_ok()
+        }) && on
     }
 
     /// Follow `path` live from now on. Call it before listing the source for the window: the

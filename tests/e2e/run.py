@@ -36,6 +36,7 @@ from harnesses import (  # noqa: E402
     test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept,
 )
 from home import test_an_empty_home_offers_the_bundled_examples, test_without_a_path_it_lists_every_agent_folder_in_home  # noqa: E402
+from alerts import test_alerts_reach_the_window_and_the_desktop_and_open_their_message  # noqa: E402
 from live import test_live_writer_rows_appear_once_in_order  # noqa: E402
 from postmortem import (  # noqa: E402
     test_postmortem_verdict_equals_cli, test_spills_coworker_lists_files_and_flags_the_missing_one,
@@ -70,6 +71,7 @@ TESTS = [
     test_spills_coworker_lists_files_and_flags_the_missing_one,
     test_spills_trust_the_recorded_working_directory_only_on_a_click,
     test_live_writer_rows_appear_once_in_order,
+    test_alerts_reach_the_window_and_the_desktop_and_open_their_message,
     test_seed_five_agent_view_shows_5_visible_rows,
     test_goose_compacted_agent_view_is_summary_continuation_preserved,
     test_hostile_html_shows_as_text_and_nothing_executes,

@@ -29,6 +29,9 @@ import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
 import type { Link } from "./bindings/Link";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
+import { useAlerts } from "./alerts";
+import { AlertsPanel } from "./components/AlertsPanel";
+import type { Alert } from "./bindings/Alert";
 
 export function App() {
   const [selected, setSelected] = useState<SessionKey | null>(null);
@@ -145,26 +148,44 @@ export function App() {
     };
   }, [sessionSort, loadedPaths]);
 
+  // A message of any session, in the timeline: selected at once in the open session
+  // (selecting it again would reload it and lose the cursor), else once its timeline is in.
+  const openAt = useCallback(
+    (key: SessionKey, index: number) => {
+      setTab("timeline");
+      if (selected && selected.path === key.path && selected.id === key.id) return selectMessage(index);
+      setPendingHit({ id: key.id, index });
+      setSelected(key);
+    },
+    [selected, selectMessage],
+  );
   const openHit = useCallback(
     (h: Hit) => {
       const key = hitTarget(sources ?? [], h);
       setSearching(false);
       if (!key) return;
-      setTab("timeline");
       // The inspector marks the match and scrolls to it once the message is shown.
       setSearchMark({ index: h.index, text: Array.from(h.snippet).slice(h.match_start, h.match_end).join("") });
-      // The open session: select at once (selecting it again would reload it and lose the
-      // cursor); another one: once its timeline is in.
-      if (selected && selected.path === key.path && selected.id === key.id) return selectMessage(h.index);
-      setPendingHit({ id: h.session_id, index: h.index });
-      setSelected(key);
+      openAt(key, h.index);
     },
-    [sources, selected, selectMessage],
+    [sources, openAt],
   );
+  // An alert (in the window's list, or its desktop notification clicked): the session it names
+  // at the message that tipped it.
+  const openAlert = useCallback(
+    (a: Alert) => {
+      const path = a.source ?? (sources ?? []).find((g) => g.sessions.some((s) => s.id === a.session_id))?.path;
+      if (path) openAt({ path, id: a.session_id }, a.message_index);
+    },
+    [sources, openAt],
+  );
+  const alerts = useAlerts(openAlert);
+  const [alertsOpen, setAlertsOpen] = useState(false);
   useEffect(() => {
     if (!pendingHit || timeline?.meta.id !== pendingHit.id) return;
-    // A hit past the first page waits for its row to come in.
-    if (rowsIn && !timeline.rows.some((r) => r.index === pendingHit.index)) return;
+    // A hit past the first page waits for its row to come in, and so does one past the rows
+    // the index kept of a file that grew since (a live session's, read whole behind them).
+    if ((rowsIn || standIn(timeline)) && !timeline.rows.some((r) => r.index === pendingHit.index)) return;
     selectMessage(pendingHit.index);
     setPendingHit(null);
   }, [pendingHit, timeline, selectMessage, rowsIn]);
@@ -393,7 +414,16 @@ export function App() {
           />
         )}
       </div>
-      <BottomBar tabs={TABS} active={tab} onTab={setTab} status={liveNote ? `${liveNote} · ${status}` : status} busy={loading || rowsIn !== null || sources === null} />
+      <BottomBar
+        tabs={TABS}
+        active={tab}
+        onTab={setTab}
+        status={liveNote ? `${liveNote} · ${status}` : status}
+        busy={loading || rowsIn !== null || sources === null}
+        alerts={alerts.shown.length}
+        onAlerts={() => setAlertsOpen((o) => !o)}
+      />
+      <AlertsPanel state={alerts} expanded={alertsOpen} onCollapse={() => setAlertsOpen(false)} onOpen={(a) => (setAlertsOpen(false), openAlert(a))} />
       {help && <KeyHelp onClose={() => setHelp(false)} />}
       {searching && <SearchDialog paths={searchPaths} onOpen={openHit} onClose={() => setSearching(false)} />}
       {dragging && <div className="drop-overlay">Drop a session file, database or folder to open it</div>}

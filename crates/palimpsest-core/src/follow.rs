@@ -6,6 +6,8 @@
 //! source is added. [`Follower::poll`] blocks until something changed (or the poll interval
 //! passed) and returns what changed, in order, already shaped for the UI: the whole `Message`s
 //! of a change become [`TimelineRow`]s so a burst of large tool results never crosses IPC whole.
+//! Asked to ([`Follower::observe`]), it also keeps what each look changed for an alerter
+//! ([`crate::watch::Observed`]), which the app runs on a thread of its own.
 //! Threads, event emission and the app's caches are the app's business (`src-tauri/src/live.rs`).
 
 use std::path::{Path, PathBuf};
@@ -153,6 +155,11 @@ pub struct Follower {
     last_refresh: Instant,
     /// A source was added and not yet looked at since its baseline.
     pending: bool,
+    /// What each look changed, per source, kept for an alerter when the caller asked for it
+    /// ([`Follower::observe`]).
+    observed: Option<Vec<(String, crate::watch::Observed)>>,
+    /// Patches taken for `observed`, kept for [`Follower::take_patches`].
+    kept: Vec<(String, crate::watch::Patch)>,
 }
 
 /// How often sources are listed again when no notification came (what notify can miss: network
@@ -173,7 +180,27 @@ impl Follower {
             fs: None,
             last_refresh: Instant::now(),
             pending: false,
+            observed: None,
+            kept: Vec::new(),
         }
+    }
+
+    /// Keep what each look changed for an alerter ([`Follower::take_observed`]) from now on,
+    /// with the many sessions of a fleet read on line by line ([`crate::watch::FOLLOWED`]).
+    pub fn observe(&mut self) {
+        for (_, t) in &mut self.sources {
+            t.keep_up_to(crate::watch::FOLLOWED);
+        }
+        self.observed.get_or_insert_with(Vec::new);
+    }
+
+    /// What changed since the last call, per source path (nothing unless
+    /// [`Follower::observe`] was called).
+    pub fn take_observed(&mut self) -> Vec<(String, crate::watch::Observed)> {
+        self.observed
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// The source paths followed, as given.
@@ -199,6 +226,9 @@ impl Follower {
             return Ok(());
         }
         tracker.keep_patches();
+        if self.observed.is_some() {
+            tracker.keep_up_to(crate::watch::FOLLOWED);
+        }
         self.sources.push((path.to_owned(), tracker));
         let paths: Vec<PathBuf> = self.sources.iter().map(|(p, _)| p.into()).collect();
         self.fs = Some(FsWatch::new(&paths)?);
@@ -239,7 +269,17 @@ impl Follower {
         self.pending = false;
         let mut out = Vec::new();
         for (path, tracker) in &mut self.sources {
-            out.extend(tracker.refresh().into_iter().map(|c| live_event(path, c)));
+            let changes = tracker.refresh();
+            if let Some(observed) = self.observed.as_mut() {
+                let patches = tracker.take_patches();
+                self.kept
+                    .extend(patches.iter().map(|p| (path.clone(), p.clone())));
+                let o = crate::watch::Observed::of(&changes, patches);
+                if !o.is_empty() {
+                    observed.push((path.clone(), o));
+                }
+            }
+            out.extend(changes.into_iter().map(|c| live_event(path, c)));
         }
         out
     }
@@ -247,7 +287,7 @@ impl Follower {
     /// What changed in each session since the last call, as `(source path, patch)`: what the
     /// app keeps of a session followed live is patched with these rather than read again.
     pub fn take_patches(&mut self) -> Vec<(String, crate::watch::Patch)> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.kept);
         for (path, tracker) in &mut self.sources {
             out.extend(
                 tracker

@@ -53,6 +53,7 @@ macro_rules! with_commands {
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             about($crate::rpc::AboutReq) -> $crate::api::About,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
+            set_alerts($crate::rpc::SetAlertsReq) -> bool,
         }
     };
 }
@@ -64,6 +65,8 @@ macro_rules! with_events {
         $m! {
             task_progress = "task-progress" ($crate::rpc::TaskProgress),
             live = "live" (Vec<$crate::follow::LiveEvent>),
+            alerts = "alerts" (Vec<$crate::watch::Alert>),
+            open_alert = "open-alert" ($crate::watch::Alert),
         }
     };
 }
@@ -213,6 +216,22 @@ pub struct SpillsReq {
     /// recorded working directory), beyond the session's own.
     #[serde(default)]
     pub roots: Vec<String>,
+}
+
+/// Request of `set_alerts`: whether the live follower raises alerts on the sessions it follows
+/// (each sent to the window as an `alerts` event), at which thresholds, and whether each is
+/// also a desktop notification (off: quiet). Returns whether alerts are on.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SetAlertsReq {
+    /// Raise alerts at all.
+    pub on: bool,
+    /// Also as desktop notifications (a click opens the session at the message).
+    pub notify: bool,
+    /// The thresholds (the post-mortem's own when absent).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub rules: Option<crate::analysis::alerts::AlertRules>,
 }
 
 /// Request of `bundled_examples`: where the fixtures bundled with Palimpsest are, if anywhere

@@ -66,8 +66,26 @@ fn read_app(t: &mut Transcript, context: u64) {
     );
 }
 
-fn opening(t: &mut Transcript) {
-    t.user("The coupon is applied twice at checkout; fix it in app.py.");
+/// Each worker's task: the session's name in a listing.
+fn ask(id: &str) -> &'static str {
+    match id {
+        REREAD => "Fix the double coupon in app.py",
+        STORM => "Find why checkout totals drift",
+        FREED => "Refactor the cart totals",
+        TOO_LONG => "Port the coupon tests to pytest",
+        FAILING => "Make the test suite pass",
+        REPEATED => "Clean up the lint warnings",
+        IDLE => "Document the checkout flow",
+        COSTLY => "Rewrite the pricing module",
+        _ => "Apply the coupon once at checkout",
+    }
+}
+
+fn opening(t: &mut Transcript, id: &str) {
+    t.user(&format!(
+        "{}: the coupon is applied twice at checkout.",
+        ask(id)
+    ));
     read_app(t, 18_000);
     t.tool(
         "Bash",
@@ -84,7 +102,7 @@ pub fn transcripts() -> Vec<(&'static str, Vec<Value>)> {
 
 fn lines(id: &str) -> Vec<Value> {
     let mut t = Transcript::new(id);
-    opening(&mut t);
+    opening(&mut t, id);
     match id {
         REREAD => {
             t.compact("auto", 160_000, SUMMARY);

@@ -17,7 +17,8 @@ before: number | null,
  */
 after: number | null, 
 /**
- * Requests until the next compaction, when it came within [`REQUESTS_APART_MAX`].
+ * Requests until the next compaction, when it came within [`REQUESTS_APART_MAX`] (or the
+ * threshold [`thrash_at`] was given).
  */
 next_compaction_after: number | null, 
 /**

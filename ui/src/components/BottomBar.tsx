@@ -8,9 +8,12 @@ export interface BottomBarProps {
   onTab: (id: string) => void;
   status: string;
   busy: boolean;
+  /** Alerts raised and not dismissed: counted here, a click shows or hides their list. */
+  alerts?: number;
+  onAlerts?: () => void;
 }
 
-export function BottomBar({ tabs, active, onTab, status, busy }: BottomBarProps) {
+export function BottomBar({ tabs, active, onTab, status, busy, alerts = 0, onAlerts }: BottomBarProps) {
   return (
     <footer className="bottombar">
       <div className="tabs" role="tablist" aria-label="Views">
@@ -29,6 +32,11 @@ export function BottomBar({ tabs, active, onTab, status, busy }: BottomBarProps)
         ))}
       </div>
       <TaskStatus />
+      {alerts > 0 && (
+        <button type="button" className="status-alerts" data-testid="alerts-count" onClick={onAlerts} title="Show or hide the alerts">
+          ⚠ {alerts} alert{alerts === 1 ? "" : "s"}
+        </button>
+      )}
       <div className="status" role="status" data-testid="status">
         {busy && <span className="spinner" aria-hidden="true" />}
         {status}

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Change, Tracker};
+use super::{Change, Patch, Tracker};
 use crate::analysis::Severity;
 use crate::analysis::alerts::{self, AlertKind, AlertRules};
 use crate::analysis::asked::DiagnoseOptions;
@@ -35,6 +35,11 @@ pub struct Alert {
     pub format: SourceFormat,
     /// The file or database it is read from.
     pub path: String,
+    /// The source it was followed under, as the window's sidebar lists it
+    /// ([`crate::views::SourceGroup::path`]): set by the app's follower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub source: Option<String>,
     /// What it is about.
     pub kind: AlertKind,
     /// `stuck` for what the post-mortem calls stuck, `watch` for idling and the budget.
@@ -165,11 +170,95 @@ impl Alerter {
         out
     }
 
+    /// The sessions one look changed ([`Observed`]): each observed, judged against its state
+    /// before the watch when it was there already. Sessions of more than `max_messages` are
+    /// left out when a limit is given.
+    pub fn observe_changes(
+        &mut self,
+        o: &Observed,
+        max_messages: Option<usize>,
+        now: Instant,
+    ) -> Vec<Alert> {
+        let mut raised = Vec::new();
+        for patch in &o.patches {
+            let session: Arc<Session> = match patch {
+                Patch::Whole(s) => Arc::clone(s),
+                p => match p.current() {
+                    Some(c) => c.now(),
+                    None => continue,
+                },
+            };
+            if max_messages.is_some_and(|m| session.messages.len() > m) {
+                continue;
+            }
+            let id = patch.session_id();
+            // A session that only changed visibility keeps every message as its baseline.
+            let before = (!o.added.contains(id))
+                .then(|| o.from.get(id).copied().unwrap_or(session.messages.len()));
+            raised.extend(self.observe(&session, before, now));
+        }
+        raised
+    }
+
     /// The conditions holding on `session`, kinds switched off left out.
     fn holding(&self, session: &Session) -> Vec<alerts::Condition> {
         crate::analysis::asked::diagnose(session, &self.opts)
             .map(|d| alerts::conditions(session, &d, None, &self.rules))
             .unwrap_or_default()
+    }
+}
+
+/// What one look of a [`Tracker`] changed, as an [`Alerter`] needs it: the sessions that began
+/// during the watch, where each other one first changed, and the changed sessions as the
+/// tracker keeps them (its patches). Small, so a caller may hand it to another thread.
+#[derive(Debug, Clone, Default)]
+pub struct Observed {
+    added: BTreeSet<String>,
+    from: BTreeMap<String, usize>,
+    patches: Vec<Patch>,
+}
+
+impl Observed {
+    /// From a refresh's `changes` and the `patches` taken after it.
+    pub fn of(changes: &[Change], patches: Vec<Patch>) -> Self {
+        let mut o = Observed {
+            patches,
+            ..Observed::default()
+        };
+        for c in changes {
+            let (id, at) = match c {
+                Change::SessionAdded { session } => {
+                    o.added.insert(session.id.clone());
+                    continue;
+                }
+                Change::Appended {
+                    session_id,
+                    messages,
+                } => match messages.first() {
+                    Some(m) => (session_id, m.index),
+                    None => continue,
+                },
+                Change::Rewritten {
+                    session_id,
+                    from_index,
+                    ..
+                } => (session_id, *from_index),
+                _ => continue,
+            };
+            let e = o.from.entry(id.clone()).or_insert(at);
+            *e = (*e).min(at);
+        }
+        o
+    }
+
+    /// Nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.patches.is_empty()
+    }
+
+    /// The changed sessions' ids.
+    pub fn sessions(&self) -> impl Iterator<Item = &str> {
+        self.patches.iter().map(Patch::session_id)
     }
 }
 
@@ -198,6 +287,7 @@ fn alert(w: &Watched, id: &str, kind: AlertKind, words: String, message_index: u
         name: w.name.clone(),
         format: w.format,
         path: w.path.clone(),
+        source: None,
         kind,
         severity,
         words,
@@ -226,7 +316,7 @@ pub struct AlertWatch {
 
 /// How many sessions changing at once the tracker keeps to read on from: a fleet of workers
 /// writing side by side is read line by line, not whole at each change.
-const FOLLOWED: usize = 64;
+pub const FOLLOWED: usize = 64;
 
 impl AlertWatch {
     /// Watch `tracker`'s sessions for `alerter`.
@@ -239,47 +329,8 @@ impl AlertWatch {
     /// Look again: what changed, and the alerts it raised (the idle kind included).
     pub fn refresh(&mut self, now: Instant) -> (Vec<Change>, Vec<Alert>) {
         let changes = self.tracker.refresh();
-        // Sessions that began during the watch, and where each other one first changed.
-        let mut added: BTreeSet<&str> = BTreeSet::new();
-        let mut from: BTreeMap<&str, usize> = BTreeMap::new();
-        for c in &changes {
-            let (id, at) = match c {
-                Change::SessionAdded { session } => {
-                    added.insert(session.id.as_str());
-                    continue;
-                }
-                Change::Appended {
-                    session_id,
-                    messages,
-                } => match messages.first() {
-                    Some(m) => (session_id.as_str(), m.index),
-                    None => continue,
-                },
-                Change::Rewritten {
-                    session_id,
-                    from_index,
-                    ..
-                } => (session_id.as_str(), *from_index),
-                _ => continue,
-            };
-            let e = from.entry(id).or_insert(at);
-            *e = (*e).min(at);
-        }
-        let mut raised = Vec::new();
-        for patch in self.tracker.take_patches() {
-            let session: Arc<Session> = match &patch {
-                super::Patch::Whole(s) => Arc::clone(s),
-                p => match p.current() {
-                    Some(c) => c.now(),
-                    None => continue,
-                },
-            };
-            let id = patch.session_id();
-            // A session that only changed visibility keeps every message as its baseline.
-            let before = (!added.contains(id))
-                .then(|| from.get(id).copied().unwrap_or(session.messages.len()));
-            raised.extend(self.alerter.observe(&session, before, now));
-        }
+        let observed = Observed::of(&changes, self.tracker.take_patches());
+        let mut raised = self.alerter.observe_changes(&observed, None, now);
         raised.extend(self.alerter.tick(now));
         (changes, raised)
     }

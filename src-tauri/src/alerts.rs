@@ -1,0 +1,124 @@
+//! Alerts while the window is open: a thread of its own, at the command workers' low priority,
+//! judges each session the live follower saw change (core's [`Alerter`], over what the follower
+//! already holds) and sends what it raises to the window as one `alerts` event per batch, and,
+//! unless the window is quiet, to the desktop (`desktop`). The live thread only hands over what
+//! changed ([`Observed`]), so a diagnosis never delays a row reaching the window.
+//! What an alert is and when it is raised is core's (`palimpsest_core::watch::alerts`); showing
+//! and opening them is the UI's (`ui/src/alerts.ts`).
+
+use std::collections::HashMap;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use palimpsest_core::analysis::alerts::AlertRules;
+use palimpsest_core::watch::{Alert, Alerter, Observed};
+use tauri::{AppHandle, Emitter};
+
+/// The window event carrying a batch of alerts (declared with the others in `rpc`).
+pub const EVENT: &str = palimpsest_core::rpc::event::alerts;
+
+/// Sessions of more messages than this are not judged while they run: a whole diagnosis at
+/// each change of a session that big takes seconds and hundreds of megabytes, until diagnoses
+/// are updated in place. `palimpsest watch --alerts` judges every session.
+pub const MAX_MESSAGES: usize = 20_000;
+
+/// How often idle sessions are looked at when nothing changed.
+const TICK: Duration = Duration::from_millis(500);
+
+/// What the app sends the alert thread.
+pub enum ToAlerts {
+    /// What one look of the live follower changed under source `path`.
+    Observed(String, Observed),
+    /// Alerts on or off, at which thresholds, and whether on the desktop too.
+    Set {
+        /// The alerter, or none for off.
+        alerter: Option<Alerter>,
+        /// Desktop notifications too.
+        notify: bool,
+    },
+}
+
+/// Start the alert thread, alerts on at the post-mortem's thresholds with desktop
+/// notifications.
+pub fn start(app: AppHandle) -> Sender<ToAlerts> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("palimpsest-alerts".into())
+        .spawn(move || {
+            crate::runtime::lower_priority();
+            run(&app, &rx);
+        });
+    if let Err(e) = spawned {
+        eprintln!("palimpsest-app: alerts are off: {e}");
+    }
+    tx
+}
+
+fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
+    let mut alerter = Some(Alerter::new(AlertRules::default(), None));
+    let mut notify = true;
+    let mut desktop = crate::desktop::Notifier::start(app.clone());
+    // The source each session was followed under, for the window to open it.
+    let mut source_of: HashMap<String, String> = HashMap::new();
+    loop {
+        let mut batch = Vec::new();
+        match rx.recv_timeout(TICK) {
+            Ok(first) => {
+                batch.push(first);
+                batch.extend(rx.try_iter());
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+        let now = Instant::now();
+        let mut raised = Vec::new();
+        for msg in batch {
+            match msg {
+                ToAlerts::Set {
+                    alerter: a,
+                    notify: n,
+                } => {
+                    alerter = a;
+                    notify = n;
+                }
+                ToAlerts::Observed(path, o) => {
+                    for id in o.sessions() {
+                        source_of.insert(id.to_owned(), path.clone());
+                    }
+                    if let Some(a) = alerter.as_mut() {
+                        raised.extend(a.observe_changes(&o, Some(MAX_MESSAGES), now));
+                    }
+                }
+            }
+        }
+        if let Some(a) = alerter.as_mut() {
+            raised.extend(a.tick(now));
+        }
+        if raised.is_empty() {
+            continue;
+        }
+        for a in &mut raised {
+            a.source = source_of.get(&a.session_id).cloned();
+        }
+        if notify && let Some(d) = desktop.as_mut() {
+            for a in &raised {
+                d.show(a);
+            }
+        }
+        if let Err(e) = app.emit(EVENT, &raised) {
+            eprintln!("palimpsest-app: cannot send alerts to the window: {e}");
+        }
+    }
+}
+
+/// The alert a desktop notification was for, opened in the window (its click).
+pub fn open(app: &AppHandle, alert: &Alert) {
+    use tauri::Manager;
+    if let Err(e) = app.emit(palimpsest_core::rpc::event::open_alert, alert) {
+        eprintln!("palimpsest-app: cannot open the alert in the window: {e}");
+    }
+    if let Some(w) = app.get_webview_window("main") {
+        let _ = w.unminimize();
+        let _ = w.set_focus();
+    }
+}

@@ -1,0 +1,153 @@
+"""Alerts while workers run, in the window and on the desktop: a fleet of Claude Code workers
+written line by line into a followed folder raises one alert per worker that turns stuck, in the
+window's list and as a desktop notification (to a stand-in notification service on a session bus
+of the test's own); a click on either opens the session at the message that tipped it; quiet
+keeps new alerts off the desktop and off the screen."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from common import check, main_app_closed, own_driver, shots, bin_beside_app
+
+# palimpsest_fixtures::alerting: session id → (kind, message that tips it).
+WORKER = "a1e70000-0000-4000-8000-00000000000"
+EXPECTED = {
+    WORKER + "1": ("rereads_after_compaction", 12),
+    WORKER + "2": ("compaction_storm", 9),
+    WORKER + "3": ("compaction_freed_little", 7),
+    WORKER + "4": ("prompt_too_long", 8),
+    WORKER + "5": ("failing_loop", 9),
+    WORKER + "6": ("repeated_call", 9),
+}
+ALERTS = "return Array.from(document.querySelectorAll('[data-testid=alert]')).map(b => [b.dataset.sessionId, b.dataset.kind]);"
+SELECTED = ("return [document.querySelector('main.main')?.dataset.sessionId, "
+            "document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index];")
+
+
+def session_bus(out):
+    """A session bus of the test's own (its messages in `out`): the daemon and its address."""
+    p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                         stdout=subprocess.PIPE, stderr=open(os.path.join(out, "dbus-daemon.log"), "w"), text=True)
+    return p, p.stdout.readline().strip()
+
+
+def write_fleet(src, folder, ids):
+    """The workers `ids` of `src`, a line of each in turn, as running workers write."""
+    lines = {i: open(os.path.join(src, f"{i}.jsonl")).read().splitlines(True) for i in ids}
+    for k in range(max(len(v) for v in lines.values())):
+        for i, v in lines.items():
+            if k < len(v):
+                with open(os.path.join(folder, f"{i}.jsonl"), "a") as f:
+                    f.write(v[k])
+                time.sleep(0.02)
+
+
+def notified(log):
+    try:
+        with open(log) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def test_alerts_reach_the_window_and_the_desktop_and_open_their_message(c):
+    fixtures = bin_beside_app(c, "palimpsest-fixtures", "palimpsest-fixtures")
+    notifyd = bin_beside_app(c, "palimpsest-notifyd", "palimpsest-fixtures")
+    src = tempfile.mkdtemp(prefix="palimpsest-e2e-fleet-")
+    folder = tempfile.mkdtemp(prefix="palimpsest-e2e-alerts-")
+    subprocess.run([fixtures, "--alerting", src], check=True, capture_output=True, timeout=60)
+    bus, address = session_bus(c.out)
+    log, clicks = os.path.join(c.out, "notifications.jsonl"), os.path.join(c.out, "clicks")
+    for f in (log, clicks):
+        if os.path.exists(f):
+            os.remove(f)
+    env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address)
+    service = subprocess.Popen([notifyd, log, clicks], env=env)
+    main_driver = c.d
+    try:
+        with main_app_closed(c):
+            try:
+                with own_driver(c, env, "tauri-driver-alerts.log") as d:
+                    c.d = d
+                    d.start(c.app, [folder])
+                    alerts_in_window_and_on_desktop(c, src, folder, log, clicks)
+            finally:
+                c.d = main_driver
+    finally:
+        service.terminate()
+        bus.terminate()
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(src, ignore_errors=True)
+
+
+def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
+    c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
+             what="the empty folder's window")
+    # Not quiet, whatever an earlier run on this machine left (the window remembers it).
+    if c.d.run("return localStorage.getItem('palimpsest.alerts.quiet') === '1';"):
+        c.d.run("localStorage.removeItem('palimpsest.alerts.quiet'); location.reload();")
+        time.sleep(1.0)
+        c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
+                 what="the window again")
+    write_fleet(src, folder, sorted(EXPECTED) + [WORKER + "9"])
+    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length >= 3 && "
+             "document.querySelector('[data-testid=alerts-count]')?.textContent.includes('6 alerts');",
+             timeout=60, what="six alerts")
+    time.sleep(1.5)  # a duplicate would come within a look or two
+    count = c.d.run("return document.querySelector('[data-testid=alerts-count]').textContent;")
+    check("6 alerts" in count, f"one alert per stuck worker, none for the healthy one; got {count!r}")
+    c.d.click("[data-testid=alerts-count]")
+    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 6;", what="the whole list")
+    shown = sorted(tuple(x) for x in c.d.run(ALERTS))
+    check(shown == sorted((s, k) for s, (k, _) in EXPECTED.items()),
+          f"each worker's alert, of its kind; got {shown}")
+    shots(c, "alerts.png", "screenshot-alerts.png")
+
+    # On the desktop: one notification each, naming the finding and the message.
+    deadline = time.time() + 10
+    while len(notified(log)) < 6 and time.time() < deadline:
+        time.sleep(0.2)
+    notes = notified(log)
+    check(len(notes) == 6, f"six desktop notifications; got {len(notes)}: {notes}")
+    reread = next((n for n in notes if "re-reading /w/shop/app.py" in n["body"]), None)
+    check(reread is not None and reread["body"].endswith("(message 12)") and reread["summary"].startswith("Palimpsest: stuck")
+          and reread["actions"] == ["default", "Open"],
+          f"the re-read notification says what and where, and can be clicked; got {reread}")
+
+    # A click in the window's list opens the session at the message that tipped it.
+    sid, (_, at) = WORKER + "2", EXPECTED[WORKER + "2"]
+    c.d.click(f'[data-testid=alert][data-session-id="{sid}"]')
+    c.d.wait(f"const [s, i] = (() => {{ {SELECTED} }})(); return s === arguments[0] && i === arguments[1];",
+             sid, str(at), timeout=20, what="the storm alert's session at message 9")
+    # A click on the desktop notification does the same, for another session.
+    failing = next(n for n in notes if "failing calls" in n["body"])
+    with open(clicks, "a") as f:
+        f.write(f"{failing['id']}\n")
+    sid, (_, at) = WORKER + "5", EXPECTED[WORKER + "5"]
+    c.d.wait(f"const [s, i] = (() => {{ {SELECTED} }})(); return s === arguments[0] && i === arguments[1];",
+             sid, str(at), timeout=20, what="the clicked notification's session at message 9")
+    shots(c, "alert-opened.png")
+
+    # Quiet: a worker turning stuck now is counted, not shown, and not sent to the desktop.
+    c.d.click("[data-testid=alerts-quiet]")
+    c.d.wait("return !document.querySelector('[data-testid=alerts]');", what="the list hidden when quiet")
+    time.sleep(1.0)  # the setting reaches the app before the next worker writes
+    with open(os.path.join(src, f"{WORKER}5.jsonl")) as f:
+        lines = f.read().splitlines(True)
+    # The failing worker again, under another id: a new session turning stuck.
+    other = "a1e70000-0000-4000-8000-0000000000aa"
+    with open(os.path.join(folder, f"{other}.jsonl"), "w") as f:
+        for line in lines:
+            f.write(line.replace(WORKER + "5", other))
+    c.d.wait("return document.querySelector('[data-testid=alerts-count]')?.textContent.includes('7 alerts');",
+             timeout=30, what="the seventh alert, counted")
+    check(not c.d.run("return !!document.querySelector('[data-testid=alerts]');"), "quiet: no list pops up")
+    time.sleep(1.0)
+    check(len(notified(log)) == 6, f"quiet: nothing more on the desktop; got {len(notified(log))}")
+    c.d.click("[data-testid=alerts-count]")
+    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 7;", what="the list asked for")
+    c.d.click("[data-testid=alerts-quiet]")  # as it was
