@@ -1,7 +1,8 @@
 //! Alerts while the window is open: a thread of its own, at the command workers' low priority,
 //! judges each session the live follower saw change (core's [`Alerter`], over what the follower
 //! already holds) and sends what it raises to the window as one `alerts` event per batch, and,
-//! unless the window is quiet, to the desktop (`desktop`). The live thread only hands over what
+//! unless the window is quiet, to the desktop (`desktop`); the fleet rows of those sessions,
+//! diagnosed as they are now, go to the window's fleet table (`fleet-rows`). The live thread only hands over what
 //! changed ([`Observed`]), so a diagnosis never delays a row reaching the window.
 //! What an alert is and when it is raised is core's (`palimpsest_core::watch::alerts`); showing
 //! and opening them is the UI's (`ui/src/alerts.ts`).
@@ -11,7 +12,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use palimpsest_core::analysis::alerts::AlertRules;
-use palimpsest_core::watch::{Alert, Alerter, Observed};
+use palimpsest_core::watch::{Alert, Alerter, FleetUpdate, Observed};
 use tauri::{AppHandle, Emitter};
 
 /// The window event carrying a batch of alerts (declared with the others in `rpc`).
@@ -55,7 +56,7 @@ pub fn start(app: AppHandle) -> Sender<ToAlerts> {
 }
 
 fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
-    let mut alerter = Some(Alerter::new(AlertRules::default(), None));
+    let mut alerter = Some(Alerter::new(AlertRules::default(), None).with_rows());
     let mut notify = true;
     let mut desktop = crate::desktop::Notifier::start(app.clone());
     // The source each session was followed under, for the window to open it.
@@ -78,7 +79,7 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
                     alerter: a,
                     notify: n,
                 } => {
-                    alerter = a;
+                    alerter = a.map(Alerter::with_rows);
                     notify = n;
                 }
                 ToAlerts::Observed(path, o) => {
@@ -93,6 +94,20 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
         }
         if let Some(a) = alerter.as_mut() {
             raised.extend(a.tick(now));
+            // The fleet table's rows of the sessions that changed, diagnosed as they are now.
+            let rows: Vec<FleetUpdate> = a
+                .take_rows()
+                .into_iter()
+                .filter_map(|row| {
+                    let source = source_of.get(&row.session_id)?.clone();
+                    Some(FleetUpdate { source, row })
+                })
+                .collect();
+            if !rows.is_empty()
+                && let Err(e) = app.emit(palimpsest_core::rpc::event::fleet_rows, &rows)
+            {
+                eprintln!("palimpsest-app: cannot send fleet rows to the window: {e}");
+            }
         }
         if raised.is_empty() {
             continue;

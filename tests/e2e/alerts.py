@@ -132,6 +132,11 @@ def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
              sid, str(at), timeout=20, what="the clicked notification's session at message 9")
     shots(c, "alert-opened.png")
 
+    # The fleet table, open while the next worker writes, gains its row as its lines land.
+    c.d.click('[data-tab="postmortem"]')
+    c.d.wait("return document.querySelectorAll('[data-testid=fleet-table] tbody tr').length === 7;", timeout=60,
+             what="the fleet table of the seven workers")
+
     # Quiet: a worker turning stuck now is counted, not shown, and not sent to the desktop.
     c.d.click("[data-testid=alerts-quiet]")
     c.d.wait("return !document.querySelector('[data-testid=alerts]');", what="the list hidden when quiet")
@@ -148,6 +153,17 @@ def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
     check(not c.d.run("return !!document.querySelector('[data-testid=alerts]');"), "quiet: no list pops up")
     time.sleep(1.0)
     check(len(notified(log)) == 6, f"quiet: nothing more on the desktop; got {len(notified(log))}")
+    row = f'[data-testid=fleet-table] tbody tr:has([data-session-id="{other}"])'
+    c.d.wait("const r = document.querySelector(arguments[0]); return r && r.dataset.severity === 'stuck' && "
+             "!!r.querySelector('[data-testid=fleet-live]');", row, timeout=30,
+             what="the new worker's row, live and stuck, in the fleet table")
+    verdict = c.d.run("return document.querySelector(arguments[0]).querySelector('.verdict-cell').textContent;", row)
+    check("failing calls in a row, all Bash npm test" in verdict, f"its verdict as diagnose words it; got {verdict!r}")
+    c.d.click("[data-testid=fleet-running]")
+    c.d.wait("return document.querySelectorAll('[data-testid=fleet-table] tbody tr').length === 1;",
+             what="Running: only the worker written since the table opened")
+    shots(c, "fleet-running.png")
+    c.d.click("[data-testid=fleet-running]")
     c.d.click("[data-testid=alerts-count]")
     c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 7;", what="the list asked for")
     c.d.click("[data-testid=alerts-quiet]")  # as it was

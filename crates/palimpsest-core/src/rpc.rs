@@ -67,6 +67,7 @@ macro_rules! with_events {
             live = "live" (Vec<$crate::follow::LiveEvent>),
             alerts = "alerts" (Vec<$crate::watch::Alert>),
             open_alert = "open-alert" ($crate::watch::Alert),
+            fleet_rows = "fleet-rows" (Vec<$crate::watch::FleetUpdate>),
         }
     };
 }

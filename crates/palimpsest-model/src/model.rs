@@ -367,6 +367,22 @@ pub struct Session {
 }
 
 impl Session {
+    /// The session as it was when only its first `n` messages were written: those messages
+    /// (shared) and the compactions that cut among them. What a watcher saw before a change.
+    pub fn prefix(&self, n: usize) -> Session {
+        let n = n.min(self.messages.len());
+        Session {
+            meta: self.meta.clone(),
+            messages: self.messages[..n].to_vec(),
+            compactions: self
+                .compactions
+                .iter()
+                .filter(|c| c.cut_index < n)
+                .cloned()
+                .collect(),
+        }
+    }
+
     /// Each message's position in [`Session::messages`], by its stored index.
     pub fn positions(&self) -> std::collections::HashMap<usize, usize> {
         self.messages

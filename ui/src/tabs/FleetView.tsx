@@ -1,8 +1,11 @@
 // The fleet table of the Post-mortem tab: every session of the source, from the index (core
 // brings it up to date first), with severity, re-reads, compactions, cost and verdict. Any
 // column sorts (click its header; again to reverse); the verdict wraps in its column so the
-// table fits the pane. Each row opens its session. Sorting is `fleetSort`'s.
+// table fits the pane. Each row opens its session. Sorting is `fleetSort`'s. Rows of sessions
+// being written update in place as their lines land (`fleet-rows` events, diagnosed by the
+// app's alert thread); "Running" shows only those, most severe first.
 import { useEffect, useMemo, useState } from "react";
+import type { FleetRow } from "../bindings/FleetRow";
 import { call, onEvent } from "../ipc";
 import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
@@ -10,6 +13,50 @@ import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fle
 
 /** Sources with at most this many sessions get the fleet table without asking. */
 const FLEET_AUTO = 25;
+
+/** A session counts as running this long after its last line came in. */
+export const RUNNING_MS = 5 * 60_000;
+
+/** The live rows of `path` after a `fleet-rows` batch: each row with when it came in. */
+export function withLiveRows(
+  live: Map<string, { row: FleetRow; at: number }>,
+  batch: { source: string; row: FleetRow }[],
+  path: string,
+  at: number,
+): Map<string, { row: FleetRow; at: number }> {
+  const next = new Map(live);
+  for (const u of batch) if (u.source === path) next.set(u.row.session_id, { row: u.row, at });
+  return next;
+}
+
+/** The fleet's rows with the live ones laid over them (and added, for sessions new since);
+ *  only those that came in within `RUNNING_MS` of `now` when `running`. */
+export function fleetRows(base: FleetRow[], live: Map<string, { row: FleetRow; at: number }>, running: boolean, now: number): FleetRow[] {
+  const byId = new Map(base.map((r) => [r.session_id, r]));
+  for (const [id, l] of live) byId.set(id, l.row);
+  const all = [...byId.values()];
+  return running ? all.filter((r) => now - (live.get(r.session_id)?.at ?? -Infinity) < RUNNING_MS) : all;
+}
+
+/** The live rows of source `path`, kept while the view is open. */
+function useLiveRows(path: string) {
+  const [live, setLive] = useState<Map<string, { row: FleetRow; at: number }>>(new Map());
+  useEffect(() => {
+    setLive(new Map());
+    let unlisten: (() => void) | undefined;
+    let gone = false;
+    onEvent("fleet-rows", (batch) => setLive((m) => withLiveRows(m, batch, path, Date.now())))
+      .then((u) => (gone ? u() : (unlisten = u)))
+      .catch(() => {
+        // Outside the app (unit tests) there are no events.
+      });
+    return () => {
+      gone = true;
+      unlisten?.();
+    };
+  }, [path]);
+  return live;
+}
 
 // Seven columns fit the main pane at 1280 × 800 beside the sidebar and inspector; the format
 // rides under the title, usable summaries beside the compaction count.
@@ -33,13 +80,32 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
   const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count, round]);
   const done = useFleetProgress(path, busy);
   const cancelled = err?.code === "cancelled";
-  const rows = useMemo(() => (fleet ? sortFleet(fleet.sessions, sort.key, sort.dir) : []), [fleet, sort]);
+  const live = useLiveRows(path);
+  const [running, setRunning] = useState(false);
+  const rows = useMemo(
+    () => (fleet ? sortFleet(fleetRows(fleet.sessions, live, running, Date.now()), sort.key, sort.dir) : []),
+    [fleet, live, running, sort],
+  );
   const t = fleet?.totals;
   const sortBy = (key: FleetKey) =>
     setSort((s) => (s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: firstDir(key) }));
   return (
     <section className="fleet" data-testid="fleet">
       <h3>Fleet: all {count} sessions of this source</h3>
+      {live.size > 0 && (
+        <label className="small" data-testid="fleet-running-label">
+          <input
+            type="checkbox"
+            checked={running}
+            onChange={(e) => {
+              setRunning(e.target.checked);
+              if (e.target.checked) setSort({ key: "severity", dir: "asc" });
+            }}
+            data-testid="fleet-running"
+          />{" "}
+          Running: only the sessions written in the last five minutes, most severe first
+        </label>
+      )}
       {!asked && (
         <button type="button" onClick={() => setAskedFor(path)} data-testid="fleet-run">
           Diagnose all {count} sessions
@@ -104,7 +170,14 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
                     <button type="button" className="link-button" onClick={() => selectSession(r.session_id)} data-testid="fleet-session" data-session-id={r.session_id} title={r.session_id}>
                       {r.title}
                     </button>
-                    <div className="muted small">{r.format}</div>
+                    <div className="muted small">
+                      {r.format}
+                      {live.has(r.session_id) && (
+                        <span data-testid="fleet-live">
+                          {" "}· ● last line {new Date(live.get(r.session_id)!.at).toLocaleTimeString()}
+                        </span>
+                      )}
+                    </div>
                   </td>
                   <td className="num">{r.calls}</td>
                   <td className="num">

@@ -53,6 +53,17 @@ pub struct Alert {
     pub raised_at: i64,
 }
 
+/// A fleet row made again from a followed session's diagnosis as it changed, for the window's
+/// fleet table to update in place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct FleetUpdate {
+    /// The source it was followed under ([`crate::views::SourceGroup::path`]).
+    pub source: String,
+    /// The row as the session is now.
+    pub row: crate::analysis::FleetRow,
+}
+
 /// What the alerter remembers of a session it saw change.
 struct Watched {
     /// Kinds raised and still holding (or, for those never raised, holding at the baseline).
@@ -71,6 +82,8 @@ pub struct Alerter {
     rules: AlertRules,
     opts: DiagnoseOptions,
     sessions: BTreeMap<String, Watched>,
+    /// Fleet rows of the sessions observed since the last [`Alerter::take_rows`], when kept.
+    rows: Option<Vec<crate::analysis::FleetRow>>,
 }
 
 impl Alerter {
@@ -85,7 +98,21 @@ impl Alerter {
                 ..DiagnoseOptions::default()
             },
             sessions: BTreeMap::new(),
+            rows: None,
         }
+    }
+
+    /// Also make each observed session's fleet row ([`Alerter::take_rows`]): the diagnosis is
+    /// made anyway, the row costs its pricing.
+    pub fn with_rows(mut self) -> Self {
+        self.rows = Some(Vec::new());
+        self
+    }
+
+    /// The fleet rows of the sessions observed since the last call, oldest first (one per
+    /// session, its newest).
+    pub fn take_rows(&mut self) -> Vec<crate::analysis::FleetRow> {
+        self.rows.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The thresholds it alerts at.
@@ -106,7 +133,7 @@ impl Alerter {
         if !self.sessions.contains_key(id) {
             let raised = match before {
                 Some(b) if b > 0 => {
-                    let then = prefix(session, b);
+                    let then = session.prefix(b);
                     self.holding(&then).into_iter().map(|c| c.kind).collect()
                 }
                 _ => BTreeSet::new(),
@@ -125,11 +152,15 @@ impl Alerter {
         }
         let (conditions, waiting) = match crate::analysis::asked::diagnose(session, &self.opts) {
             Ok(d) => {
-                let cost = self
-                    .rules
-                    .budget_usd
-                    .and_then(|_| crate::cost::session_cost(session, self.opts.price_table()));
+                let cost = (self.rules.budget_usd.is_some() || self.rows.is_some())
+                    .then(|| crate::cost::session_cost(session, self.opts.price_table()))
+                    .flatten();
                 let found = alerts::conditions(session, &d, cost.as_ref(), &self.rules);
+                if let Some(rows) = self.rows.as_mut() {
+                    let usd = cost.as_ref().and_then(|c| c.total_usd);
+                    rows.retain(|r| r.session_id != *id);
+                    rows.push(crate::analysis::fleet::row(&session.meta, &d, usd));
+                }
                 (found, alerts::waiting_after_compaction(session, &d))
             }
             Err(_) => (Vec::new(), None),
@@ -259,21 +290,6 @@ impl Observed {
     /// The changed sessions' ids.
     pub fn sessions(&self) -> impl Iterator<Item = &str> {
         self.patches.iter().map(Patch::session_id)
-    }
-}
-
-/// `session`'s first `n` messages and the compactions that cut among them.
-fn prefix(session: &Session, n: usize) -> Session {
-    let n = n.min(session.messages.len());
-    Session {
-        meta: session.meta.clone(),
-        messages: session.messages[..n].to_vec(),
-        compactions: session
-            .compactions
-            .iter()
-            .filter(|c| c.cut_index < n)
-            .cloned()
-            .collect(),
     }
 }
 

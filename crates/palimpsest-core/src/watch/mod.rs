@@ -20,7 +20,7 @@ mod fs;
 mod patch;
 mod primed;
 
-pub use alerts::{Alert, AlertWatch, Alerter, FOLLOWED, Observed};
+pub use alerts::{Alert, AlertWatch, Alerter, FOLLOWED, FleetUpdate, Observed};
 pub use fs::{DEBOUNCE, FsWatch};
 pub use patch::{Patch, Printed, Tail};
 pub use primed::Primed;

@@ -200,17 +200,7 @@ fn replayed(session: &Session, rules: &AlertRules) -> Vec<Alert> {
     let mut alerter = Alerter::new(rules.clone(), None);
     let mut out = Vec::new();
     for n in 1..=session.messages.len() {
-        let prefix = Session {
-            meta: session.meta.clone(),
-            messages: session.messages[..n].to_vec(),
-            compactions: session
-                .compactions
-                .iter()
-                .filter(|c| c.cut_index < n)
-                .cloned()
-                .collect(),
-        };
-        out.extend(alerter.observe(&prefix, None, Instant::now()));
+        out.extend(alerter.observe(&session.prefix(n), None, Instant::now()));
     }
     out
 }
