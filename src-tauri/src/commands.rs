@@ -56,7 +56,7 @@ pub fn bundled_examples(
 pub fn set_alerts(
     state: State<'_, AppState>,
     req: palimpsest_core::rpc::SetAlertsReq,
-) -> Result<bool, IpcError> {
+) -> Result<palimpsest_core::analysis::alerts::AlertRules, IpcError> {
     Ok(state.alerts(req.on, req.notify, req.rules))
 }
 

@@ -141,19 +141,19 @@ impl AppState {
     }
 
     /// Alerts on (at `rules`, the post-mortem's when `None`) or off, on the desktop too or
-    /// not; false when the alert thread is not running.
+    /// not: the thresholds in effect.
     pub fn alerts(
         &self,
         on: bool,
         notify: bool,
         rules: Option<palimpsest_core::analysis::alerts::AlertRules>,
-    ) -> bool {
-        let alerter =
-            on.then(|| palimpsest_core::watch::Alerter::new(rules.unwrap_or_default(), None));
-        self.alerts.get().is_some_and(|tx| {
-            tx.send(crate::alerts::ToAlerts::Set { alerter, notify })
-                .is_ok()
-        }) && on
+    ) -> palimpsest_core::analysis::alerts::AlertRules {
+        let rules = rules.unwrap_or_default();
+        let alerter = on.then(|| palimpsest_core::watch::Alerter::new(rules.clone(), None));
+        if let Some(tx) = self.alerts.get() {
+            let _ = tx.send(crate::alerts::ToAlerts::Set { alerter, notify });
+        }
+        rules
     }
 
     /// Follow `path` live from now on. Call it before listing the source for the window: the

@@ -1,8 +1,10 @@
-"""Alerts while workers run, in the window and on the desktop: a fleet of Claude Code workers
-written line by line into a followed folder raises one alert per worker that turns stuck, in the
-window's list and as a desktop notification (to a stand-in notification service on a session bus
-of the test's own); a click on either opens the session at the message that tipped it; quiet
-keeps new alerts off the desktop and off the screen."""
+"""Alerts while workers run, in the window and on the desktop: with a threshold set in the
+window (idle for 3 s after a compaction), a fleet of Claude Code workers written line by line
+into a followed folder raises one alert per worker that turns stuck, within a second of the
+line that tips it, in the window's list and as a desktop notification (to a stand-in
+notification service on a session bus of the test's own); a click on either opens the session at
+that message; the fleet table gains a new worker's row as its lines land, and Running shows it
+alone; quiet keeps new alerts off the desktop and off the screen."""
 
 import json
 import os
@@ -23,6 +25,7 @@ EXPECTED = {
     WORKER + "5": ("failing_loop", 9),
     WORKER + "6": ("repeated_call", 9),
 }
+IDLE, HEALTHY = WORKER + "7", WORKER + "9"
 ALERTS = "return Array.from(document.querySelectorAll('[data-testid=alert]')).map(b => [b.dataset.sessionId, b.dataset.kind]);"
 SELECTED = ("return [document.querySelector('main.main')?.dataset.sessionId, "
             "document.querySelector('[data-testid=row][aria-selected=true]')?.dataset.index];")
@@ -36,14 +39,19 @@ def session_bus(out):
 
 
 def write_fleet(src, folder, ids):
-    """The workers `ids` of `src`, a line of each in turn, as running workers write."""
+    """The workers `ids` of `src`, a line of each in turn, as running workers write; when each
+    wrote the line that tips it (milliseconds since the epoch, as the page's Date.now())."""
     lines = {i: open(os.path.join(src, f"{i}.jsonl")).read().splitlines(True) for i in ids}
+    tipped = {}
     for k in range(max(len(v) for v in lines.values())):
         for i, v in lines.items():
             if k < len(v):
                 with open(os.path.join(folder, f"{i}.jsonl"), "a") as f:
                     f.write(v[k])
+                if i in EXPECTED and EXPECTED[i][1] == k:
+                    tipped[i] = time.time() * 1000
                 time.sleep(0.02)
+    return tipped
 
 
 def notified(log):
@@ -87,32 +95,58 @@ def test_alerts_reach_the_window_and_the_desktop_and_open_their_message(c):
 def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
     c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
              what="the empty folder's window")
-    # Not quiet, whatever an earlier run on this machine left (the window remembers it).
-    if c.d.run("return localStorage.getItem('palimpsest.alerts.quiet') === '1';"):
-        c.d.run("localStorage.removeItem('palimpsest.alerts.quiet'); location.reload();")
+    # Not quiet and at the post-mortem's thresholds, whatever an earlier run on this machine
+    # left (the window remembers both).
+    if c.d.run("return localStorage.length > 0;"):
+        c.d.run("localStorage.clear(); location.reload();")
         time.sleep(1.0)
         c.d.wait("return !!document.querySelector('[data-testid=no-sources]');", timeout=30,
                  what="the window again")
-    write_fleet(src, folder, sorted(EXPECTED) + [WORKER + "9"])
-    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length >= 3 && "
-             "document.querySelector('[data-testid=alerts-count]')?.textContent.includes('6 alerts');",
-             timeout=60, what="six alerts")
+    # The list, asked for before any alert, and a threshold set: idle for 3 s after a compaction.
+    c.d.click("[data-testid=alerts-count]")
+    c.d.wait("return !!document.querySelector('[data-testid=alerts]');", what="the empty list")
+    c.d.click("[data-testid=alerts-thresholds]")
+    c.d.wait("return document.querySelector('[data-testid=rule-freed_below]')?.value === '20';",
+             what="the thresholds in effect, freed below 20 %")
+    c.d.run("const i = document.querySelector('[data-testid=rule-idle_minutes]');"
+            "Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(i, '0.05');"
+            "i.dispatchEvent(new Event('input', {bubbles: true}));")
+    shots(c, "alerts-thresholds.png")
+    c.d.click("[data-testid=rules-apply]")
+    c.d.wait("return !document.querySelector('[data-testid=alerts-settings]');", what="the thresholds applied")
+    # When each alert first shows in the page (Date.now(): the clock the writer's stamps use).
+    c.d.run("""
+      window.__alertAt = {};
+      new MutationObserver(() => {
+        for (const b of document.querySelectorAll('[data-testid=alert]')) {
+          if (!(b.dataset.sessionId in window.__alertAt)) window.__alertAt[b.dataset.sessionId] = Date.now();
+        }
+      }).observe(document.body, {subtree: true, childList: true});
+    """)
+    time.sleep(1.0)  # the thresholds reach the app before the workers write
+    tipped = write_fleet(src, folder, sorted(EXPECTED) + [IDLE, HEALTHY])
+    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length >= 7;", timeout=60,
+             what="seven alerts")
     time.sleep(1.5)  # a duplicate would come within a look or two
     count = c.d.run("return document.querySelector('[data-testid=alerts-count]').textContent;")
-    check("6 alerts" in count, f"one alert per stuck worker, none for the healthy one; got {count!r}")
-    c.d.click("[data-testid=alerts-count]")
-    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 6;", what="the whole list")
+    check("7 alerts" in count, f"one alert per stuck worker and the idle one, none for the healthy one; got {count!r}")
     shown = sorted(tuple(x) for x in c.d.run(ALERTS))
-    check(shown == sorted((s, k) for s, (k, _) in EXPECTED.items()),
-          f"each worker's alert, of its kind; got {shown}")
+    want = sorted([(s, k) for s, (k, _) in EXPECTED.items()] + [(IDLE, "idle_after_compaction")])
+    check(shown == want, f"each worker's alert, of its kind; got {shown}")
+    seen = c.d.run("return window.__alertAt;")
+    lat = sorted(seen[s] - t for s, t in tipped.items())
+    med = lat[len(lat) // 2]
+    print(f"     alerts in the window, tipping line written -> alert shown: median {med:.0f} ms, "
+          f"max {lat[-1]:.0f} ms ({len(lat)} workers)")
+    check(med <= 1000, f"an alert shows within 1 s of the line that tips it (median); got {med:.0f} ms")
     shots(c, "alerts.png", "screenshot-alerts.png")
 
     # On the desktop: one notification each, naming the finding and the message.
     deadline = time.time() + 10
-    while len(notified(log)) < 6 and time.time() < deadline:
+    while len(notified(log)) < 7 and time.time() < deadline:
         time.sleep(0.2)
     notes = notified(log)
-    check(len(notes) == 6, f"six desktop notifications; got {len(notes)}: {notes}")
+    check(len(notes) == 7, f"seven desktop notifications; got {len(notes)}: {notes}")
     reread = next((n for n in notes if "re-reading /w/shop/app.py" in n["body"]), None)
     check(reread is not None and reread["body"].endswith("(message 12)") and reread["summary"].startswith("Palimpsest: stuck")
           and reread["actions"] == ["default", "Open"],
@@ -134,8 +168,8 @@ def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
 
     # The fleet table, open while the next worker writes, gains its row as its lines land.
     c.d.click('[data-tab="postmortem"]')
-    c.d.wait("return document.querySelectorAll('[data-testid=fleet-table] tbody tr').length === 7;", timeout=60,
-             what="the fleet table of the seven workers")
+    c.d.wait("return document.querySelectorAll('[data-testid=fleet-table] tbody tr').length === 8;", timeout=60,
+             what="the fleet table of the eight workers")
 
     # Quiet: a worker turning stuck now is counted, not shown, and not sent to the desktop.
     c.d.click("[data-testid=alerts-quiet]")
@@ -148,11 +182,11 @@ def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
     with open(os.path.join(folder, f"{other}.jsonl"), "w") as f:
         for line in lines:
             f.write(line.replace(WORKER + "5", other))
-    c.d.wait("return document.querySelector('[data-testid=alerts-count]')?.textContent.includes('7 alerts');",
-             timeout=30, what="the seventh alert, counted")
+    c.d.wait("return document.querySelector('[data-testid=alerts-count]')?.textContent.includes('8 alerts');",
+             timeout=30, what="the eighth alert, counted")
     check(not c.d.run("return !!document.querySelector('[data-testid=alerts]');"), "quiet: no list pops up")
     time.sleep(1.0)
-    check(len(notified(log)) == 6, f"quiet: nothing more on the desktop; got {len(notified(log))}")
+    check(len(notified(log)) == 7, f"quiet: nothing more on the desktop; got {len(notified(log))}")
     row = f'[data-testid=fleet-table] tbody tr:has([data-session-id="{other}"])'
     c.d.wait("const r = document.querySelector(arguments[0]); return r && r.dataset.severity === 'stuck' && "
              "!!r.querySelector('[data-testid=fleet-live]');", row, timeout=30,
@@ -165,5 +199,5 @@ def alerts_in_window_and_on_desktop(c, src, folder, log, clicks):
     shots(c, "fleet-running.png")
     c.d.click("[data-testid=fleet-running]")
     c.d.click("[data-testid=alerts-count]")
-    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 7;", what="the list asked for")
+    c.d.wait("return document.querySelectorAll('[data-testid=alert]').length === 8;", what="the list asked for")
     c.d.click("[data-testid=alerts-quiet]")  # as it was

@@ -12,7 +12,8 @@ import { Inspector } from "./components/Inspector";
 import { BottomBar } from "./components/BottomBar";
 import { KeyHelp } from "./components/KeyHelp";
 import { TABS } from "./tabs";
-import { countRows, formatSize, rowsInView } from "./timeline/rows";
+import { countRows, rowsInView } from "./timeline/rows";
+import { statusLine } from "./timeline/status";
 import { useKeyboard } from "./keyboard";
 import { CutView } from "./components/CutView";
 import { useCuts, useOpenCut } from "./cuts/useCuts";
@@ -29,7 +30,8 @@ import type { Hit } from "./bindings/Hit";
 import type { FleetRow } from "./bindings/FleetRow";
 import type { Link } from "./bindings/Link";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
-import { useAlerts } from "./alerts";
+import { alertTarget, useAlerts } from "./alerts";
+import { useOpenAt } from "./useOpenAt";
 import { AlertsPanel } from "./components/AlertsPanel";
 import type { Alert } from "./bindings/Alert";
 
@@ -57,8 +59,6 @@ export function App() {
   const [sessionSort, setSessionSort] = useState<SessionSort>("listed");
   const [facts, setFacts] = useState<Map<string, FleetRow>>(new Map());
   const [ranking, setRanking] = useState(false);
-  // A search hit opened: the message to select once its session's timeline is in.
-  const [pendingHit, setPendingHit] = useState<{ id: string; index: number } | null>(null);
   // The text a search hit matched, marked in the inspector while its message is shown.
   const [searchMark, setSearchMark] = useState<{ index: number; text: string } | null>(null);
   const filterRef = useRef<HTMLInputElement>(null);
@@ -148,17 +148,7 @@ export function App() {
     };
   }, [sessionSort, loadedPaths]);
 
-  // A message of any session, in the timeline: selected at once in the open session
-  // (selecting it again would reload it and lose the cursor), else once its timeline is in.
-  const openAt = useCallback(
-    (key: SessionKey, index: number) => {
-      setTab("timeline");
-      if (selected && selected.path === key.path && selected.id === key.id) return selectMessage(index);
-      setPendingHit({ id: key.id, index });
-      setSelected(key);
-    },
-    [selected, selectMessage],
-  );
+  const openAt = useOpenAt(selected, setSelected, useCallback(() => setTab("timeline"), []), selectMessage, timeline, rowsIn);
   const openHit = useCallback(
     (h: Hit) => {
       const key = hitTarget(sources ?? [], h);
@@ -170,25 +160,17 @@ export function App() {
     },
     [sources, openAt],
   );
-  // An alert (in the window's list, or its desktop notification clicked): the session it names
-  // at the message that tipped it.
+  // An alert (in the window's list, or its desktop notification clicked): its session at the
+  // message that tipped it.
   const openAlert = useCallback(
     (a: Alert) => {
-      const path = a.source ?? (sources ?? []).find((g) => g.sessions.some((s) => s.id === a.session_id))?.path;
-      if (path) openAt({ path, id: a.session_id }, a.message_index);
+      const key = alertTarget(sources ?? [], a);
+      if (key) openAt(key, a.message_index);
     },
     [sources, openAt],
   );
   const alerts = useAlerts(openAlert);
   const [alertsOpen, setAlertsOpen] = useState(false);
-  useEffect(() => {
-    if (!pendingHit || timeline?.meta.id !== pendingHit.id) return;
-    // A hit past the first page waits for its row to come in, and so does one past the rows
-    // the index kept of a file that grew since (a live session's, read whole behind them).
-    if ((rowsIn || standIn(timeline)) && !timeline.rows.some((r) => r.index === pendingHit.index)) return;
-    selectMessage(pendingHit.index);
-    setPendingHit(null);
-  }, [pendingHit, timeline, selectMessage, rowsIn]);
 
   const firstRowAt = (index: number) => rows.findIndex((r) => r.index >= index);
   const openCutData = openCut !== null ? cutsState.data?.cuts[openCut] : undefined;
@@ -290,21 +272,7 @@ export function App() {
   const searchPaths = useMemo(() => (sources ?? []).map((g) => g.path), [sources]);
   const runs = useMemo(() => (sources ?? []).flatMap((g) => g.sessions.map((s) => ({ path: g.path, id: s.id, name: s.name, label: `${s.name} · ${g.label}` }))), [sources]);
   const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
-  const status = loading
-    ? "Loading session…"
-    : error
-      ? `Error (${error.code}): ${error.message}`
-      : timeline
-        ? // What is still being read first: a long status line is cut at the window's edge.
-          (timeline.grown_bytes ? `Reading the ${formatSize(timeline.grown_bytes)} written since it was indexed… · ` : "") +
-          (timeline.unread_bytes ? `First lines shown; reading the other ${formatSize(timeline.unread_bytes)}… · ` : "") +
-          `${counts.total} messages · ${counts.agent} seen by the model · ${counts.user} seen by the user · ${counts.modelOnly} model-only` +
-          `${counts.errors ? ` · ${counts.errors} unreadable` : ""} · ${view} view: ${rows.length} rows` +
-          (rowsIn ? ` · reading rows ${rowsIn.have.toLocaleString()} / ${rowsIn.total.toLocaleString()}…` : "") +
-          (timeline.from_index ? " · rows from the index" : "")
-        : sources === null
-          ? "Looking for sessions…"
-          : "Ready";
+  const status = statusLine({ loading, error, timeline, counts, view, shown: rows.length, rowsIn, looking: sources === null });
 
   const liveNote = [
     clip.note,

@@ -3,6 +3,8 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { KEPT, withAlerts, type AlertsState } from "./alerts";
 import { AlertsPanel } from "./components/AlertsPanel";
 import type { Alert } from "./bindings/Alert";
+import type { AlertRules } from "./bindings/AlertRules";
+import { withField } from "./components/AlertsSettings";
 
 function alert(n: number, kind: Alert["kind"] = "failing_loop"): Alert {
   return {
@@ -19,8 +21,13 @@ function alert(n: number, kind: Alert["kind"] = "failing_loop"): Alert {
   };
 }
 
-function state(shown: Alert[], quiet = false): AlertsState {
-  return { alerts: shown, shown, quiet, setQuiet: vi.fn(), dismiss: vi.fn(), dismissAll: vi.fn() };
+const RULES: AlertRules = {
+  rereads: 3, freed_below: 0.2, storm_requests: 3, failing_calls: 3, repeated_calls: 3, spill_rereads: 2,
+  idle_minutes: 10, budget_usd: null, off: [],
+};
+
+function state(shown: Alert[], quiet = false, setRules = vi.fn()): AlertsState {
+  return { alerts: shown, shown, quiet, setQuiet: vi.fn(), rules: RULES, setRules, dismiss: vi.fn(), dismissAll: vi.fn() };
 }
 
 afterEach(cleanup);
@@ -54,5 +61,32 @@ describe("alerts", () => {
     expect(container.querySelector("[data-testid=alerts]")).toBeNull();
     rerender(<AlertsPanel state={state([alert(1)], true)} expanded={true} onCollapse={vi.fn()} onOpen={vi.fn()} />);
     expect(screen.getAllByTestId("alert")).toHaveLength(1);
+  });
+
+  it("says there is none yet when asked for with none", () => {
+    const { container, rerender } = render(<AlertsPanel state={state([])} expanded={false} onCollapse={vi.fn()} onOpen={vi.fn()} />);
+    expect(container.querySelector("[data-testid=alerts]")).toBeNull();
+    rerender(<AlertsPanel state={state([])} expanded={true} onCollapse={vi.fn()} onOpen={vi.fn()} />);
+    expect(screen.getByText(/No alert yet/)).toBeTruthy();
+  });
+
+  it("reads thresholds as typed: percent freed, an empty budget as none, nonsense ignored", () => {
+    expect(withField(RULES, "freed_below", "5").freed_below).toBe(0.05);
+    expect(withField({ ...RULES, budget_usd: 5 }, "budget_usd", " ").budget_usd).toBeNull();
+    expect(withField(RULES, "budget_usd", "12.5").budget_usd).toBe(12.5);
+    expect(withField(RULES, "rereads", "two")).toBe(RULES);
+    expect(withField(RULES, "idle_minutes", "-1")).toBe(RULES);
+  });
+
+  it("applies the thresholds and kinds set in the form", () => {
+    const setRules = vi.fn();
+    render(<AlertsPanel state={state([alert(1)], false, setRules)} expanded={true} onCollapse={vi.fn()} onOpen={vi.fn()} />);
+    fireEvent.click(screen.getByTestId("alerts-thresholds"));
+    expect((screen.getByTestId("rule-freed_below") as HTMLInputElement).value).toBe("20");
+    fireEvent.change(screen.getByTestId("rule-idle_minutes"), { target: { value: "0.5" } });
+    fireEvent.change(screen.getByTestId("rule-budget_usd"), { target: { value: "25" } });
+    fireEvent.click(screen.getByTestId("kind-repeated_call"));
+    fireEvent.click(screen.getByTestId("rules-apply"));
+    expect(setRules).toHaveBeenCalledWith({ ...RULES, idle_minutes: 0.5, budget_usd: 25, off: ["repeated_call"] });
   });
 });

@@ -53,7 +53,7 @@ macro_rules! with_commands {
             bundled_examples($crate::rpc::BundledExamplesReq) -> Option<String>,
             about($crate::rpc::AboutReq) -> $crate::api::About,
             search($crate::rpc::SearchReq) -> Vec<$crate::index::search::Hit>,
-            set_alerts($crate::rpc::SetAlertsReq) -> bool,
+            set_alerts($crate::rpc::SetAlertsReq) -> $crate::analysis::alerts::AlertRules,
         }
     };
 }
@@ -221,7 +221,9 @@ pub struct SpillsReq {
 
 /// Request of `set_alerts`: whether the live follower raises alerts on the sessions it follows
 /// (each sent to the window as an `alerts` event), at which thresholds, and whether each is
-/// also a desktop notification (off: quiet). Returns whether alerts are on.
+/// also a desktop notification (off: quiet). Returns the thresholds in effect (the window's
+/// settings start from them). A new setting starts judging afresh: each session is judged
+/// against its state at its next change.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct SetAlertsReq {

@@ -4,7 +4,9 @@ import type { AlertRules } from "./AlertRules";
 /**
  * Request of `set_alerts`: whether the live follower raises alerts on the sessions it follows
  * (each sent to the window as an `alerts` event), at which thresholds, and whether each is
- * also a desktop notification (off: quiet). Returns whether alerts are on.
+ * also a desktop notification (off: quiet). Returns the thresholds in effect (the window's
+ * settings start from them). A new setting starts judging afresh: each session is judged
+ * against its state at its next change.
  */
 export type SetAlertsReq = { 
 /**

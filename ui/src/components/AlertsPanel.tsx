@@ -1,8 +1,11 @@
 // The alerts raised while workers run, at the window's bottom right: newest first, each naming
 // the session, the finding in words and the message that tipped it; a click opens the session
 // at that message. Quiet hides the list until asked for; the count stays in the bottom bar.
+// Thresholds… opens the settings (`AlertsSettings`).
+import { useState } from "react";
 import type { Alert } from "../bindings/Alert";
 import { alertKey, type AlertsState } from "../alerts";
+import { AlertsSettings } from "./AlertsSettings";
 
 /** Alerts on screen at once; the rest are counted. */
 const ON_SCREEN = 3;
@@ -16,8 +19,9 @@ export interface AlertsPanelProps {
 }
 
 export function AlertsPanel({ state, expanded, onCollapse, onOpen }: AlertsPanelProps) {
-  const { shown, quiet, setQuiet, dismiss, dismissAll } = state;
-  if (shown.length === 0 || (quiet && !expanded)) return null;
+  const { shown, quiet, setQuiet, rules, setRules, dismiss, dismissAll } = state;
+  const [settings, setSettings] = useState(false);
+  if (!expanded && (shown.length === 0 || quiet)) return null;
   const list = expanded ? shown : shown.slice(0, ON_SCREEN);
   return (
     <aside className="alerts" data-testid="alerts" aria-label="Alerts">
@@ -26,10 +30,21 @@ export function AlertsPanel({ state, expanded, onCollapse, onOpen }: AlertsPanel
         <label className="small">
           <input type="checkbox" checked={quiet} onChange={(e) => (setQuiet(e.target.checked), e.target.checked && onCollapse())} data-testid="alerts-quiet" /> Quiet
         </label>
+        <button type="button" className="link" onClick={() => setSettings((o) => !o)} data-testid="alerts-thresholds">
+          Thresholds…
+        </button>
         <button type="button" className="link" onClick={() => (dismissAll(), onCollapse())}>
           Dismiss all
         </button>
       </header>
+      {settings && rules && (
+        <AlertsSettings
+          rules={rules}
+          onApply={(r) => (setRules(r), setSettings(false))}
+          onDefaults={() => (setRules(null), setSettings(false))}
+        />
+      )}
+      {shown.length === 0 && <p className="muted small">No alert yet: a followed worker that turns stuck while this window is open is listed here.</p>}
       <ul>
         {list.map((a) => (
           <li key={alertKey(a)} className="alert">

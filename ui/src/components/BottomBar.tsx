@@ -32,9 +32,9 @@ export function BottomBar({ tabs, active, onTab, status, busy, alerts = 0, onAle
         ))}
       </div>
       <TaskStatus />
-      {alerts > 0 && (
-        <button type="button" className="status-alerts" data-testid="alerts-count" onClick={onAlerts} title="Show or hide the alerts">
-          ⚠ {alerts} alert{alerts === 1 ? "" : "s"}
+      {onAlerts && (
+        <button type="button" className={`status-alerts${alerts ? "" : " none"}`} data-testid="alerts-count" onClick={onAlerts} title="Show or hide the alerts and their thresholds">
+          {alerts ? `⚠ ${alerts} alert${alerts === 1 ? "" : "s"}` : "alerts"}
         </button>
       )}
       <div className="status" role="status" data-testid="status">
