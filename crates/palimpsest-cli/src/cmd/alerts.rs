@@ -1,6 +1,7 @@
-//! `palimpsest watch PATH --alerts [--json] [--exec CMD] [thresholds…]`: one line (or one
-//! [`Alert`] as JSON) per alert as it happens, and CMD run per alert with the alert as JSON on
-//! its standard input. CMD is split into a program and its arguments as a POSIX shell would,
+//! `palimpsest watch PATH --alerts [--json] [--exec CMD] [--rows] [thresholds…]`: one line (or
+//! one [`Alert`] as JSON) per alert as it happens, and CMD run per alert with the alert as JSON on
+//! its standard input; `--rows` also prints each changed session's fleet row, diagnosed as it is
+//! now (the window's live fleet table, [`FleetUpdate`]). CMD is split into a program and its arguments as a POSIX shell would,
 //! then run without a shell: nothing a session says ever reaches a command line.
 //! Raising alerts is `palimpsest_core::watch::AlertWatch`'s; this loop prints and runs.
 
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use palimpsest_core::analysis::alerts::{AlertKind, AlertRules};
 use palimpsest_core::follow::SAFETY_POLL;
-use palimpsest_core::watch::{Alert, AlertWatch, Alerter, FsWatch, Tracker};
+use palimpsest_core::watch::{Alert, AlertWatch, Alerter, FleetUpdate, FsWatch, Tracker};
 
 /// The alert flags of `watch`.
 #[derive(clap::Args)]
@@ -25,6 +26,10 @@ pub struct Flags {
     /// words as a shell would, run without one)
     #[arg(long, value_name = "CMD", requires = "alerts")]
     exec: Option<String>,
+    /// With --alerts: also print each changed session's fleet row as it is now (severity,
+    /// verdict, cost, compactions), the window's live fleet table
+    #[arg(long, requires = "alerts")]
+    rows: bool,
     /// Re-reads of one file, one of them after a compaction
     #[arg(long, value_name = "N", default_value_t = AlertRules::default().rereads, requires = "alerts")]
     rereads: usize,
@@ -110,7 +115,12 @@ pub fn run(
         ),
         None => None,
     };
-    let mut watch = AlertWatch::new(tracker, Alerter::new(a.rules()?, Some(prices)));
+    let mut alerter = Alerter::new(a.rules()?, Some(prices));
+    if a.rows {
+        alerter = alerter.with_rows();
+    }
+    let mut watch = AlertWatch::new(tracker, alerter);
+    let source = path.display().to_string();
     let fs = FsWatch::new(&[path.to_owned()])?;
     let deadline = duration.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
     let mut out = crate::output::stdout();
@@ -142,6 +152,31 @@ pub fn run(
                     eprintln!("palimpsest: {}", problem.message);
                 }
             }
+            for row in watch.take_rows() {
+                let update = FleetUpdate {
+                    source: source.clone(),
+                    row,
+                };
+                if json {
+                    serde_json::to_writer(
+                        &mut out,
+                        &Line {
+                            event: "fleet_row",
+                            alert: &update,
+                        },
+                    )?;
+                    writeln!(out)?;
+                } else {
+                    let r = &update.row;
+                    writeln!(
+                        out,
+                        "row {} {}: {}",
+                        r.severity.as_str(),
+                        r.session_id,
+                        r.verdict
+                    )?;
+                }
+            }
             alerts
         } else {
             watch.tick(Instant::now())
@@ -167,13 +202,13 @@ pub fn run(
     }
 }
 
-/// An alert as `--json` prints it: the window's [`Alert`] with `"event": "alert"`, as
-/// `watch --json` tags its changes.
+/// An alert (or a fleet row) as `--json` prints it: the window's [`Alert`] ([`FleetUpdate`])
+/// with `"event": "alert"` (`"fleet_row"`), as `watch --json` tags its changes.
 #[derive(serde::Serialize)]
-struct Line<'a> {
+struct Line<'a, T: serde::Serialize> {
     event: &'static str,
     #[serde(flatten)]
-    alert: &'a Alert,
+    alert: &'a T,
 }
 
 fn describe(a: &Alert) -> String {

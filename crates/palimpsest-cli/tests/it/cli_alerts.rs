@@ -1,7 +1,7 @@
 //! `palimpsest watch DIR --alerts`: a fleet of workers written side by side while the command
-//! runs gets one JSON alert per worker and reason, at the message that tipped it, and
-//! `--exec` hands each to a command on its standard input, run without a shell. Bad flags are
-//! refused with what is wrong.
+//! runs gets one JSON alert per worker and reason, at the message that tipped it, `--rows` each
+//! worker's fleet row as it is now, and `--exec` hands each alert to a command on its standard
+//! input, run without a shell. Bad flags are refused with what is wrong.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -28,6 +28,7 @@ fn a_fleet_written_while_watching_raises_each_alert_once_and_hands_it_to_exec() 
         .arg(dir.path())
         .args([
             "--alerts",
+            "--rows",
             "--json",
             "--budget",
             "10",
@@ -75,19 +76,51 @@ fn a_fleet_written_while_watching_raises_each_alert_once_and_hands_it_to_exec() 
             }
         }
     }
-    let mut alerts = Vec::new();
+    let mut events = Vec::new();
+    let alerts_in = |e: &[Value]| e.iter().filter(|v| v["event"] == "alert").count();
     let until = Instant::now() + Duration::from_secs(60);
-    while alerts.len() < 8 && Instant::now() < until {
+    while alerts_in(&events) < 8 && Instant::now() < until {
         if let Ok(a) = rx.recv_timeout(Duration::from_millis(200)) {
-            alerts.push(a);
+            events.push(a);
         }
     }
     // Anything more would come within a few looks.
     while let Ok(a) = rx.recv_timeout(Duration::from_secs(4)) {
-        alerts.push(a);
+        events.push(a);
     }
     child.kill().unwrap();
     child.wait().unwrap();
+
+    // --rows: each session's fleet row as it changed; the last of each is the session now.
+    let mut last_rows = std::collections::BTreeMap::new();
+    for r in events.iter().filter(|v| v["event"] == "fleet_row") {
+        assert_eq!(r["source"], dir.path().to_str().unwrap());
+        last_rows.insert(
+            r["row"]["session_id"].as_str().unwrap().to_owned(),
+            r["row"]["severity"].as_str().unwrap().to_owned(),
+        );
+    }
+    let stuck: Vec<&str> = last_rows
+        .iter()
+        .filter(|(_, s)| *s == "stuck")
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert_eq!(last_rows.len(), 9, "a row for each worker: {last_rows:?}");
+    assert_eq!(
+        stuck,
+        vec![
+            alerting::REREAD,
+            alerting::STORM,
+            alerting::FREED,
+            alerting::TOO_LONG,
+            alerting::FAILING,
+            alerting::REPEATED,
+        ]
+    );
+    let alerts: Vec<Value> = events
+        .into_iter()
+        .filter(|v| v["event"] == "alert")
+        .collect();
 
     let mut got: Vec<(String, String, u64)> = alerts
         .iter()

@@ -356,6 +356,12 @@ impl AlertWatch {
         self.alerter.tick(now)
     }
 
+    /// The fleet rows of the sessions judged since the last call, when the alerter keeps them
+    /// ([`Alerter::with_rows`]).
+    pub fn take_rows(&mut self) -> Vec<crate::analysis::FleetRow> {
+        self.alerter.take_rows()
+    }
+
     /// The alerter, for its rules.
     pub fn alerter(&self) -> &Alerter {
         &self.alerter
