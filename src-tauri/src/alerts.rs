@@ -33,7 +33,7 @@ pub enum ToAlerts {
     /// Alerts on or off, at which thresholds, and whether on the desktop too.
     Set {
         /// The alerter, or none for off.
-        alerter: Option<Alerter>,
+        alerter: Option<Box<Alerter>>,
         /// Desktop notifications too.
         notify: bool,
     },
@@ -56,7 +56,9 @@ pub fn start(app: AppHandle) -> Sender<ToAlerts> {
 }
 
 fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
-    let mut alerter = Some(Alerter::new(AlertRules::default(), None).with_rows());
+    let mut alerter = Some(Box::new(
+        Alerter::new(AlertRules::default(), None).with_rows(),
+    ));
     let mut notify = true;
     let mut desktop = crate::desktop::Notifier::start(app.clone());
     // The source each session was followed under, for the window to open it.
@@ -79,7 +81,7 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
                     alerter: a,
                     notify: n,
                 } => {
-                    alerter = a.map(Alerter::with_rows);
+                    alerter = a.map(|a| Box::new(a.with_rows()));
                     notify = n;
                 }
                 ToAlerts::Observed(path, o) => {

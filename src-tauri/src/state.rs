@@ -149,7 +149,8 @@ impl AppState {
         rules: Option<palimpsest_core::analysis::alerts::AlertRules>,
     ) -> palimpsest_core::analysis::alerts::AlertRules {
         let rules = rules.unwrap_or_default();
-        let alerter = on.then(|| palimpsest_core::watch::Alerter::new(rules.clone(), None));
+        let alerter =
+            on.then(|| Box::new(palimpsest_core::watch::Alerter::new(rules.clone(), None)));
         if let Some(tx) = self.alerts.get() {
             let _ = tx.send(crate::alerts::ToAlerts::Set { alerter, notify });
         }
