@@ -4,7 +4,7 @@
 // the screen; it and the thresholds the user set are remembered across launches. When an alert is raised is core's
 // (palimpsest_core::watch::alerts); opening one is the window's (App.tsx).
 import { useCallback, useEffect, useRef, useState } from "react";
-import { call, onEvent } from "./ipc";
+import { call, onEvent, whileMounted } from "./ipc";
 import type { Alert } from "./bindings/Alert";
 import type { AlertRules } from "./bindings/AlertRules";
 import type { SourceGroup } from "./bindings/SourceGroup";
@@ -81,13 +81,8 @@ export function useAlerts(open: (a: Alert) => void): AlertsState {
   const [rules, setEffective] = useState<AlertRules | null>(null);
   const openRef = useRef(open);
   openRef.current = open;
-  useEffect(() => {
-    const offs = [
-      onEvent("alerts", (batch) => setAlerts((cur) => withAlerts(cur, batch))),
-      onEvent("open-alert", (a) => openRef.current(a)),
-    ];
-    return () => offs.forEach((p) => void p.then((off) => off()));
-  }, []);
+  useEffect(() => whileMounted(onEvent("alerts", (batch) => setAlerts((cur) => withAlerts(cur, batch)))), []);
+  useEffect(() => whileMounted(onEvent("open-alert", (a) => openRef.current(a))), []);
   useEffect(() => {
     call("set_alerts", { on: true, notify: !quiet, ...(asked ? { rules: asked } : {}) })
       .then(setEffective)

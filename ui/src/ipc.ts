@@ -58,3 +58,17 @@ export function onEvent<K extends EventName>(name: K, cb: (payload: Events[K]) =
     cb(e.payload);
   });
 }
+
+/**
+ * An effect's cleanup for a listener being set up: it unlistens once the listener is in,
+ * however late that is. Outside the app (unit tests, a plain browser) there are no events.
+ */
+export function whileMounted(listening: Promise<() => void>): () => void {
+  let unlisten: (() => void) | undefined;
+  let gone = false;
+  listening.then((u) => (gone ? u() : (unlisten = u))).catch(() => undefined);
+  return () => {
+    gone = true;
+    unlisten?.();
+  };
+}

@@ -6,7 +6,7 @@
 // app's alert thread); "Running" shows only those, most severe first.
 import { useEffect, useMemo, useState } from "react";
 import type { FleetRow } from "../bindings/FleetRow";
-import { call, onEvent } from "../ipc";
+import { call, onEvent, whileMounted } from "../ipc";
 import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
 import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
@@ -43,17 +43,7 @@ function useLiveRows(path: string) {
   const [live, setLive] = useState<Map<string, { row: FleetRow; at: number }>>(new Map());
   useEffect(() => {
     setLive(new Map());
-    let unlisten: (() => void) | undefined;
-    let gone = false;
-    onEvent("fleet-rows", (batch) => setLive((m) => withLiveRows(m, batch, path, Date.now())))
-      .then((u) => (gone ? u() : (unlisten = u)))
-      .catch(() => {
-        // Outside the app (unit tests) there are no events.
-      });
-    return () => {
-      gone = true;
-      unlisten?.();
-    };
+    return whileMounted(onEvent("fleet-rows", (batch) => setLive((m) => withLiveRows(m, batch, path, Date.now()))));
   }, [path]);
   return live;
 }
@@ -214,19 +204,11 @@ function useFleetProgress(path: string, busy: boolean): { done: number; total: n
   useEffect(() => {
     if (!busy) return;
     setDone(null);
-    let unlisten: (() => void) | undefined;
-    let gone = false;
-    onEvent("task-progress", (p) => {
-      if (p.task === "fleet" && p.id === path) setDone({ done: p.progress.done_pieces, total: p.progress.total_pieces });
-    })
-      .then((u) => (gone ? u() : (unlisten = u)))
-      .catch(() => {
-        // Outside the app (unit tests) there are no events.
-      });
-    return () => {
-      gone = true;
-      unlisten?.();
-    };
+    return whileMounted(
+      onEvent("task-progress", (p) => {
+        if (p.task === "fleet" && p.id === path) setDone({ done: p.progress.done_pieces, total: p.progress.total_pieces });
+      }),
+    );
   }, [busy, path]);
   return done;
 }
