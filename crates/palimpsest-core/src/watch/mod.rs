@@ -239,7 +239,8 @@ impl Tracker {
     }
 
     /// Keep up to `n` growing transcripts to read on from, and patches of `n` sessions, instead
-    /// of [`RESUMABLE`]: for a caller following a fleet of workers writing at once.
+    /// of the four a window following one session needs: for a caller following a fleet of
+    /// workers writing at once.
     pub fn keep_up_to(&mut self, n: usize) {
         self.keep = n.max(RESUMABLE);
     }
