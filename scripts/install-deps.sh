@@ -18,8 +18,9 @@ BUILD_PKGS=(build-essential pkg-config curl wget file libwebkit2gtk-4.1-dev libs
             libayatana-appindicator3-dev librsvg2-dev python3)
 # Headless window + WebDriver for the end-to-end tests, `import` for screenshots, `xclip` to
 # read what "Copy as Markdown" put on the clipboard, `rpm` to list the package `make dist` made,
-# `python3-venv` for the Phoenix the OTLP export is checked against.
-E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip rpm python3-venv)
+# `python3-venv` for the Phoenix the OTLP export is checked against, `dbus` for the session bus
+# the alerts test starts (its desktop notifications go there).
+E2E_PKGS=(xvfb xauth webkit2gtk-driver imagemagick xclip rpm python3-venv dbus)
 # Headless Chromium renders the HTML reports in the end-to-end tests (Debian's `chromium`;
 # where apt has no such package, install a Chromium that `chromium` starts). grep reads the
 # whole policy (no -q): under pipefail, an early exit would fail apt-cache with SIGPIPE and
