@@ -73,8 +73,9 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => return,
         }
-        let now = Instant::now();
-        let mut raised = Vec::new();
+        // What queued up while the last batch was judged, merged per source: a session that
+        // changed several times meanwhile is judged once, as it is now.
+        let mut observed: Vec<(String, Observed)> = Vec::new();
         for msg in batch {
             match msg {
                 ToAlerts::Set {
@@ -88,13 +89,19 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
                     for id in o.sessions() {
                         source_of.insert(id.to_owned(), path.clone());
                     }
-                    if let Some(a) = alerter.as_mut() {
-                        raised.extend(a.observe_changes(&o, Some(MAX_MESSAGES), now));
+                    match observed.iter_mut().find(|(p, _)| *p == path) {
+                        Some((_, seen)) => seen.merge(o),
+                        None => observed.push((path, o)),
                     }
                 }
             }
         }
+        let now = Instant::now();
+        let mut raised = Vec::new();
         if let Some(a) = alerter.as_mut() {
+            for (_, o) in &observed {
+                raised.extend(a.observe_changes(o, Some(MAX_MESSAGES), now));
+            }
             raised.extend(a.tick(now));
             // The fleet table's rows of the sessions that changed, diagnosed as they are now.
             let rows: Vec<FleetUpdate> = a

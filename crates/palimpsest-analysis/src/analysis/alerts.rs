@@ -8,6 +8,8 @@
 //! Raising each kind once per session, clearing and the clock are `palimpsest-core::watch`'s;
 //! the findings themselves are `rereads`', `thrash`', `loops`', `spills`' and `cost`'s.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::Diagnosis;
@@ -189,16 +191,10 @@ pub fn conditions(
 /// The first re-read at which a file has been re-read `rules.rereads` times, one of them after a
 /// compaction took the earlier read away.
 fn rereads(d: &Diagnosis, rules: &AlertRules, out: &mut Vec<Condition>) {
-    let mut per_file: Vec<(&str, usize, Vec<usize>)> = Vec::new();
+    // Per file so far: re-reads, and the compactions that dropped an earlier read.
+    let mut per_file: HashMap<&str, (usize, Vec<usize>)> = HashMap::new();
     for r in &d.reread_events {
-        let at = match per_file.iter().position(|(p, _, _)| *p == r.path) {
-            Some(at) => at,
-            None => {
-                per_file.push((&r.path, 0, Vec::new()));
-                per_file.len() - 1
-            }
-        };
-        let (path, n, compactions) = &mut per_file[at];
+        let (n, compactions) = per_file.entry(&r.path).or_default();
         let before = *n >= rules.rereads && !compactions.is_empty();
         *n += 1;
         compactions.extend(r.after_compaction);
@@ -206,7 +202,8 @@ fn rereads(d: &Diagnosis, rules: &AlertRules, out: &mut Vec<Condition>) {
             out.push(Condition {
                 kind: AlertKind::RereadsAfterCompaction,
                 words: format!(
-                    "re-reading {path} after {}: {}",
+                    "re-reading {} after {}: {}",
+                    r.path,
                     compaction_list(compactions),
                     count(*n, "re-read")
                 ),

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use palimpsest_core::analysis::alerts::{AlertKind, AlertRules};
-use palimpsest_core::follow::SAFETY_POLL;
 use palimpsest_core::watch::{Alert, AlertWatch, Alerter, FleetUpdate, FsWatch, Tracker};
+
+use super::watch::Next;
 
 /// The alert flags of `watch`.
 #[derive(clap::Args)]
@@ -95,9 +96,6 @@ impl Flags {
     }
 }
 
-/// How long to wait for a notification before looking at the clock again (the idle kind).
-const POLL: Duration = Duration::from_millis(500);
-
 /// Run `watch --alerts` on `tracker` until `duration` seconds pass (or forever).
 pub fn run(
     path: &Path,
@@ -136,50 +134,43 @@ pub fn run(
     out.flush()?;
     let mut last = Instant::now();
     loop {
-        let wait = match deadline {
-            Some(d) => match d.checked_duration_since(Instant::now()) {
-                Some(left) => left.min(POLL),
-                None => return Ok(ExitCode::SUCCESS),
-            },
-            None => POLL,
-        };
-        let changed = fs.wait(wait);
-        let alerts = if changed || last.elapsed() >= SAFETY_POLL {
-            last = Instant::now();
-            let (changes, alerts) = watch.refresh(Instant::now());
-            for c in changes {
-                if let palimpsest_core::watch::Change::Problem { problem } = c {
-                    eprintln!("palimpsest: {}", problem.message);
+        let alerts = match super::watch::next(&fs, deadline, &mut last) {
+            Next::Stop => return Ok(ExitCode::SUCCESS),
+            Next::Wait => watch.tick(Instant::now()),
+            Next::Look => {
+                let (changes, alerts) = watch.refresh(Instant::now());
+                for c in changes {
+                    if let palimpsest_core::watch::Change::Problem { problem } = c {
+                        eprintln!("palimpsest: {}", problem.message);
+                    }
                 }
-            }
-            for row in watch.take_rows() {
-                let update = FleetUpdate {
-                    source: source.clone(),
-                    row,
-                };
-                if json {
-                    serde_json::to_writer(
-                        &mut out,
-                        &Line {
-                            event: "fleet_row",
-                            alert: &update,
-                        },
-                    )?;
-                    writeln!(out)?;
-                } else {
-                    let r = &update.row;
-                    writeln!(
-                        out,
-                        "row {} {}: {}",
-                        r.severity.as_str(),
-                        r.session_id,
-                        r.verdict
-                    )?;
+                for row in watch.take_rows() {
+                    let update = FleetUpdate {
+                        source: source.clone(),
+                        row,
+                    };
+                    if json {
+                        serde_json::to_writer(
+                            &mut out,
+                            &Line {
+                                event: "fleet_row",
+                                item: &update,
+                            },
+                        )?;
+                        writeln!(out)?;
+                    } else {
+                        let r = &update.row;
+                        writeln!(
+                            out,
+                            "row {} {}: {}",
+                            r.severity.as_str(),
+                            r.session_id,
+                            r.verdict
+                        )?;
+                    }
                 }
+                alerts
             }
-            alerts
-        } else {
-            watch.tick(Instant::now())
         };
         for alert in &alerts {
             if json {
@@ -187,7 +178,7 @@ pub fn run(
                     &mut out,
                     &Line {
                         event: "alert",
-                        alert,
+                        item: alert,
                     },
                 )?;
                 writeln!(out)?;
@@ -208,7 +199,7 @@ pub fn run(
 struct Line<'a, T: serde::Serialize> {
     event: &'static str,
     #[serde(flatten)]
-    alert: &'a T,
+    item: &'a T,
 }
 
 fn describe(a: &Alert) -> String {

@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use palimpsest_core::follow::SAFETY_POLL;
@@ -33,8 +33,37 @@ pub struct Args {
     alerts: super::alerts::Flags,
 }
 
-/// How long to wait for a notification before checking the deadline again.
+/// How long to wait for a notification before checking the deadline (and the idle alerts'
+/// clock) again.
 const POLL: Duration = Duration::from_millis(500);
+
+/// When `watch` looks next.
+pub(super) enum Next {
+    /// Look at the files again.
+    Look,
+    /// Nothing to look at yet (the clock may still raise an idle alert).
+    Wait,
+    /// The deadline passed.
+    Stop,
+}
+
+/// Wait for a notification, at most [`POLL`] and never past `deadline`. A notification means a
+/// look, else only the safety net once [`SAFETY_POLL`] passed since `last` (listing a big
+/// database on every wake-up would cost more than the watching); `last` is then now.
+pub(super) fn next(fs: &FsWatch, deadline: Option<Instant>, last: &mut Instant) -> Next {
+    let wait = match deadline {
+        Some(d) => match d.checked_duration_since(Instant::now()) {
+            Some(left) => left.min(POLL),
+            None => return Next::Stop,
+        },
+        None => POLL,
+    };
+    if !fs.wait(wait) && last.elapsed() < SAFETY_POLL {
+        return Next::Wait;
+    }
+    *last = Instant::now();
+    Next::Look
+}
 
 /// Run `watch`.
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -47,9 +76,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let fs = FsWatch::new(std::slice::from_ref(&a.path))?;
     let deadline = a
         .duration
-        .map(|s| std::time::Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+        .map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
     let mut out = crate::output::stdout();
-    let mut last = std::time::Instant::now();
+    let mut last = Instant::now();
     writeln!(
         out,
         "{}",
@@ -61,19 +90,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     )?;
     out.flush()?;
     loop {
-        let wait = match deadline {
-            Some(d) => match d.checked_duration_since(std::time::Instant::now()) {
-                Some(left) => left.min(POLL),
-                None => return Ok(ExitCode::SUCCESS),
-            },
-            None => POLL,
-        };
-        // List again on a notification, else only as the safety net (listing a big database
-        // on every wake-up would cost more than the watching).
-        if !fs.wait(wait) && last.elapsed() < SAFETY_POLL {
-            continue;
+        match next(&fs, deadline, &mut last) {
+            Next::Stop => return Ok(ExitCode::SUCCESS),
+            Next::Wait => continue,
+            Next::Look => {}
         }
-        last = std::time::Instant::now();
         for change in tracker.refresh() {
             if a.json {
                 serde_json::to_writer(&mut out, &change)?;

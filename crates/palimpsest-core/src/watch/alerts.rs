@@ -21,7 +21,7 @@ use super::{Change, Patch, Tracker};
 use crate::analysis::Severity;
 use crate::analysis::alerts::{self, AlertKind, AlertRules};
 use crate::analysis::asked::DiagnoseOptions;
-use crate::model::{Session, SourceFormat};
+use crate::model::{Session, SessionMeta, SourceFormat};
 
 /// One alert: a followed session turned stuck, or turned bad, for one reason.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,11 +70,19 @@ struct Watched {
     raised: BTreeSet<AlertKind>,
     /// When it last changed.
     changed: Instant,
-    /// Its last full compaction, when no request was answered after it: number and message.
-    waiting: Option<(usize, usize)>,
-    name: String,
-    format: SourceFormat,
-    path: String,
+    /// Its last full compaction, when no request was answered after it.
+    waiting: Option<Waiting>,
+}
+
+/// A session waiting since a compaction: what its idle alert will say, if it comes (the
+/// session itself is not kept between changes).
+struct Waiting {
+    /// The compaction's number.
+    number: usize,
+    /// The message the worker stopped on.
+    message: usize,
+    /// The session's listing then.
+    meta: SessionMeta,
 }
 
 /// Raises alerts for sessions as they change.
@@ -115,11 +123,6 @@ impl Alerter {
         self.rows.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
-    /// The thresholds it alerts at.
-    pub fn rules(&self) -> &AlertRules {
-        &self.rules
-    }
-
     /// `session` as it is now, changed at `now`. `before`: for a session this alerter has not
     /// seen, how many of its first messages were there before the watch began (those are its
     /// baseline); `None` for a session that began during the watch.
@@ -144,9 +147,6 @@ impl Alerter {
                     raised,
                     changed: now,
                     waiting: None,
-                    name: String::new(),
-                    format: session.meta.format,
-                    path: String::new(),
                 },
             );
         }
@@ -167,10 +167,13 @@ impl Alerter {
         };
         let w = self.sessions.get_mut(id).expect("inserted above");
         w.changed = now;
-        w.waiting = waiting.filter(|_| self.rules.on(AlertKind::IdleAfterCompaction));
-        w.name.clone_from(&session.meta.name);
-        w.path.clone_from(&session.meta.path);
-        w.format = session.meta.format;
+        w.waiting = waiting
+            .filter(|_| self.rules.on(AlertKind::IdleAfterCompaction))
+            .map(|(number, message)| Waiting {
+                number,
+                message,
+                meta: session.meta.clone(),
+            });
         // A kind that no longer holds clears; activity clears idling.
         let now_kinds: BTreeSet<AlertKind> = conditions.iter().map(|c| c.kind).collect();
         w.raised
@@ -178,7 +181,7 @@ impl Alerter {
         let mut out = Vec::new();
         for c in conditions {
             if w.raised.insert(c.kind) {
-                out.push(alert(w, id, c.kind, c.words, c.message_index));
+                out.push(alert(&session.meta, c.kind, c.words, c.message_index));
             }
         }
         out
@@ -188,14 +191,23 @@ impl Alerter {
     pub fn tick(&mut self, now: Instant) -> Vec<Alert> {
         let after = Duration::from_secs_f64((self.rules.idle_minutes * 60.0).max(0.0));
         let mut out = Vec::new();
-        for (id, w) in &mut self.sessions {
-            let Some((number, at)) = w.waiting else {
+        for w in self.sessions.values_mut() {
+            let Some(wait) = &w.waiting else {
                 continue;
             };
             let idle = now.saturating_duration_since(w.changed);
             if idle >= after && w.raised.insert(AlertKind::IdleAfterCompaction) {
-                let words = format!("no request for {} after compaction {number}", minutes(idle));
-                out.push(alert(w, id, AlertKind::IdleAfterCompaction, words, at));
+                let words = format!(
+                    "no request for {} after compaction {}",
+                    minutes(idle),
+                    wait.number
+                );
+                out.push(alert(
+                    &wait.meta,
+                    AlertKind::IdleAfterCompaction,
+                    words,
+                    wait.message,
+                ));
             }
         }
         out
@@ -276,10 +288,28 @@ impl Observed {
                 } => (session_id, *from_index),
                 _ => continue,
             };
-            let e = o.from.entry(id.clone()).or_insert(at);
-            *e = (*e).min(at);
+            o.changed_at(id, at);
         }
         o
+    }
+
+    /// `later` laid over this one, for a caller that fell behind: the sessions added in either,
+    /// the first changed message of both, each session's newer patch. Each session is then
+    /// judged once, as it is now.
+    pub fn merge(&mut self, later: Observed) {
+        self.added.extend(later.added);
+        for (id, at) in &later.from {
+            self.changed_at(id, *at);
+        }
+        for p in later.patches {
+            self.patches.retain(|q| q.session_id() != p.session_id());
+            self.patches.push(p);
+        }
+    }
+
+    fn changed_at(&mut self, id: &str, at: usize) {
+        let e = self.from.entry(id.to_owned()).or_insert(at);
+        *e = (*e).min(at);
     }
 
     /// Nothing changed.
@@ -293,16 +323,17 @@ impl Observed {
     }
 }
 
-fn alert(w: &Watched, id: &str, kind: AlertKind, words: String, message_index: usize) -> Alert {
+/// An alert about the session listed as `meta`, raised now.
+fn alert(meta: &SessionMeta, kind: AlertKind, words: String, message_index: usize) -> Alert {
     let severity = match kind {
         AlertKind::IdleAfterCompaction | AlertKind::OverBudget => Severity::Watch,
         _ => Severity::Stuck,
     };
     Alert {
-        session_id: id.to_owned(),
-        name: w.name.clone(),
-        format: w.format,
-        path: w.path.clone(),
+        session_id: meta.id.clone(),
+        name: meta.name.clone(),
+        format: meta.format,
+        path: meta.path.clone(),
         source: None,
         kind,
         severity,
@@ -360,10 +391,5 @@ impl AlertWatch {
     /// ([`Alerter::with_rows`]).
     pub fn take_rows(&mut self) -> Vec<crate::analysis::FleetRow> {
         self.alerter.take_rows()
-    }
-
-    /// The alerter, for its rules.
-    pub fn alerter(&self) -> &Alerter {
-        &self.alerter
     }
 }
