@@ -269,7 +269,10 @@ export function App() {
   });
 
   const group = sources?.find((g) => g.path === selected?.path) ?? null;
-  const searchPaths = useMemo(() => (sources ?? []).map((g) => g.path), [sources]);
+  // Keyed by the paths themselves: a source list reloaded with the same folders (a session
+  // that grew) must not ask the open search again and drop the hit under the cursor.
+  const searchKey = (sources ?? []).map((g) => g.path).join("\n");
+  const searchPaths = useMemo(() => (searchKey ? searchKey.split("\n") : []), [searchKey]);
   const runs = useMemo(() => (sources ?? []).flatMap((g) => g.sessions.map((s) => ({ path: g.path, id: s.id, name: s.name, label: `${s.name} · ${g.label}` }))), [sources]);
   const ActiveTab = (TABS.find((t) => t.id === tab) ?? TABS[0])!.component;
   const status = statusLine({ loading, error, timeline, counts, view, shown: rows.length, rowsIn, looking: sources === null });

@@ -24,9 +24,13 @@ export function SearchDialog({ paths, onOpen, onClose }: { paths: string[]; onOp
   // Typing settles for 200 ms before a search is asked; the matches shown are the latest ask's.
   const searched = useCommand("search", query.trim() ? { query, regex, paths, limit: LIMIT } : null, [query, regex, paths], {
     delayMs: 200,
+    // The same query asked again (the sources reloaded) keeps its hits and cursor on screen.
+    keepFor: `${regex}|${query}`,
   });
   const { data: hits, error: err, loading: busy } = searched;
-  useEffect(() => setCursor(0), [hits]);
+  // The cursor goes back to the top when the question changes, not when the same answer lands again.
+  useEffect(() => setCursor(0), [query, regex]);
+  useEffect(() => setCursor((c) => Math.min(c, Math.max(0, (hits?.length ?? 1) - 1))), [hits]);
   useEffect(() => {
     list.current?.querySelector(`[data-pos="${cursor}"]`)?.scrollIntoView({ block: "nearest" });
   }, [cursor]);
