@@ -57,15 +57,15 @@ pub fn generate(out: &Path) -> Result<()> {
     Ok(())
 }
 
-fn ts(h: u32, m: u32, s: u32) -> String {
+pub(crate) fn ts(h: u32, m: u32, s: u32) -> String {
     format!("2026-02-24T{h:02}:{m:02}:{s:02}.000Z")
 }
 
-fn line(t: &str, kind: &str, payload: Value) -> Value {
+pub(crate) fn line(t: &str, kind: &str, payload: Value) -> Value {
     json!({ "timestamp": t, "type": kind, "payload": payload })
 }
 
-fn meta(t: &str, id: &str) -> Value {
+pub(crate) fn meta(t: &str, id: &str) -> Value {
     line(
         t,
         "session_meta",
@@ -77,7 +77,7 @@ fn meta(t: &str, id: &str) -> Value {
     )
 }
 
-fn turn(t: &str) -> Value {
+pub(crate) fn turn(t: &str) -> Value {
     line(
         t,
         "turn_context",
@@ -87,7 +87,7 @@ fn turn(t: &str) -> Value {
     )
 }
 
-fn msg(t: &str, role: &str, text: &str) -> Value {
+pub(crate) fn msg(t: &str, role: &str, text: &str) -> Value {
     let kind = if role == "assistant" {
         "output_text"
     } else {
@@ -100,7 +100,7 @@ fn msg(t: &str, role: &str, text: &str) -> Value {
     )
 }
 
-fn user_event(t: &str, text: &str) -> Value {
+pub(crate) fn user_event(t: &str, text: &str) -> Value {
     line(
         t,
         "event_msg",
@@ -108,7 +108,7 @@ fn user_event(t: &str, text: &str) -> Value {
     )
 }
 
-fn call(t: &str, id: &str, cmd: &str) -> Value {
+pub(crate) fn call(t: &str, id: &str, cmd: &str) -> Value {
     let args = json!({ "cmd": cmd, "workdir": "/home/u/proj" }).to_string();
     line(
         t,
@@ -117,7 +117,7 @@ fn call(t: &str, id: &str, cmd: &str) -> Value {
     )
 }
 
-fn output(t: &str, id: &str, out: &str) -> Value {
+pub(crate) fn output(t: &str, id: &str, out: &str) -> Value {
     line(
         t,
         "response_item",
@@ -125,7 +125,7 @@ fn output(t: &str, id: &str, out: &str) -> Value {
     )
 }
 
-fn tokens(t: &str, last_total: u64, total: u64) -> Value {
+pub(crate) fn tokens(t: &str, last_total: u64, total: u64) -> Value {
     let usage = |n: u64| {
         json!({ "input_tokens": n - 1000, "cached_input_tokens": n / 2,
         "output_tokens": 1000, "reasoning_output_tokens": 200, "total_tokens": n })
@@ -139,7 +139,7 @@ fn tokens(t: &str, last_total: u64, total: u64) -> Value {
     )
 }
 
-fn head(id: &str, h: u32) -> Vec<Value> {
+pub(crate) fn head(id: &str, h: u32) -> Vec<Value> {
     vec![
         meta(&ts(h, 0, 0), id),
         msg(

@@ -48,7 +48,7 @@ pub enum Written {
 
 /// Run the script, calling `on` after each commit.
 pub fn run(o: &Opts, mut on: impl FnMut(Written)) -> Result<()> {
-    let mut goose = o.goose.as_ref().map(Goose::create).transpose()?;
+    let mut goose = o.goose.as_deref().map(Goose::create).transpose()?;
     let mut claude = match &o.claude {
         Some(p) => Some(Claude {
             file: std::fs::File::create(p)?,
@@ -131,29 +131,34 @@ pub fn script(turns: usize) -> Vec<Vec<Step>> {
 /// Fixed clock for stored times, so the files are identical run to run.
 const EPOCH: i64 = 1_780_000_000;
 
-struct Goose {
+/// One goose session written as goose writes it, into a WAL `sessions.db` other writers and
+/// readers may share (each worker its own connection, as each goose process has).
+pub struct Goose {
     conn: Connection,
+    id: String,
     rows: Vec<(Step, bool, bool, i64)>,
 }
 
 impl Goose {
-    fn create(path: &PathBuf) -> Result<Self> {
+    /// Create the database at `path` (schema 16, WAL) holding session `live-1`.
+    fn create(path: &std::path::Path) -> Result<Self> {
+        create_db(path)?;
+        Goose::open(path, "live-1", "live writer")
+    }
+
+    /// Begin session `id` in the goose database at `path` (made by [`create_db`]).
+    pub fn open(path: &std::path::Path, id: &str, name: &str) -> Result<Self> {
         let conn = Connection::open(path)?;
         // Readers may hold the WAL open: wait for them rather than leave a checkpoint half done.
         conn.busy_timeout(Duration::from_secs(10))?;
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
-        conn.execute_batch(DDL_16)?;
-        conn.execute(
-            "INSERT INTO schema_version (version, applied_at) VALUES (16, ?1)",
-            [sqlite_time(EPOCH)],
-        )?;
         conn.execute(
             "INSERT INTO sessions (id, name, working_dir, created_at, updated_at, provider_name, model_config_json) \
-             VALUES ('live-1', 'live writer', '/work/live', ?1, ?1, 'openai', ?2)",
-            params![sqlite_time(EPOCH), MODEL_CONFIG],
+             VALUES (?1, ?2, '/work/live', ?3, ?3, 'openai', ?4)",
+            params![id, name, sqlite_time(EPOCH), MODEL_CONFIG],
         )?;
         Ok(Goose {
             conn,
+            id: id.to_owned(),
             rows: Vec::new(),
         })
     }
@@ -161,24 +166,27 @@ impl Goose {
     fn insert(&self, seq: usize, s: &Step, user: bool, agent: bool, created: i64) -> Result<()> {
         self.conn.execute(
             "INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, timestamp, metadata_json) \
-             VALUES (?1, 'live-1', ?2, ?3, ?4, ?5, ?6)",
+             VALUES (?1, ?7, ?2, ?3, ?4, ?5, ?6)",
             params![
-                format!("msg_live_{seq}"),
+                // `live-1` keeps the ids its files always had.
+                if self.id == "live-1" { format!("msg_live_{seq}") } else { format!("msg_{}_{seq}", self.id) },
                 s.role,
                 s.content.to_string(),
                 created,
                 sqlite_time(EPOCH + seq as i64),
-                json!({"userVisible": user, "agentVisible": agent}).to_string()
+                json!({"userVisible": user, "agentVisible": agent}).to_string(),
+                self.id
             ],
         )?;
         self.conn.execute(
-            "UPDATE sessions SET updated_at = ?1 WHERE id = 'live-1'",
-            [sqlite_time(EPOCH + seq as i64)],
+            "UPDATE sessions SET updated_at = ?1 WHERE id = ?2",
+            params![sqlite_time(EPOCH + seq as i64), self.id],
         )?;
         Ok(())
     }
 
-    fn append(&mut self, s: &Step) -> Result<()> {
+    /// Commit one message, visible to both.
+    pub fn append(&mut self, s: &Step) -> Result<()> {
         // goose clamps `created` to the session's newest so a row never sorts before existing ones.
         let newest = self.rows.last().map_or(EPOCH, |r| r.3 + 1);
         let created = newest.max(EPOCH + self.rows.len() as i64);
@@ -191,6 +199,11 @@ impl Goose {
     /// row and re-inserts the originals agent-invisible, then summary, continuation and the
     /// preserved copy of the last text-only user message.
     fn compact(&mut self, n: usize) -> Result<()> {
+        self.compact_with(n, &format!("summary {n}: store.py was read, pytest failed"))
+    }
+
+    /// A compaction whose summary is `summary`; `n` only orders its time after the rows.
+    pub fn compact_with(&mut self, n: usize, summary: &str) -> Result<()> {
         let preserved =
             self.rows.iter().rev().find(|(s, _, agent, _)| {
                 *agent && s.role == "user" && s.content[0]["type"] == "text"
@@ -201,7 +214,10 @@ impl Goose {
         }
         let now = EPOCH + 10_000 + n as i64;
         self.rows.push((
-            Step { role: "user", content: json!([{"type": "text", "text": format!("summary {n}: store.py was read, pytest failed")}]) },
+            Step {
+                role: "user",
+                content: json!([{"type": "text", "text": summary}]),
+            },
             false,
             true,
             now,
@@ -227,13 +243,25 @@ impl Goose {
             ));
         }
         let tx = self.conn.unchecked_transaction()?;
-        tx.execute("DELETE FROM messages WHERE session_id = 'live-1'", [])?;
+        tx.execute("DELETE FROM messages WHERE session_id = ?1", [&self.id])?;
         for (i, (s, user, agent, created)) in self.rows.iter().enumerate() {
             self.insert(i, s, *user, *agent, *created)?;
         }
         tx.commit()?;
         Ok(())
     }
+}
+
+/// Create an empty goose database at `path` (schema 16) in WAL mode, as goose leaves it.
+pub fn create_db(path: &std::path::Path) -> Result<()> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+    conn.execute_batch(DDL_16)?;
+    conn.execute(
+        "INSERT INTO schema_version (version, applied_at) VALUES (16, ?1)",
+        [sqlite_time(EPOCH)],
+    )?;
+    Ok(())
 }
 
 const TOOL_LOOP: &str = "Your context was compacted. The previous message contains a summary of the conversation so far.\nDo not mention that you read a summary or that conversation summarization occurred.\nContinue calling tools as necessary to complete the task.";

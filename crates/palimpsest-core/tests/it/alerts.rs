@@ -295,3 +295,128 @@ fn real_sessions_replayed_as_if_live_raise_no_alert_they_take_back() {
         )]
     );
 }
+
+#[test]
+fn goose_and_codex_workers_written_live_raise_their_alert_at_the_write_that_tips_it() {
+    use palimpsest_fixtures::alerting::{codex, goose};
+    let dir = tempfile::tempdir().unwrap();
+    let db = goose::db(dir.path());
+    palimpsest_fixtures::live::create_db(&db).unwrap();
+    let mut watch = AlertWatch::new(
+        Tracker::new(dir.path(), None).unwrap(),
+        Alerter::new(rules(), None),
+    );
+    // Two goose processes sharing the database, two Codex rollouts, a write of each in turn;
+    // each raised alert with the write (of its own worker) after which it came.
+    let mut geese: Vec<_> = [goose::REREAD, goose::HEALTHY]
+        .into_iter()
+        .map(|id| {
+            (
+                id,
+                goose::Worker::open(&db, id).unwrap(),
+                goose::writes(id == goose::REREAD),
+            )
+        })
+        .collect();
+    let rollouts: Vec<_> = [codex::REREAD, codex::HEALTHY]
+        .into_iter()
+        .map(|id| (id, codex::lines(id, id == codex::REREAD)))
+        .collect();
+    let mut raised = Vec::new();
+    for k in 0..40 {
+        for (id, worker, writes) in &mut geese {
+            if let Some(w) = writes.get(k) {
+                worker.write(k, w).unwrap();
+                for a in watch.refresh(Instant::now()).1 {
+                    raised.push((id.to_string(), k, a));
+                }
+            }
+        }
+        for (id, lines) in &rollouts {
+            if let Some(l) = lines.get(k) {
+                let p = codex::path(dir.path(), id);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                append(&p, l);
+                for a in watch.refresh(Instant::now()).1 {
+                    raised.push((id.to_string(), k, a));
+                }
+            }
+        }
+    }
+    let got: Vec<_> = raised
+        .iter()
+        .map(|(w, k, a)| (w.as_str(), *k, told(std::slice::from_ref(a)).remove(0)))
+        .collect();
+    let reread = |id: &'static str, at: usize| {
+        (
+            id,
+            at,
+            row(
+                id,
+                "rereads_after_compaction",
+                12,
+                "re-reading app.py after compaction 1: 3 re-reads",
+            ),
+        )
+    };
+    assert_eq!(
+        got,
+        vec![
+            reread(goose::REREAD, goose::REREAD_TIP),
+            reread(codex::REREAD, codex::REREAD_TIP),
+        ]
+    );
+    for (_, _, a) in &raised {
+        let want = if a.session_id == goose::REREAD {
+            db.clone()
+        } else {
+            codex::path(dir.path(), codex::REREAD)
+        };
+        assert_eq!(a.path, want.display().to_string());
+    }
+}
+
+#[test]
+fn a_paced_big_session_is_alerted_when_its_turn_comes_and_a_small_one_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = alerting::transcripts();
+    let lines = |id: &str| fleet.iter().find(|(i, _)| *i == id).unwrap().1.clone();
+    // Above 10 messages a session is paced: the re-reading worker (tipped at its 13th message)
+    // is, the failing one (tipped at its 10th) is not.
+    let mut watch = AlertWatch::new(
+        Tracker::new(dir.path(), None).unwrap(),
+        Alerter::new(rules(), None).with_pacing(10),
+    );
+    let t0 = Instant::now();
+    let (reread, failing) = (lines(alerting::REREAD), lines(alerting::FAILING));
+    let mut raised = Vec::new();
+    for k in 0..reread.len().max(failing.len()) {
+        for (id, l) in [(alerting::REREAD, &reread), (alerting::FAILING, &failing)] {
+            if let Some(line) = l.get(k) {
+                append(&alerting::path(dir.path(), id), line);
+                // No time passes on the alerter's clock: the big one's turn never comes.
+                raised.extend(watch.refresh(t0).1);
+            }
+        }
+    }
+    assert_eq!(
+        told(&raised),
+        vec![row(
+            alerting::FAILING,
+            "failing_loop",
+            9,
+            "3 failing calls in a row, all Bash"
+        )]
+    );
+    // Its turn: judged as it is now, the re-reads alerted at the message that tipped them.
+    assert_eq!(
+        told(&watch.tick(t0 + Duration::from_secs(2))),
+        vec![row(
+            alerting::REREAD,
+            "rereads_after_compaction",
+            12,
+            "re-reading /w/shop/app.py after compaction 1: 3 re-reads"
+        )]
+    );
+    assert_eq!(watch.tick(t0 + Duration::from_secs(60)), Vec::new());
+}

@@ -1,7 +1,8 @@
 //! A fleet of Claude Code workers for the live alerts (`watch --alerts`): each transcript turns
 //! stuck one way at a known line, one stays healthy. Written line by line by the tests and the
 //! latency benchmark as if the workers were running; made on demand, not committed (the
-//! bundled fixtures' counts stay as they are).
+//! bundled fixtures' counts stay as they are). goose and Codex workers, turning stuck by
+//! re-reading after a compaction, are in [`goose`] and [`codex`].
 //!
 //! | session | turns bad by | at |
 //! |---|---|---|
@@ -16,6 +17,9 @@
 //! | `HEALTHY` | nothing: one re-read after a compaction, then work | — |
 
 use std::path::{Path, PathBuf};
+
+pub mod codex;
+pub mod goose;
 
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -47,7 +51,7 @@ pub const ALL: [&str; 9] = [
 ];
 
 /// A usable summary (over 400 characters), so no alert is about the summary itself.
-const SUMMARY: &str = "1. Primary Request and Intent: make the checkout total apply the coupon once.\n\
+pub(crate) const SUMMARY: &str = "1. Primary Request and Intent: make the checkout total apply the coupon once.\n\
 2. Key Technical Concepts: cart totals, coupons, pytest.\n\
 3. Files and Code Sections: app.py holds total() and apply_coupon(); test_app.py holds test_coupon.\n\
 4. Errors and fixes: test_coupon fails, the coupon is subtracted twice.\n\
@@ -55,7 +59,7 @@ const SUMMARY: &str = "1. Primary Request and Intent: make the checkout total ap
 6. Current Work: reading app.py to find where total() subtracts the coupon.\n\
 7. Next Step: edit total() and run pytest -q.";
 
-const APP_PY: &str = "def apply_coupon(total, coupon):\n    return total - coupon\n\n\ndef total(cart, coupon):\n    t = sum(i.price for i in cart)\n    return apply_coupon(t, coupon) - coupon\n";
+pub(crate) const APP_PY: &str = "def apply_coupon(total, coupon):\n    return total - coupon\n\n\ndef total(cart, coupon):\n    t = sum(i.price for i in cart)\n    return apply_coupon(t, coupon) - coupon\n";
 
 fn read_app(t: &mut Transcript, context: u64) {
     t.tool(
