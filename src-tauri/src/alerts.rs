@@ -12,16 +12,11 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use palimpsest_core::analysis::alerts::AlertRules;
-use palimpsest_core::watch::{Alert, Alerter, FleetUpdate, Observed};
+use palimpsest_core::watch::{Alert, Alerter, FleetUpdate, Observed, PACE_ABOVE};
 use tauri::{AppHandle, Emitter};
 
 /// The window event carrying a batch of alerts (declared with the others in `rpc`).
 pub const EVENT: &str = palimpsest_core::rpc::event::alerts;
-
-/// Sessions of more messages than this are not judged while they run: a whole diagnosis at
-/// each change of a session that big takes seconds and hundreds of megabytes, until diagnoses
-/// are updated in place. `palimpsest watch --alerts` judges every session.
-pub const MAX_MESSAGES: usize = 20_000;
 
 /// How often idle sessions are looked at when nothing changed.
 const TICK: Duration = Duration::from_millis(500);
@@ -57,7 +52,9 @@ pub fn start(app: AppHandle) -> Sender<ToAlerts> {
 
 fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
     let mut alerter = Some(Box::new(
-        Alerter::new(AlertRules::default(), None).with_rows(),
+        Alerter::new(AlertRules::default(), None)
+            .with_rows()
+            .with_pacing(PACE_ABOVE),
     ));
     let mut notify = true;
     let mut desktop = crate::desktop::Notifier::start(app.clone());
@@ -82,7 +79,7 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
                     alerter: a,
                     notify: n,
                 } => {
-                    alerter = a.map(|a| Box::new(a.with_rows()));
+                    alerter = a.map(|a| Box::new(a.with_rows().with_pacing(PACE_ABOVE)));
                     notify = n;
                 }
                 ToAlerts::Observed(path, o) => {
@@ -100,7 +97,7 @@ fn run(app: &AppHandle, rx: &Receiver<ToAlerts>) {
         let mut raised = Vec::new();
         if let Some(a) = alerter.as_mut() {
             for (_, o) in &observed {
-                raised.extend(a.observe_changes(o, Some(MAX_MESSAGES), now));
+                raised.extend(a.observe_changes(o, now));
             }
             raised.extend(a.tick(now));
             // The fleet table's rows of the sessions that changed, diagnosed as they are now.

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use palimpsest_core::analysis::alerts::{AlertKind, AlertRules};
-use palimpsest_core::watch::{Alert, AlertWatch, Alerter, FleetUpdate, FsWatch, Tracker};
+use palimpsest_core::watch::{
+    Alert, AlertWatch, Alerter, FleetUpdate, FsWatch, PACE_ABOVE, Tracker,
+};
 
 use super::watch::Next;
 
@@ -113,7 +115,7 @@ pub fn run(
         ),
         None => None,
     };
-    let mut alerter = Alerter::new(a.rules()?, Some(prices));
+    let mut alerter = Alerter::new(a.rules()?, Some(prices)).with_pacing(PACE_ABOVE);
     if a.rows {
         alerter = alerter.with_rows();
     }

@@ -2,7 +2,7 @@
 //! [`Alert`] raised the first time one of its conditions holds
 //! (`analysis::alerts::conditions`), once per session and kind until that kind clears.
 //!
-//! A session is diagnosed from what the [`Tracker`] already holds of it (a transcript read on
+//! A session is diagnosed from what the [`super::Tracker`] already holds of it (a transcript read on
 //! from its last offset, a database session read again), never by reading its file whole
 //! again here. A session that was there before the watch began is judged against its state
 //! then (the messages before the first one that changed): a worker already stuck when the watch
@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Change, Patch, Tracker};
+use super::pace::Pacer;
+use super::{Observed, Patch};
 use crate::analysis::Severity;
 use crate::analysis::alerts::{self, AlertKind, AlertRules};
 use crate::analysis::asked::DiagnoseOptions;
@@ -85,6 +86,11 @@ struct Waiting {
     meta: SessionMeta,
 }
 
+/// The size above which the window and `watch --alerts` judge a session at a pace
+/// ([`Alerter::with_pacing`]): a whole diagnosis of a session that big takes seconds, until
+/// diagnoses are updated in place.
+pub const PACE_ABOVE: usize = 20_000;
+
 /// Raises alerts for sessions as they change.
 pub struct Alerter {
     rules: AlertRules,
@@ -92,6 +98,8 @@ pub struct Alerter {
     sessions: BTreeMap<String, Watched>,
     /// Fleet rows of the sessions observed since the last [`Alerter::take_rows`], when kept.
     rows: Option<Vec<crate::analysis::FleetRow>>,
+    /// Big sessions judged at a pace ([`Alerter::with_pacing`]), when paced.
+    pace: Option<Pacer>,
 }
 
 impl Alerter {
@@ -107,7 +115,16 @@ impl Alerter {
             },
             sessions: BTreeMap::new(),
             rows: None,
+            pace: None,
         }
+    }
+
+    /// Judge sessions of more than `above` messages at a pace (`watch/pace.rs`): at once when
+    /// they change, then again only once ten times their last diagnosis has passed, the changes
+    /// between judged at [`Alerter::tick`] when their turn comes.
+    pub fn with_pacing(mut self, above: usize) -> Self {
+        self.pace = Some(Pacer::new(above));
+        self
     }
 
     /// Also make each observed session's fleet row ([`Alerter::take_rows`]): the diagnosis is
@@ -187,10 +204,19 @@ impl Alerter {
         out
     }
 
-    /// Sessions waiting since a compaction for longer than the rules allow, at `now`.
+    /// At `now`: the paced sessions whose turn has come, judged, and the sessions waiting since
+    /// a compaction for longer than the rules allow.
     pub fn tick(&mut self, now: Instant) -> Vec<Alert> {
-        let after = Duration::from_secs_f64((self.rules.idle_minutes * 60.0).max(0.0));
         let mut out = Vec::new();
+        let due = self
+            .pace
+            .as_mut()
+            .map(|p| p.take_due(now))
+            .unwrap_or_default();
+        for (session, before) in due {
+            out.extend(self.judge(&session, before, now));
+        }
+        let after = Duration::from_secs_f64((self.rules.idle_minutes * 60.0).max(0.0));
         for w in self.sessions.values_mut() {
             let Some(wait) = &w.waiting else {
                 continue;
@@ -214,14 +240,8 @@ impl Alerter {
     }
 
     /// The sessions one look changed ([`Observed`]): each observed, judged against its state
-    /// before the watch when it was there already. Sessions of more than `max_messages` are
-    /// left out when a limit is given.
-    pub fn observe_changes(
-        &mut self,
-        o: &Observed,
-        max_messages: Option<usize>,
-        now: Instant,
-    ) -> Vec<Alert> {
+    /// before the watch when it was there already; a big one waits its turn when paced.
+    pub fn observe_changes(&mut self, o: &Observed, now: Instant) -> Vec<Alert> {
         let mut raised = Vec::new();
         for patch in &o.patches {
             let session: Arc<Session> = match patch {
@@ -231,14 +251,32 @@ impl Alerter {
                     None => continue,
                 },
             };
-            if max_messages.is_some_and(|m| session.messages.len() > m) {
-                continue;
-            }
             let id = patch.session_id();
             // A session that only changed visibility keeps every message as its baseline.
             let before = (!o.added.contains(id))
                 .then(|| o.from.get(id).copied().unwrap_or(session.messages.len()));
-            raised.extend(self.observe(&session, before, now));
+            let turn = match self.pace.as_mut() {
+                Some(p) => p.admit(session, before, now),
+                None => Some((session, before)),
+            };
+            if let Some((session, before)) = turn {
+                raised.extend(self.judge(&session, before, now));
+            }
+        }
+        raised
+    }
+
+    /// [`Alerter::observe`], timed for the pace.
+    fn judge(&mut self, session: &Session, before: Option<usize>, now: Instant) -> Vec<Alert> {
+        let took = Instant::now();
+        let raised = self.observe(session, before, now);
+        if let Some(p) = self.pace.as_mut() {
+            p.judged(
+                &session.meta.id,
+                session.messages.len(),
+                took.elapsed(),
+                now,
+            );
         }
         raised
     }
@@ -248,78 +286,6 @@ impl Alerter {
         crate::analysis::asked::diagnose(session, &self.opts)
             .map(|d| alerts::conditions(session, &d, None, &self.rules))
             .unwrap_or_default()
-    }
-}
-
-/// What one look of a [`Tracker`] changed, as an [`Alerter`] needs it: the sessions that began
-/// during the watch, where each other one first changed, and the changed sessions as the
-/// tracker keeps them (its patches). Small, so a caller may hand it to another thread.
-#[derive(Debug, Clone, Default)]
-pub struct Observed {
-    added: BTreeSet<String>,
-    from: BTreeMap<String, usize>,
-    patches: Vec<Patch>,
-}
-
-impl Observed {
-    /// From a refresh's `changes` and the `patches` taken after it.
-    pub fn of(changes: &[Change], patches: Vec<Patch>) -> Self {
-        let mut o = Observed {
-            patches,
-            ..Observed::default()
-        };
-        for c in changes {
-            let (id, at) = match c {
-                Change::SessionAdded { session } => {
-                    o.added.insert(session.id.clone());
-                    continue;
-                }
-                Change::Appended {
-                    session_id,
-                    messages,
-                } => match messages.first() {
-                    Some(m) => (session_id, m.index),
-                    None => continue,
-                },
-                Change::Rewritten {
-                    session_id,
-                    from_index,
-                    ..
-                } => (session_id, *from_index),
-                _ => continue,
-            };
-            o.changed_at(id, at);
-        }
-        o
-    }
-
-    /// `later` laid over this one, for a caller that fell behind: the sessions added in either,
-    /// the first changed message of both, each session's newer patch. Each session is then
-    /// judged once, as it is now.
-    pub fn merge(&mut self, later: Observed) {
-        self.added.extend(later.added);
-        for (id, at) in &later.from {
-            self.changed_at(id, *at);
-        }
-        for p in later.patches {
-            self.patches.retain(|q| q.session_id() != p.session_id());
-            self.patches.push(p);
-        }
-    }
-
-    fn changed_at(&mut self, id: &str, at: usize) {
-        let e = self.from.entry(id.to_owned()).or_insert(at);
-        *e = (*e).min(at);
-    }
-
-    /// Nothing changed.
-    pub fn is_empty(&self) -> bool {
-        self.patches.is_empty()
-    }
-
-    /// The changed sessions' ids.
-    pub fn sessions(&self) -> impl Iterator<Item = &str> {
-        self.patches.iter().map(Patch::session_id)
     }
 }
 
@@ -352,44 +318,5 @@ fn minutes(d: Duration) -> String {
         format!("{s:.0} s")
     } else {
         format!("{:.0} min", s / 60.0)
-    }
-}
-
-/// A [`Tracker`] and an [`Alerter`] together: what `watch --alerts` and the window run.
-pub struct AlertWatch {
-    tracker: Tracker,
-    alerter: Alerter,
-}
-
-/// How many sessions changing at once the tracker keeps to read on from: a fleet of workers
-/// writing side by side is read line by line, not whole at each change.
-pub const FOLLOWED: usize = 64;
-
-impl AlertWatch {
-    /// Watch `tracker`'s sessions for `alerter`.
-    pub fn new(mut tracker: Tracker, alerter: Alerter) -> Self {
-        tracker.keep_patches();
-        tracker.keep_up_to(FOLLOWED);
-        AlertWatch { tracker, alerter }
-    }
-
-    /// Look again: what changed, and the alerts it raised (the idle kind included).
-    pub fn refresh(&mut self, now: Instant) -> (Vec<Change>, Vec<Alert>) {
-        let changes = self.tracker.refresh();
-        let observed = Observed::of(&changes, self.tracker.take_patches());
-        let mut raised = self.alerter.observe_changes(&observed, None, now);
-        raised.extend(self.alerter.tick(now));
-        (changes, raised)
-    }
-
-    /// The idle kind alone, with no look at the files: between two changes.
-    pub fn tick(&mut self, now: Instant) -> Vec<Alert> {
-        self.alerter.tick(now)
-    }
-
-    /// The fleet rows of the sessions judged since the last call, when the alerter keeps them
-    /// ([`Alerter::with_rows`]).
-    pub fn take_rows(&mut self) -> Vec<crate::analysis::FleetRow> {
-        self.alerter.take_rows()
     }
 }

@@ -17,11 +17,14 @@
 mod alerts;
 mod diff;
 mod fs;
+mod observed;
+mod pace;
 mod patch;
 mod primed;
 
-pub use alerts::{Alert, AlertWatch, Alerter, FOLLOWED, FleetUpdate, Observed};
+pub use alerts::{Alert, Alerter, FleetUpdate, PACE_ABOVE};
 pub use fs::{DEBOUNCE, FsWatch};
+pub use observed::{AlertWatch, FOLLOWED, Observed};
 pub use patch::{Patch, Printed, Tail};
 pub use primed::Primed;
 
