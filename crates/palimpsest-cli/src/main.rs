@@ -61,6 +61,9 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Sweep a compaction policy over a grid of settings: a table and a heatmap.
     Sweep(cmd::sweep::Args),
+    /// Tune compaction for a fleet: which K, cap or budget would have spared its re-reads, at
+    /// what price.
+    Tune(cmd::tune::Args),
     /// What coworker's tool-result cap makes of each result it changes.
     Cap(cmd::cap::Args),
     /// A post-mortem as one self-contained HTML file, for a session or a whole folder.
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         Command::Spills(a) => cmd::spills::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
         Command::Cap(a) => cmd::cap::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Diff(a) => cmd::diff::run(a),

@@ -220,6 +220,7 @@ mod otlp;
 mod postmortem;
 mod replay;
 mod tokens;
+mod tune;
 pub use cuts::{compactions_of, lint_of};
 pub use fleet::{
     default_paths, export_parquet, fleet_indexed, fleet_indexed_given, index_update,
@@ -237,6 +238,7 @@ pub use replay::{
 pub use tokens::{
     TokenOptions, session_counts, token_charts, token_charts_svg, token_report, view_counter,
 };
+pub use tune::{OpenCache, TuneView, tune};
 
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.

@@ -24,6 +24,7 @@ pub mod opencode_storage;
 pub mod qwen;
 pub mod runs;
 pub mod stuck;
+pub mod tune;
 
 /// `fixtures/real/REL`: the real, MIT-licensed sessions the tests read (Claude Code
 /// transcripts and a Codex rollout, copied unchanged with their licences).

@@ -18,6 +18,14 @@ fn main() -> anyhow::Result<()> {
         println!("{}\n{}", a.display(), b.display());
         return Ok(());
     }
+    if args.get(1).is_some_and(|a| a == "--tune") {
+        let dir = args
+            .get(2)
+            .map(PathBuf::from)
+            .ok_or_else(|| anyhow::anyhow!("usage: palimpsest-fixtures --tune DIR"))?;
+        println!("{}", palimpsest_fixtures::tune::write(&dir)?.display());
+        return Ok(());
+    }
     if args.get(1).is_some_and(|a| a == "--alerting") {
         let dir = args
             .get(2)

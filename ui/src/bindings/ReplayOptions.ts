@@ -66,4 +66,9 @@ preserve_fraction: number | null,
  * Gemini: function-response tokens kept whole in the compressed history, 0 = no budget
  * (else 50 000 for Gemini CLI, none for Qwen Code).
  */
-response_budget: number | null, };
+response_budget: number | null, 
+/**
+ * goose: also compact where the session recorded a compaction (a fleet tuned at its own
+ * compaction points), beside the threshold and the recovery.
+ */
+at_recorded: boolean, };

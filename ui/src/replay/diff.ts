@@ -20,6 +20,7 @@ export const DEFAULT_OPTIONS: ReplayOptions = {
   preserve_tokens: null,
   preserve_fraction: null,
   response_budget: null,
+  at_recorded: false,
 };
 
 /** Gemini CLI keeps this share of the history when `preserve_fraction` is left to its default. */

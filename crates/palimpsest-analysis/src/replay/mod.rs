@@ -35,6 +35,8 @@ pub mod pairing;
 pub use crate::sources::coworker::pyjson;
 pub mod simulate;
 pub mod sweep;
+pub mod tune;
+pub mod tune_fleet;
 pub mod unrecorded;
 pub mod verify;
 

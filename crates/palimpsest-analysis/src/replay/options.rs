@@ -84,6 +84,10 @@ pub struct ReplayOptions {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub response_budget: Option<u64>,
+    /// goose: also compact where the session recorded a compaction (a fleet tuned at its own
+    /// compaction points), beside the threshold and the recovery.
+    #[serde(default)]
+    pub at_recorded: bool,
 }
 
 impl ReplayOptions {
@@ -200,6 +204,7 @@ impl ReplayOptions {
                 .context_window
                 .or(session_limit)
                 .unwrap_or(DEFAULT_CONTEXT),
+            at_recorded: self.at_recorded,
         }
     }
 }

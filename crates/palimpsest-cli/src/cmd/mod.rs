@@ -23,6 +23,7 @@ pub mod sources;
 pub mod spills;
 pub mod sweep;
 pub mod tokens;
+pub mod tune;
 pub mod watch;
 
 use std::path::PathBuf;

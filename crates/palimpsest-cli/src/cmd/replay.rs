@@ -126,16 +126,23 @@ pub enum PolicyArg {
     Gemini,
 }
 
+impl PolicyArg {
+    /// The policy in core's words.
+    pub fn name(self) -> PolicyName {
+        match self {
+            PolicyArg::Goose => PolicyName::Goose,
+            PolicyArg::Coworker => PolicyName::Coworker,
+            PolicyArg::OpenCode => PolicyName::OpenCode,
+            PolicyArg::Gemini => PolicyName::Gemini,
+        }
+    }
+}
+
 impl PolicyArgs {
     /// The core options these flags describe.
     pub fn options(&self) -> ReplayOptions {
         ReplayOptions {
-            policy: match self.policy {
-                PolicyArg::Goose => PolicyName::Goose,
-                PolicyArg::Coworker => PolicyName::Coworker,
-                PolicyArg::OpenCode => PolicyName::OpenCode,
-                PolicyArg::Gemini => PolicyName::Gemini,
-            },
+            policy: self.policy.name(),
             context_window: self.context_window,
             threshold: self.threshold,
             trigger_cap: self.trigger_cap,

@@ -34,4 +34,5 @@ mod cli_snapshots;
 mod cli_sweep;
 mod cli_tokens;
 mod cli_trust;
+mod cli_tune;
 mod malformed;

@@ -72,6 +72,7 @@ mod sweep_digests;
 mod tokens;
 mod tokens_engine;
 mod tokens_shown;
+mod tune;
 mod verdict_rules;
 mod verdicts;
 mod watch;

@@ -1,4 +1,5 @@
-//! The goose runner, with goose's two automatic triggers: after each user turn's message
+//! The goose runner, with goose's two automatic triggers (and, when asked, the session's own
+//! recorded compaction points as a third): after each user turn's message
 //! arrives, compact when the context over the limit is strictly above the threshold (checked
 //! once per user turn); and inside the tool loop, when a request would exceed the context limit
 //! itself (the provider refuses it, goose compacts and retries; still over, it gives up). The
@@ -45,6 +46,7 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
         wording,
         threshold,
         context_limit,
+        at_recorded,
     } = params.policy
     else {
         unreachable!("dispatched on the goose policy");
@@ -62,7 +64,18 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
     };
     let enabled = threshold > 0.0 && threshold < 1.0 && context_limit > 0;
     let mut prev_assistant = false;
+    // The position before which the last compaction fired: a recorded compaction the threshold
+    // already made is not made twice.
+    let mut compacted_before = usize::MAX;
     for (i, e) in prep.entries.iter().enumerate() {
+        if at_recorded
+            && compacted_before != i
+            && prep.recorded.contains_key(&i)
+            && run.ctx.iter().any(|s| s.pos != NONE)
+        {
+            run.compact(i, false);
+            compacted_before = i;
+        }
         if e.flags & NOTICE != 0 {
             continue;
         }
@@ -74,6 +87,7 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
             if context_limit > 0 && run.sum > context_limit && run.ctx.iter().any(|s| s.pos != NONE)
             {
                 run.compact(i, true);
+                compacted_before = i;
                 if run.sum > context_limit {
                     run.tally.sim.totals.gave_up += 1;
                 }
@@ -94,6 +108,7 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
         if enabled && e.flags & USER_TEXT != 0 && run.sum as f64 / context_limit as f64 > threshold
         {
             run.compact(i + 1, false);
+            compacted_before = i + 1;
         }
     }
     run.tally.finish()

@@ -19,6 +19,7 @@ fn goose(keep_tail: usize, naive: bool, limit: u64) -> SimParams {
             wording: Wording::Since20260216,
             threshold: 0.8,
             context_limit: limit,
+            at_recorded: false,
         },
         summary_tokens: 50,
         detail: true,

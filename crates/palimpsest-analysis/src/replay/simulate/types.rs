@@ -20,6 +20,8 @@ pub enum Policy {
         threshold: f64,
         /// Context limit in tokens.
         context_limit: u64,
+        /// Also compact where the session recorded a compaction.
+        at_recorded: bool,
     },
     /// coworker: trigger before every model call.
     Coworker(cw::Settings),

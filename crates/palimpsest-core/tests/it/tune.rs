@@ -1,0 +1,199 @@
+//! The fleet tuned (`api::tune`): on a fleet built so that each keep-tail K spares a known set
+//! of re-reads (`palimpsest_fixtures::tune`), every session's spared re-reads per K, the
+//! setting that storms at a small window, the tool results a naive slice orphans (and that the
+//! walk never does), the seeds' own worker spared at the fork's K = 3, and a broken file named
+//! while the rest is still tuned.
+
+use std::path::{Path, PathBuf};
+
+use palimpsest_core::api::{self, TuneView};
+use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
+use palimpsest_core::replay::tune::Setting;
+
+fn ks(range: std::ops::RangeInclusive<usize>) -> Vec<Setting> {
+    range
+        .map(|k| Setting {
+            keep_tail: Some(k),
+            ..Setting::default()
+        })
+        .collect()
+}
+
+fn goose() -> ReplayOptions {
+    ReplayOptions {
+        policy: PolicyName::Goose,
+        at_recorded: true,
+        ..ReplayOptions::default()
+    }
+}
+
+fn tune(paths: &[PathBuf], base: &ReplayOptions, settings: &[Setting]) -> TuneView {
+    api::tune(paths, base, settings, &|| None, &|_, _| {}, None).unwrap()
+}
+
+fn fleet() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    palimpsest_fixtures::tune::write(dir.path()).unwrap();
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}
+
+/// Per session (by id): the count of one cell field at each setting.
+fn per_session(
+    v: &TuneView,
+    f: impl Fn(&palimpsest_core::replay::tune::Cell) -> usize,
+) -> Vec<(String, Vec<usize>)> {
+    v.tune
+        .sessions
+        .iter()
+        .map(|s| (s.session_id.clone(), s.cells.iter().map(&f).collect()))
+        .collect()
+}
+
+fn named(rows: &[(&str, Vec<usize>)]) -> Vec<(String, Vec<usize>)> {
+    rows.iter()
+        .map(|(id, v)| ((*id).to_owned(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn each_keep_tail_spares_exactly_the_re_reads_its_tail_holds() {
+    let (_dir, path) = fleet();
+    let v = tune(&[path], &goose(), &ks(0..=8));
+    assert!(v.problems.is_empty(), "{:?}", v.problems);
+    assert_eq!(
+        per_session(&v, |c| c.avoided.len()),
+        named(&[
+            ("tune-k3", vec![0, 0, 0, 1, 1, 1, 1, 1, 1]),
+            ("tune-k5", vec![0, 0, 0, 0, 0, 1, 1, 1, 1]),
+            ("tune-twice", vec![0, 1, 1, 2, 2, 2, 2, 2, 2]),
+            ("tune-storm", vec![0; 9]),
+        ])
+    );
+    let recorded: Vec<usize> = v.tune.sessions.iter().map(|s| s.recorded).collect();
+    assert_eq!(recorded, [1, 1, 2, 0]);
+    assert_eq!(v.tune.recorded, 4);
+    // The walk never orphans; every recorded compaction fires at every K, and no more at the
+    // sessions' own window.
+    assert!(
+        v.tune
+            .settings
+            .iter()
+            .all(|s| s.orphans == 0 && s.compactions == 5)
+    );
+    let fleet: Vec<usize> = v.tune.settings.iter().map(|s| s.avoided).collect();
+    assert_eq!(fleet, [0, 1, 1, 3, 3, 4, 4, 4, 4]);
+    // K = 2 and K = 4 spare no more than the K below them and carry more: off the front.
+    assert_eq!(v.tune.front, [0, 1, 3, 5]);
+    assert_eq!(v.tune.settings[v.tune.knee.unwrap()].label, "K=3");
+    let k3 = &v.tune.settings[3];
+    let gaining: Vec<(&str, usize, &str, usize, usize)> = k3
+        .gaining
+        .iter()
+        .map(|g| {
+            let a = &g.first;
+            (
+                g.session_id.as_str(),
+                g.avoided,
+                a.path.as_str(),
+                a.previous_index,
+                a.call_index,
+            )
+        })
+        .collect();
+    assert_eq!(
+        gaining,
+        [
+            ("tune-twice", 2, "app.py", 1, 6),
+            ("tune-k3", 1, "store.py", 1, 8)
+        ]
+    );
+}
+
+#[test]
+fn a_keep_tail_that_holds_most_of_a_small_window_storms() {
+    let (_dir, path) = fleet();
+    let base = ReplayOptions {
+        context_window: Some(8_000),
+        ..goose()
+    };
+    let v = tune(&[path], &base, &ks(0..=8));
+    let storm = |f: fn(&palimpsest_core::replay::tune::Cell) -> usize| {
+        per_session(&v, f)
+            .into_iter()
+            .find(|(id, _)| id == "tune-storm")
+            .unwrap()
+            .1
+    };
+    assert_eq!(storm(|c| c.compactions), [3, 3, 3, 4, 4, 4, 4, 7, 7]);
+    assert_eq!(storm(|c| c.storms), [0, 0, 0, 0, 0, 0, 0, 5, 5]);
+    assert_eq!(storm(|c| c.over_window), [0; 9]);
+}
+
+#[test]
+fn a_naive_slice_orphans_the_tool_results_the_walk_keeps_paired() {
+    let (_dir, path) = fleet();
+    let base = ReplayOptions {
+        naive: true,
+        ..goose()
+    };
+    let v = tune(&[path], &base, &ks(2..=4));
+    assert_eq!(
+        per_session(&v, |c| c.orphans),
+        named(&[
+            ("tune-k3", vec![0, 1, 1]),
+            ("tune-k5", vec![0, 1, 0]),
+            ("tune-twice", vec![1, 2, 1]),
+            ("tune-storm", vec![1, 0, 0]),
+        ])
+    );
+    let at: Vec<Vec<usize>> = v
+        .tune
+        .sessions
+        .iter()
+        .map(|s| s.cells[1].orphaned_at.clone())
+        .collect();
+    assert_eq!(at, [vec![4], vec![6], vec![2, 9], vec![]]);
+    // The orphaned store.py result is not counted as held: its call was cut away.
+    assert_eq!(v.tune.sessions[0].cells[1].avoided.len(), 0);
+    // Every setting orphans one: none is recommended.
+    assert!(v.tune.front.is_empty());
+    assert_eq!(v.tune.knee, None);
+}
+
+#[test]
+fn the_seeds_worker_has_its_re_read_spared_at_the_forks_k_and_not_below() {
+    let db = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/goose/sessions.db");
+    let v = tune(&[db], &goose(), &ks(0..=4));
+    let s = v
+        .tune
+        .sessions
+        .iter()
+        .find(|s| s.session_id == "goose-compacted")
+        .unwrap();
+    assert_eq!(s.recorded, 1);
+    let spared: Vec<usize> = s.cells.iter().map(|c| c.avoided.len()).collect();
+    assert_eq!(spared, [0, 0, 0, 1, 1]);
+    let a = &s.cells[3].avoided[0];
+    assert_eq!(
+        (a.path.as_str(), a.previous_index, a.call_index),
+        ("store.py", 1, 8)
+    );
+}
+
+#[test]
+fn a_broken_file_is_named_and_the_rest_still_tuned() {
+    let (_dir, path) = fleet();
+    let broken = path.join("broken.jsonl");
+    std::fs::write(&broken, "{\"type\": \"user\", \"message\":\n").unwrap();
+    let v = tune(&[path], &goose(), &ks(3..=3));
+    assert_eq!(v.tune.sessions.len(), 4);
+    assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+    assert!(
+        v.problems[0]
+            .message
+            .contains(&broken.display().to_string()),
+        "{}",
+        v.problems[0].message
+    );
+}
