@@ -15,7 +15,8 @@
 //! from the index alone (fleet rows, a folder's listing, a session's timeline) `read`'s, one
 //! message read back by its records' byte offsets `body`'s, what the model saw at one request
 //! `request`'s; requests, compactions and findings
-//! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'.
+//! as rows (what the Parquet export reads) `facts`'; goose sweep digests `digests`'; `tune` results
+//! `tune_cells`'.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 #![warn(missing_docs)]
@@ -42,6 +43,7 @@ mod snapshots;
 pub mod store;
 mod stream;
 mod timeline;
+pub mod tune_cells;
 pub use jobs::Given;
 pub use read::AsOf;
 pub use stream::StoredMessages;
@@ -433,6 +435,7 @@ impl Index {
             for (id, file, _) in &gone {
                 store::remove(&tx, *id).map_err(sql)?;
                 digests::forget(&tx, file).map_err(sql)?;
+                tune_cells::forget(&tx, file).map_err(sql)?;
             }
             tx.commit().map_err(sql)?;
         }

@@ -22,8 +22,8 @@ use crate::error::{Error, Result};
 /// session per `/clear`, and Copilot's checkpoints and OpenCode's truncated outputs are spill
 /// files each session names; 20: summary losses in rows of their own, not in the diagnosis;
 /// 21: each message's piece counts; 22: OpenCode's pruned outputs among the spills a session
-/// names, Cline's XML calls as calls, older Copilot and OpenCode stores read).
-pub const SCHEMA_VERSION: i64 = 22;
+/// names, Cline's XML calls as calls, older Copilot and OpenCode stores read; 23: `tune` cells).
+pub const SCHEMA_VERSION: i64 = 23;
 
 /// Parts per session the rowid scheme leaves room for.
 pub const PART_BITS: u32 = 24;
@@ -182,6 +182,7 @@ fn open_sound(path: &Path) -> std::result::Result<Connection, Opening> {
         tx.execute_batch(SCHEMA).map_err(sql)?;
         tx.execute_batch(super::facts::SCHEMA).map_err(sql)?;
         tx.execute_batch(super::digests::SCHEMA).map_err(sql)?;
+        tx.execute_batch(super::tune_cells::SCHEMA).map_err(sql)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)
             .map_err(sql)?;
     }
@@ -202,16 +203,21 @@ enum Version {
 
 /// Every table an index of this version has, from its schema's own text.
 fn tables() -> Vec<&'static str> {
-    [SCHEMA, super::facts::SCHEMA, super::digests::SCHEMA]
-        .iter()
-        .flat_map(|s| s.split("CREATE ").skip(1))
-        .filter_map(|stmt| {
-            let rest = stmt
-                .strip_prefix("VIRTUAL TABLE ")
-                .or_else(|| stmt.strip_prefix("TABLE "))?;
-            rest.split(|c: char| c == '(' || c.is_whitespace()).next()
-        })
-        .collect()
+    [
+        SCHEMA,
+        super::facts::SCHEMA,
+        super::digests::SCHEMA,
+        super::tune_cells::SCHEMA,
+    ]
+    .iter()
+    .flat_map(|s| s.split("CREATE ").skip(1))
+    .filter_map(|stmt| {
+        let rest = stmt
+            .strip_prefix("VIRTUAL TABLE ")
+            .or_else(|| stmt.strip_prefix("TABLE "))?;
+        rest.split(|c: char| c == '(' || c.is_whitespace()).next()
+    })
+    .collect()
 }
 
 /// Whether the file holds an index of this version, and whole.

@@ -16,6 +16,9 @@ use super::simulate::{Prepared, Simulation, simulate};
 use crate::analysis::rereads::Reread;
 use crate::model::Session;
 
+/// The version of what a cell measures: cells kept by another version are made again.
+pub const VERSION: u32 = 1;
+
 /// Two compactions this many requests apart or fewer are a storm (the alerts' default).
 pub const STORM_REQUESTS: usize = 3;
 

@@ -110,6 +110,10 @@ pub struct PolicyArgs {
     /// 50 000; none on a Qwen Code session).
     #[arg(long)]
     pub response_budget: Option<u64>,
+    /// goose, with --simulate: also compact where the session recorded a compaction (as
+    /// `tune` replays by default).
+    #[arg(long)]
+    pub at_recorded: bool,
 }
 
 /// `--policy`.
@@ -153,6 +157,7 @@ impl PolicyArgs {
             preserve_tokens: self.preserve_tokens,
             preserve_fraction: self.preserve_fraction,
             response_budget: self.response_budget,
+            at_recorded: self.at_recorded,
             ..ReplayOptions::default()
         }
     }

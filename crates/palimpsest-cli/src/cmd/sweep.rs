@@ -130,6 +130,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             preserve_tokens: a.preserve_tokens,
             preserve_fraction: None,
             response_budget: a.response_budget,
+            at_recorded: false,
         }
         .options()
     };

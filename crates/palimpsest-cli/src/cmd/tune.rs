@@ -47,6 +47,12 @@ pub struct Args {
     /// goose: slice the tail without the walk (to see what a naive policy would orphan).
     #[arg(long)]
     naive: bool,
+    /// The index that keeps each session's cells (default `$XDG_CACHE_HOME/palimpsest/index.db`).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_index")]
+    index_file: Option<PathBuf>,
+    /// Replay every session, keeping nothing.
+    #[arg(long)]
+    no_index: bool,
     /// Print the JSON the window receives.
     #[arg(long)]
     json: bool,
@@ -123,10 +129,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             eprint!("\rtuning: {done}/{total} sessions");
         }
     };
+    // The user's index keeps the cells unless told otherwise; one that cannot be opened (a
+    // read-only cache folder) only costs speed, and one named by `--index-file` says so.
+    let index = match (&a.index_file, a.no_index) {
+        (_, true) => None,
+        (at, false) => match api::open_index(at.as_deref()) {
+            Ok(ix) => Some(std::sync::Mutex::new(ix)),
+            Err(e) if at.is_some() => return Err(e.into()),
+            Err(_) => None,
+        },
+    };
     let view = api::tune(
         &paths,
         &base,
         &settings,
+        index.as_ref(),
         &super::token_cache,
         &progress,
         None,
@@ -135,6 +152,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         eprintln!("palimpsest: warning: {}", p.message);
     }
     let mut out = crate::output::stdout();
+    if !a.json && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!(
+            "\r{} sessions from the index, {} replayed",
+            view.from_index, view.replayed
+        );
+    }
     if a.json {
         serde_json::to_writer_pretty(&mut out, &view)?;
         writeln!(out)?;

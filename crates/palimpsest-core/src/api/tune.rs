@@ -1,10 +1,13 @@
 //! The fleet tuned (`tune`, the window's Tune view): every session under the paths asked
 //! replayed under every setting of a grid, measured against its own recorded re-reads (from its
 //! diagnosis), and summed into the fleet's answer with its Pareto front and knee. Sessions run
-//! on as many threads as there are cores, each with its own token cache. Replaying and summing
-//! are `crate::replay::tune`'s and `tune_fleet`'s; this loads, diagnoses and counts.
+//! on as many threads as there are cores, each with its own token cache. Each session's cells
+//! are kept in the index under its file's fingerprint (`index::tune_cells`): a session whose
+//! file is unchanged is not read again, and only the settings it was never tuned at are
+//! replayed. Replaying and summing are `crate::replay::tune`'s and `tune_fleet`'s; this loads,
+//! diagnoses, counts and keeps.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -12,9 +15,11 @@ use serde::{Deserialize, Serialize};
 
 use super::Problem;
 use crate::error::{Error, Result};
+use crate::index::Index;
+use crate::index::tune_cells::stamp_of;
 use crate::model::SessionMeta;
 use crate::replay::options::ReplayOptions;
-use crate::replay::tune::{Setting, tune_session};
+use crate::replay::tune::{Cell, Setting, tune_session};
 use crate::replay::tune_fleet::{SessionTune, Tune, tune_fleet};
 use crate::sources;
 use crate::tokens::TokenCache;
@@ -27,18 +32,24 @@ pub struct TuneView {
     pub tune: Tune,
     /// Sessions that could not be read or replayed; the rest still count.
     pub problems: Vec<Problem>,
+    /// Sessions answered whole from the index (their files unchanged since they were tuned at
+    /// every setting asked).
+    pub from_index: usize,
+    /// Sessions read and replayed (at the settings the index did not hold).
+    pub replayed: usize,
 }
 
 /// Opens a token cache for one thread (the caches are SQLite connections, one per thread).
 pub type OpenCache<'a> = &'a (dyn Fn() -> Option<TokenCache> + Sync);
 
-/// Tune every session under `paths` with `base` at each of `settings`. `progress` is told
-/// `(done, total)` after each session; `cancel`, once set, stops before the next session and
-/// answers `Cancelled`.
+/// Tune every session under `paths` with `base` at each of `settings`, keeping and reusing
+/// cells in `index` when given. `progress` is told `(done, total)` after each session;
+/// `cancel`, once set, stops before the next session and answers `Cancelled`.
 pub fn tune(
     paths: &[PathBuf],
     base: &ReplayOptions,
     settings: &[Setting],
+    index: Option<&Mutex<Index>>,
     open_cache: OpenCache<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: Option<&AtomicBool>,
@@ -64,7 +75,14 @@ pub fn tune(
     let total = work.len();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let out: Mutex<Vec<(usize, std::result::Result<SessionTune, Problem>)>> = Mutex::default();
+    type Done = std::result::Result<(SessionTune, bool), Problem>;
+    let out: Mutex<Vec<(usize, Done)>> = Mutex::default();
+    // The setting keys: the whole options each setting makes, so a base that changed (another
+    // window, another trigger) never answers from cells made under the old one.
+    let keys: Vec<String> = settings
+        .iter()
+        .map(|s| serde_json::to_string(&s.apply(base)).unwrap_or_default())
+        .collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(total)
@@ -82,7 +100,13 @@ pub fn tune(
                         return;
                     };
                     let source = &catalogs[*c].sources[*s];
-                    let one = one_session(source.as_ref(), meta, base, settings, cache.as_ref());
+                    let ask = Ask {
+                        base,
+                        settings,
+                        keys: &keys,
+                        index,
+                    };
+                    let one = kept_or_tuned(source.as_ref(), meta, &ask, cache.as_ref());
                     out.lock()
                         .expect("no thread panicked holding it")
                         .push((k, one));
@@ -97,16 +121,105 @@ pub fn tune(
     let mut results = out.into_inner().expect("no thread panicked holding it");
     results.sort_by_key(|(k, _)| *k);
     let mut sessions = Vec::new();
+    let mut from_index = 0;
     for (_, r) in results {
         match r {
-            Ok(s) => sessions.push(s),
+            Ok((s, kept)) => {
+                from_index += usize::from(kept);
+                sessions.push(s);
+            }
             Err(p) => problems.push(p),
         }
     }
     Ok(TuneView {
+        replayed: sessions.len() - from_index,
+        from_index,
         tune: tune_fleet(base.policy, settings, sessions),
         problems,
     })
+}
+
+/// What every session is asked.
+struct Ask<'a> {
+    base: &'a ReplayOptions,
+    settings: &'a [Setting],
+    keys: &'a [String],
+    index: Option<&'a Mutex<Index>>,
+}
+
+/// The index row of a session's listing data and recorded re-reads (its cells are keyed by
+/// their settings, never empty).
+const HEAD: &str = "";
+
+/// The session's cells from the index where its file is as they were made of, the rest made
+/// now and kept; true when none had to be made.
+fn kept_or_tuned(
+    source: &dyn sources::SessionSource,
+    meta: &SessionMeta,
+    ask: &Ask<'_>,
+    cache: Option<&TokenCache>,
+) -> std::result::Result<(SessionTune, bool), Problem> {
+    let file = Path::new(&meta.path);
+    let stamp = ask.index.and_then(|_| stamp_of(file));
+    let kept = match (ask.index, &stamp) {
+        (Some(ix), Some(stamp)) => ix
+            .lock()
+            .expect("no thread panicked holding it")
+            .tune_cells(file, &meta.id, stamp)
+            .unwrap_or_default(),
+        _ => Default::default(),
+    };
+    let head: Option<SessionTune> = kept.get(HEAD).and_then(|h| serde_json::from_str(h).ok());
+    let cells: Vec<Option<Cell>> = ask
+        .keys
+        .iter()
+        .map(|k| kept.get(k).and_then(|c| serde_json::from_str(c).ok()))
+        .collect();
+    if let Some(mut head) = head.clone()
+        && cells.iter().all(Option::is_some)
+    {
+        head.cells = cells.into_iter().flatten().collect();
+        return Ok((head, true));
+    }
+    let missing: Vec<usize> = (0..cells.len())
+        .filter(|&k| head.is_none() || cells[k].is_none())
+        .collect();
+    let asked: Vec<Setting> = missing.iter().map(|&k| ask.settings[k].clone()).collect();
+    let mut made = one_session(source, meta, ask.base, &asked, cache)?;
+    let mut fresh = std::mem::take(&mut made.cells).into_iter().zip(&missing);
+    let mut rows = Vec::new();
+    let mut all = Vec::with_capacity(cells.len());
+    for (k, c) in cells.into_iter().enumerate() {
+        let c = match c.filter(|_| head.is_some()) {
+            Some(c) => c,
+            None => {
+                let (c, at) = fresh.next().expect("one made per missing setting");
+                debug_assert_eq!(*at, k);
+                rows.push((
+                    ask.keys[k].clone(),
+                    serde_json::to_string(&c).unwrap_or_default(),
+                ));
+                c
+            }
+        };
+        all.push(c);
+    }
+    // Kept only when the file is still as it was before it was read: a copy read while the
+    // file grew is not the file the stamp names.
+    if let (Some(ix), Some(stamp)) = (ask.index, &stamp)
+        && stamp_of(file).as_ref() == Some(stamp)
+    {
+        rows.push((
+            HEAD.to_owned(),
+            serde_json::to_string(&made).unwrap_or_default(),
+        ));
+        let _ = ix
+            .lock()
+            .expect("no thread panicked holding it")
+            .save_tune_cells(file, &meta.id, stamp, &rows);
+    }
+    made.cells = all;
+    Ok((made, false))
 }
 
 fn one_session(

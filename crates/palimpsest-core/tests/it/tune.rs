@@ -28,7 +28,7 @@ fn goose() -> ReplayOptions {
 }
 
 fn tune(paths: &[PathBuf], base: &ReplayOptions, settings: &[Setting]) -> TuneView {
-    api::tune(paths, base, settings, &|| None, &|_, _| {}, None).unwrap()
+    api::tune(paths, base, settings, None, &|| None, &|_, _| {}, None).unwrap()
 }
 
 fn fleet() -> (tempfile::TempDir, PathBuf) {
@@ -195,5 +195,76 @@ fn a_broken_file_is_named_and_the_rest_still_tuned() {
             .contains(&broken.display().to_string()),
         "{}",
         v.problems[0].message
+    );
+}
+
+#[test]
+fn a_second_tune_comes_from_the_index_and_a_grown_fleet_replays_only_what_is_new() {
+    let home = tempfile::tempdir().unwrap();
+    let fleet = home.path().join("claude-code");
+    palimpsest_fixtures::copy_tree(
+        &palimpsest_fixtures::real_data("claude-code"),
+        &fleet,
+        &["LICENSE", "README.md"],
+    )
+    .unwrap();
+    // One session joins later.
+    let aside = home.path().join("tool_heavy.jsonl");
+    let tool_heavy = fleet.join("tool_heavy.jsonl");
+    std::fs::rename(&tool_heavy, &aside).unwrap();
+    let index = std::sync::Mutex::new(
+        palimpsest_core::index::Index::open(&home.path().join("index.db")).unwrap(),
+    );
+    let run = |settings: &[Setting]| {
+        api::tune(
+            std::slice::from_ref(&fleet),
+            &goose(),
+            settings,
+            Some(&index),
+            &|| None,
+            &|_, _| {},
+            None,
+        )
+        .unwrap()
+    };
+    let first = run(&ks(0..=2));
+    assert_eq!((first.from_index, first.replayed), (0, 8));
+    let second = run(&ks(0..=2));
+    assert_eq!((second.from_index, second.replayed), (8, 0));
+    assert_eq!(second.tune, first.tune);
+    // What nothing kept answers the same.
+    assert_eq!(
+        tune(std::slice::from_ref(&fleet), &goose(), &ks(0..=2)).tune,
+        first.tune
+    );
+    // A wider grid replays every session at the new setting only, and agrees with a fresh run.
+    let wider = run(&ks(0..=3));
+    assert_eq!((wider.from_index, wider.replayed), (0, 8));
+    assert_eq!(
+        wider.tune,
+        tune(std::slice::from_ref(&fleet), &goose(), &ks(0..=3)).tune
+    );
+    // One session more: only it is read.
+    std::fs::rename(&aside, &tool_heavy).unwrap();
+    let grown = run(&ks(0..=3));
+    assert_eq!((grown.from_index, grown.replayed), (8, 1));
+    assert_eq!(grown.tune.sessions.len(), 9);
+    // A session that grew is read again, and tuned as it is now.
+    let last = std::fs::read_to_string(&tool_heavy)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_owned();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&tool_heavy)
+        .unwrap();
+    std::io::Write::write_all(&mut f, format!("{last}\n").as_bytes()).unwrap();
+    let again = run(&ks(0..=3));
+    assert_eq!((again.from_index, again.replayed), (8, 1));
+    assert_eq!(
+        again.tune,
+        tune(std::slice::from_ref(&fleet), &goose(), &ks(0..=3)).tune
     );
 }
