@@ -109,9 +109,10 @@ fn export_holds_what_the_other_commands_say() {
             "messages",
             "compactions",
             "requests",
-            "findings"
+            "findings",
+            "tune"
         ],
-        "five tables, in this order: {said}"
+        "six tables, in this order: {said}"
     );
 
     // Sessions: one row per fleet row of both folders, with the fleet's verdict and cost.
@@ -371,6 +372,7 @@ fn bodies_and_schemas_concatenate() {
         "compactions",
         "requests",
         "findings",
+        "tune",
     ] {
         let open = |d: &Path| {
             ParquetRecordBatchReaderBuilder::try_new(

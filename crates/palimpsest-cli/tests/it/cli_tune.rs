@@ -145,3 +145,41 @@ fn a_bad_grid_is_refused_with_what_is_wrong() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn replay_at_recorded_opens_a_tuned_setting_with_the_read_in_its_kept_tail() {
+    let (_dir, path) = fleet();
+    let kept = |k: &str, extra: &[&str]| {
+        let mut args = vec![
+            "replay",
+            &path,
+            "--session",
+            "tune-k3",
+            "--policy",
+            "goose",
+            "--keep-tail",
+            k,
+            "--simulate",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let v = json_of(run(&args), &args);
+        v["compactions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["at_index"].clone(), c["kept_tail"].clone()))
+            .collect::<Vec<_>>()
+    };
+    // The fork's K keeps the read of store.py (message 1) and its result; K = 2 does not.
+    assert_eq!(
+        kept("3", &["--at-recorded"]),
+        [(4.into(), serde_json::json!([1, 2, 3, 4]))]
+    );
+    assert_eq!(
+        kept("2", &["--at-recorded"]),
+        [(4.into(), serde_json::json!([3, 4]))]
+    );
+    // Without it, a session this far below its window never compacts.
+    assert!(kept("3", &[]).is_empty());
+}

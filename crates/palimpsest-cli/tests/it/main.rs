@@ -16,6 +16,7 @@ mod cli_diagnose;
 mod cli_diff;
 mod cli_dto;
 mod cli_export;
+mod cli_export_tune;
 mod cli_fleet;
 mod cli_goose;
 mod cli_guarantees;

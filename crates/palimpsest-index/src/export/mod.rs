@@ -1,5 +1,5 @@
 //! The fleet as Parquet, for fleets that outgrow one machine: `sessions`, `messages`,
-//! `compactions`, `requests` and `findings`, one file each, read from the index (which the
+//! `compactions`, `requests`, `findings` and the cells `tune` kept (`tune`), one file each, read from the index (which the
 //! caller brings up to date first) so an export never reads a session file again. Every row
 //! carries the machine it was exported on, its session id and file, so the exports of many
 //! machines concatenate (`read_parquet('*/sessions.parquet')`). Column names and types are
@@ -9,6 +9,7 @@
 
 mod parquet;
 mod tables;
+mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -59,7 +60,7 @@ struct Indexed {
     buckets: Vec<Bucket>,
 }
 
-/// The five tables of every session the index holds under `paths`, priced at `prices`.
+/// The six tables of every session the index holds under `paths`, priced at `prices`.
 pub fn tables(
     index: &Index,
     paths: &[PathBuf],
@@ -110,6 +111,7 @@ pub fn tables(
         t.cuts(conn, s).map_err(sql)?;
         t.requests(conn, s, prices).map_err(sql)?;
         t.findings(conn, s).map_err(sql)?;
+        t.tune(conn, s).map_err(sql)?;
     }
     Ok(t.finish())
 }

@@ -1,4 +1,4 @@
-//! The five export tables filled from the index's rows, session by session: the columns of
+//! The five export tables of the sessions themselves filled from the index's rows, session by session: the columns of
 //! each (names and types are a contract, listed in docs/GUIDE.md), the prices applied to requests, and the
 //! bodies taken from the searchable parts when asked. Which sessions is `super`'s; writing the
 //! columns as Parquet, `super::parquet`'s.
@@ -21,6 +21,7 @@ pub(super) struct Tables {
     cuts: Table,
     requests: Table,
     findings: Table,
+    tune: Table,
 }
 
 impl Tables {
@@ -128,6 +129,7 @@ impl Tables {
                     ("messages", I64List(vec![])),
                 ],
             ),
+            tune: super::tune::table(keyed),
         }
     }
 
@@ -341,6 +343,14 @@ impl Tables {
         Ok(())
     }
 
+    pub(super) fn tune(
+        &mut self,
+        conn: &rusqlite::Connection,
+        s: &Indexed,
+    ) -> rusqlite::Result<()> {
+        super::tune::rows(conn, &self.machine, &mut self.tune, s)
+    }
+
     pub(super) fn finish(self) -> Vec<Table> {
         vec![
             self.sessions,
@@ -348,6 +358,7 @@ impl Tables {
             self.cuts,
             self.requests,
             self.findings,
+            self.tune,
         ]
     }
 }
