@@ -29,7 +29,7 @@ const REAL: &str = "258c7280-ae70-4798-800f-63464d01a85d";
 const SHORT: &str = "55604662-cf2a-4331-851a-ec234028f8ca";
 
 /// One file read back whole, as one batch (it is small).
-fn read(dir: &Path, table: &str) -> RecordBatch {
+pub(crate) fn read(dir: &Path, table: &str) -> RecordBatch {
     let f = std::fs::File::open(dir.join(format!("{table}.parquet"))).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(f)
         .unwrap()

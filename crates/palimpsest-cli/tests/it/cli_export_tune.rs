@@ -7,22 +7,10 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value;
 
+use crate::cli_export::read;
 use crate::common::{json_of, run_env};
-
-fn table(dir: &Path) -> RecordBatch {
-    let f = std::fs::File::open(dir.join("tune.parquet")).unwrap();
-    let reader = ParquetRecordBatchReaderBuilder::try_new(f)
-        .unwrap()
-        .with_batch_size(1 << 20)
-        .build()
-        .unwrap();
-    let mut batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
-    assert_eq!(batches.len(), 1, "tune reads back as one batch");
-    batches.remove(0)
-}
 
 /// (session id, keep_tail, tokens_carried, compactions) of every row, sorted.
 fn rows(b: &RecordBatch) -> Vec<(String, i64, i64, i64)> {
@@ -83,7 +71,7 @@ fn the_cells_tune_kept_are_exported_as_tune_printed_them() {
         json_of(run_env(&args, &env), &args)
     };
     export(&out);
-    let b = table(&out);
+    let b = read(&out, "tune");
     assert_eq!(rows(&b), printed);
     let policies = b.column_by_name("policy").unwrap().as_string::<i32>();
     assert!((0..b.num_rows()).all(|i| policies.value(i) == "goose"));
@@ -95,7 +83,7 @@ fn the_cells_tune_kept_are_exported_as_tune_printed_them() {
     std::fs::write(&short, format!("{text}{last}\n")).unwrap();
     let again = home.path().join("again");
     export(&again);
-    let left = rows(&table(&again));
+    let left = rows(&read(&again, "tune"));
     let short_id = "55604662-cf2a-4331-851a-ec234028f8ca";
     let expected: Vec<_> = printed.into_iter().filter(|r| r.0 != short_id).collect();
     assert_eq!(left, expected);
