@@ -1,14 +1,16 @@
 //! `palimpsest report PATH [--session ID] [-o FILE.html] [--bodies]`: a post-mortem as one
 //! self-contained HTML file (no network, no script, every transcript text escaped). A file, or
 //! `--session`, gives the session's report; a folder the fleet's (the table, then every
-//! session). The page is `palimpsest_core::report`'s; this writes it.
+//! session), with `--tune` the fleet tuned. The page is `palimpsest_core::report`'s; this
+//! writes it.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use palimpsest_core::api::DiagnoseOptions;
+use palimpsest_core::api::{self, DiagnoseOptions, TuneView};
+use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 use palimpsest_core::report::{self, ReportOptions};
 
 /// Arguments of `report`.
@@ -25,6 +27,13 @@ pub struct Args {
     /// A price table (LiteLLM's JSON shape) instead of the shipped snapshot.
     #[arg(long)]
     prices: Option<PathBuf>,
+    /// On a folder: add the fleet tuned at the `--grid` settings (as `tune` prints it, goose's
+    /// policy at the recorded compactions), the cells kept in the index.
+    #[arg(long)]
+    tune: bool,
+    /// With `--tune`: the grid, as `tune --grid` takes it (default K=0..8).
+    #[arg(long, num_args = 1.., value_name = "NAME=VALUES", requires = "tune")]
+    grid: Vec<String>,
 }
 
 /// Run `report`.
@@ -38,6 +47,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ..Default::default()
         },
         token_cache: palimpsest_core::tokens::TokenCache::default_dir(),
+        tune: if a.tune && a.target.path.is_dir() {
+            Some(tuned(&a.target.path, &a.grid)?)
+        } else {
+            None
+        },
         ..Default::default()
     };
     let html = if a.target.path.is_dir() && a.target.session.is_none() {
@@ -54,4 +68,24 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         None => crate::output::stdout().write_all(html.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The fleet under `dir` tuned with goose's policy at the recorded compactions, at `grid`.
+fn tuned(dir: &std::path::Path, grid: &[String]) -> anyhow::Result<TuneView> {
+    let base = ReplayOptions {
+        policy: PolicyName::Goose,
+        at_recorded: true,
+        ..ReplayOptions::default()
+    };
+    let settings = super::tune::grid(PolicyName::Goose, grid)?;
+    let index = api::open_index(None).ok().map(std::sync::Mutex::new);
+    Ok(api::tune(
+        &[dir.to_owned()],
+        &base,
+        &settings,
+        index.as_ref(),
+        &super::token_cache,
+        &|_, _| {},
+        None,
+    )?)
 }

@@ -183,3 +183,32 @@ fn replay_at_recorded_opens_a_tuned_setting_with_the_read_in_its_kept_tail() {
     // Without it, a session this far below its window never compacts.
     assert!(kept("3", &[]).is_empty());
 }
+
+#[test]
+fn a_fleet_report_with_tune_lays_out_the_table_and_links_each_gain_to_its_session() {
+    let (_dir, path) = fleet();
+    let html = stdout(&["report", &path, "--tune", "--grid", "K=2,3"]);
+    let at = html
+        .find("<section id=\"tuning\">")
+        .expect("a tuning section");
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert!(section.contains(
+        "<tr><td>◆</td><td>K=3</td><td>3</td><td>152253</td><td>-</td><td>5</td><td>1</td>\
+         <td>0</td><td>0</td></tr>"
+    ));
+    assert!(section.contains("<p>Recommended: <b>K=3</b> — spares 3 of 4 re-reads"));
+    // Each gaining session links to its own section of the page.
+    let links: Vec<&str> = section
+        .split("<a href=\"#")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert_eq!(links.len(), 2, "{section}");
+    for l in &links {
+        assert!(html.contains(&format!("<section id=\"{l}\">")), "{l}");
+    }
+    assert!(links[1].ends_with("tune-k3"), "{links:?}");
+    // The grid is for the tuning only.
+    let out = run(&["report", &path, "--grid", "K=3"]);
+    assert_eq!(out.status.code(), Some(2));
+}

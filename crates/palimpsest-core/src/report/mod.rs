@@ -3,13 +3,15 @@
 //! shows of a session — verdict and findings linked to the messages that prove them, each cut
 //! as dropped | summary | kept verbatim with the files' fates, the token charts, the requests
 //! where pairing broke with the providers' errors, the spill list and the timeline with both
-//! visibility marks. On a folder, the fleet table first, each row linking to its session.
+//! visibility marks. On a folder, the fleet table first, each row linking to its session, and
+//! when asked the fleet tuned (`tune`), its recommendation linking to the sessions that gain.
 //!
 //! The facts come from `api` (diagnosis, cut views, tokens, spills); `html` is the page, and
 //! `session` lays one session out. Writing the file is the front end's.
 
 mod html;
 mod session;
+mod tune;
 
 use std::path::Path;
 
@@ -30,6 +32,8 @@ pub struct ReportOptions {
     pub token_cache: Option<std::path::PathBuf>,
     /// Bytes of whole sessions a fleet report holds; `None`: [`FLEET_SECTIONS_BYTES`].
     pub fleet_bytes: Option<usize>,
+    /// The fleet tuned (`api::tune`), laid out after a fleet report's table.
+    pub tune: Option<crate::api::TuneView>,
 }
 
 /// Write `html` to `to`, which must be an `.html` file: a report never lands anywhere else
@@ -81,6 +85,19 @@ pub fn fleet_report(path: &Path, o: &ReportOptions) -> Result<String> {
         t.ok_sessions
     );
     body.push_str(&session::fleet_table(&fleet));
+    if let Some(v) = &o.tune {
+        let same = |a: &str, b: &str| {
+            a == b || Path::new(a).canonicalize().ok() == Path::new(b).canonicalize().ok()
+        };
+        let anchor = |path: &str, id: &str| {
+            fleet
+                .sessions
+                .iter()
+                .position(|r| r.session_id == id && same(&r.path, path))
+                .map(|k| session::row_anchor(k, id))
+        };
+        body.push_str(&tune::section(v, &anchor));
+    }
     for p in &fleet.problems {
         let _ = write!(body, "<p class=\"muted\">{}</p>", html::esc(&p.message));
     }
