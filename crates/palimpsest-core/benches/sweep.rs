@@ -23,10 +23,10 @@ fn params() -> SimParams {
             wording: Wording::Since20260216,
             threshold: 0.8,
             context_limit: 128_000,
-            at_recorded: false,
         },
         summary_tokens: 2_000,
         detail: false,
+        at_recorded: false,
     }
 }
 

@@ -68,7 +68,7 @@ preserve_fraction: number | null,
  */
 response_budget: number | null, 
 /**
- * goose: also compact where the session recorded a compaction (a fleet tuned at its own
- * compaction points), beside the threshold and the recovery.
+ * goose, OpenCode and Gemini: also compact where the session recorded a compaction (a
+ * fleet tuned at its own compaction points), beside the policy's own triggers.
  */
 at_recorded: boolean, };

@@ -84,8 +84,8 @@ pub struct ReplayOptions {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub response_budget: Option<u64>,
-    /// goose: also compact where the session recorded a compaction (a fleet tuned at its own
-    /// compaction points), beside the threshold and the recovery.
+    /// goose, OpenCode and Gemini: also compact where the session recorded a compaction (a
+    /// fleet tuned at its own compaction points), beside the policy's own triggers.
     #[serde(default)]
     pub at_recorded: bool,
 }
@@ -183,6 +183,7 @@ impl ReplayOptions {
             policy,
             summary_tokens: self.summary_tokens(),
             detail,
+            at_recorded: self.at_recorded,
         }
     }
 
@@ -192,6 +193,7 @@ impl ReplayOptions {
             policy: self.goose_policy(d.wording, d.context_limit),
             summary_tokens: self.summary_tokens(),
             detail: false,
+            at_recorded: self.at_recorded,
         }
     }
 
@@ -204,7 +206,6 @@ impl ReplayOptions {
                 .context_window
                 .or(session_limit)
                 .unwrap_or(DEFAULT_CONTEXT),
-            at_recorded: self.at_recorded,
         }
     }
 }

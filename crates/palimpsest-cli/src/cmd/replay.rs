@@ -110,8 +110,8 @@ pub struct PolicyArgs {
     /// 50 000; none on a Qwen Code session).
     #[arg(long)]
     pub response_budget: Option<u64>,
-    /// goose, with --simulate: also compact where the session recorded a compaction (as
-    /// `tune` replays by default).
+    /// goose, opencode, gemini, with --simulate: also compact where the session recorded a
+    /// compaction (as `tune` replays by default).
     #[arg(long)]
     pub at_recorded: bool,
 }

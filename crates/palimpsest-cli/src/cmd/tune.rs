@@ -39,9 +39,9 @@ pub struct Args {
     /// Compaction threshold as a fraction of the window.
     #[arg(long)]
     threshold: Option<f64>,
-    /// goose: where compactions fire. `recorded`: where each session compacted, and wherever
-    /// the threshold or a request past the window makes the setting compact again; `threshold`:
-    /// only the policy's own triggers.
+    /// goose, opencode, gemini: where compactions fire. `recorded`: where each session
+    /// compacted, and wherever the policy's own trigger makes the setting compact again;
+    /// `threshold`: only the policy's own triggers.
     #[arg(long, value_enum, default_value = "recorded")]
     trigger: Trigger,
     /// goose: slice the tail without the walk (to see what a naive policy would orphan).

@@ -268,3 +268,30 @@ fn a_second_tune_comes_from_the_index_and_a_grown_fleet_replays_only_what_is_new
         tune(std::slice::from_ref(&fleet), &goose(), &ks(0..=3)).tune
     );
 }
+
+#[test]
+fn opencode_and_qwen_fleets_are_replayed_at_their_recorded_compactions_when_asked() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    for (dir, policy, recorded) in [
+        ("opencode", PolicyName::OpenCode, 3),
+        ("qwen", PolicyName::Gemini, 2),
+    ] {
+        let compactions = |at_recorded: bool| -> Vec<usize> {
+            let base = ReplayOptions {
+                policy,
+                at_recorded,
+                ..ReplayOptions::default()
+            };
+            let settings = [Setting::default()];
+            tune(&[fixtures.join(dir)], &base, &settings)
+                .tune
+                .settings
+                .iter()
+                .map(|s| s.compactions)
+                .collect()
+        };
+        // Far below their windows, their own triggers never fire.
+        assert_eq!(compactions(false), [0], "{dir}");
+        assert_eq!(compactions(true), [recorded], "{dir}");
+    }
+}

@@ -4,7 +4,8 @@
 //! cut the function responses past the budget, split as [`crate::replay::gemini::split`]
 //! does, and go on from the summary, the model's acknowledgement, the kept tail and the
 //! message being sent. A compression that would not shrink the prompt is dropped, as Gemini
-//! drops it. The context is counted from the replayed messages.
+//! drops it. Asked to, it also compresses before the request that follows each recorded
+//! compression. The context is counted from the replayed messages.
 
 use super::{ASSISTANT, NONE, NOTICE, Policy, Prepared, SimParams, Simulation};
 use super::{TOOL_RESULT, Tally, USER_SLOT, text_message};
@@ -63,14 +64,20 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
     };
     let trigger = settings.trigger();
     let mut prev_assistant = false;
+    // Asked to, compress where the session did: before the request that follows its recorded
+    // compression (unless the trigger already made it compress there).
+    let mut recorded_due = false;
     for (i, e) in prep.entries.iter().enumerate() {
+        recorded_due |= params.at_recorded && prep.recorded.contains_key(&i);
         if e.flags & NOTICE != 0 {
             continue;
         }
         let assistant = e.flags & ASSISTANT != 0;
         if assistant && !prev_assistant {
-            if trigger > 0 && run.last_prompt >= trigger && run.ctx.iter().any(|s| s.pos != NONE) {
+            let over = trigger > 0 && run.last_prompt >= trigger;
+            if (over || recorded_due) && run.ctx.iter().any(|s| s.pos != NONE) {
                 run.compact(i);
+                recorded_due = false;
             }
             run.tally.request(prep, i, run.sum);
             run.last_prompt = run.sum;

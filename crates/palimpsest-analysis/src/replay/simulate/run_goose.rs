@@ -46,7 +46,6 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
         wording,
         threshold,
         context_limit,
-        at_recorded,
     } = params.policy
     else {
         unreachable!("dispatched on the goose policy");
@@ -68,7 +67,7 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
     // already made is not made twice.
     let mut compacted_before = usize::MAX;
     for (i, e) in prep.entries.iter().enumerate() {
-        if at_recorded
+        if params.at_recorded
             && compacted_before != i
             && prep.recorded.contains_key(&i)
             && run.ctx.iter().any(|s| s.pos != NONE)

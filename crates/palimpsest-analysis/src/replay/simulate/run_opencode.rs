@@ -1,8 +1,9 @@
 //! The OpenCode runner: before each request, compact when the context has reached the usable
 //! window (OpenCode's overflow check on the last answer's tokens), keeping the tail
 //! [`crate::replay::opencode::select`] picks, as the one-shot replay does; between turns, prune
-//! old tool outputs to a stub when that frees enough (`opencode::PRUNE_*`). The context is
-//! counted from the replayed messages.
+//! old tool outputs to a stub when that frees enough (`opencode::PRUNE_*`); asked to, also
+//! before the request that follows each recorded compaction. The context is counted from the
+//! replayed messages.
 
 use super::{ASSISTANT, NONE, NOTICE, Policy, Prepared, SimParams, Simulation};
 use super::{TOOL_RESULT, Tally, USER_TEXT, text_message};
@@ -58,14 +59,20 @@ pub(super) fn run(prep: &Prepared<'_>, params: &SimParams, counter: Counter<'_>)
     let units = crate::replay::opencode::units(&messages);
     let usable = settings.usable();
     let mut prev_assistant = false;
+    // Asked to, compact where the session did: before the request that follows its summary
+    // (unless the usable window already made it compact there).
+    let mut recorded_due = false;
     for (i, e) in prep.entries.iter().enumerate() {
+        recorded_due |= params.at_recorded && prep.recorded.contains_key(&i);
         if e.flags & NOTICE != 0 {
             continue;
         }
         let assistant = e.flags & ASSISTANT != 0;
         if assistant && !prev_assistant {
-            if usable > 0 && run.sum >= usable && run.ctx.iter().any(|s| s.pos != NONE) {
+            let over = usable > 0 && run.sum >= usable;
+            if (over || recorded_due) && run.ctx.iter().any(|s| s.pos != NONE) {
                 run.compact(i);
+                recorded_due = false;
             }
             run.tally.request(prep, i, run.sum);
         }

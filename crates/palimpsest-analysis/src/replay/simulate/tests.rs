@@ -19,10 +19,10 @@ fn goose(keep_tail: usize, naive: bool, limit: u64) -> SimParams {
             wording: Wording::Since20260216,
             threshold: 0.8,
             context_limit: limit,
-            at_recorded: false,
         },
         summary_tokens: 50,
         detail: true,
+        at_recorded: false,
     }
 }
 
@@ -157,6 +157,7 @@ fn coworker_fires_at_the_trigger_and_keeps_a_quarter() {
         policy: Policy::Coworker(settings),
         summary_tokens: 1_000,
         detail: true,
+        at_recorded: false,
     };
     let sim = simulate(&prep, &params, counter);
     assert!(sim.totals.compactions > 3, "a 32k trigger fires repeatedly");

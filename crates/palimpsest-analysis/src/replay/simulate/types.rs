@@ -20,8 +20,6 @@ pub enum Policy {
         threshold: f64,
         /// Context limit in tokens.
         context_limit: u64,
-        /// Also compact where the session recorded a compaction.
-        at_recorded: bool,
     },
     /// coworker: trigger before every model call.
     Coworker(cw::Settings),
@@ -41,6 +39,9 @@ pub struct SimParams {
     pub summary_tokens: u64,
     /// Keep per-request and per-compaction detail (the sweep only needs totals).
     pub detail: bool,
+    /// Also compact where the session recorded a compaction (goose, OpenCode and Gemini),
+    /// beside the policy's own triggers.
+    pub at_recorded: bool,
 }
 
 /// One model request of the replay.
