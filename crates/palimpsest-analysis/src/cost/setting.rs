@@ -62,14 +62,25 @@ fn counted(session: &Session, count: &dyn crate::tokens::Counter) -> (u64, usize
     (total, answers.len())
 }
 
-/// The estimate for a setting whose simulation processed `tokens_processed` over `requests`.
-pub fn estimate(
+/// What a session's settings are priced from, computed once for all of them (its recorded cost
+/// and its own requests counted): a sweep or a fleet tune prices many settings of one session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Basis {
+    recorded_usd: f64,
+    output_usd: f64,
+    recorded_prompt_tokens: u64,
+    counted_prompt_tokens: u64,
+    overhead_per_request: u64,
+    usd_per_prompt_token: f64,
+    table_date: String,
+}
+
+/// The pricing basis of `session`; `None` without recorded usage or priced models.
+pub fn basis(
     session: &Session,
     count: &dyn crate::tokens::Counter,
-    tokens_processed: u64,
-    requests: usize,
     table: &PriceTable,
-) -> Option<SettingCost> {
+) -> Option<Basis> {
     let cost = session_cost(session, table)?;
     let recorded_usd = cost.total_usd?;
     let mut output_usd = 0.0;
@@ -94,19 +105,45 @@ pub fn estimate(
         .saturating_sub(counted_prompt_tokens)
         .checked_div(answered.max(1) as u64)
         .unwrap_or(0);
-    let usd_per_prompt_token = (recorded_usd - output_usd).max(0.0) / recorded_prompt_tokens as f64;
-    let setting_prompt_tokens = tokens_processed + overhead_per_request * requests as u64;
-    Some(SettingCost {
+    Some(Basis {
         recorded_usd,
-        output_usd: super::round_usd(output_usd),
+        output_usd,
         recorded_prompt_tokens,
         counted_prompt_tokens,
         overhead_per_request,
-        usd_per_prompt_token,
-        setting_prompt_tokens,
-        setting_usd: super::round_usd(
-            output_usd + usd_per_prompt_token * setting_prompt_tokens as f64,
-        ),
+        usd_per_prompt_token: (recorded_usd - output_usd).max(0.0) / recorded_prompt_tokens as f64,
         table_date: table.date.clone(),
     })
+}
+
+impl Basis {
+    /// The estimate for a setting whose simulation processed `tokens_processed` over
+    /// `requests`.
+    pub fn at(&self, tokens_processed: u64, requests: usize) -> SettingCost {
+        let setting_prompt_tokens = tokens_processed + self.overhead_per_request * requests as u64;
+        SettingCost {
+            recorded_usd: self.recorded_usd,
+            output_usd: super::round_usd(self.output_usd),
+            recorded_prompt_tokens: self.recorded_prompt_tokens,
+            counted_prompt_tokens: self.counted_prompt_tokens,
+            overhead_per_request: self.overhead_per_request,
+            usd_per_prompt_token: self.usd_per_prompt_token,
+            setting_prompt_tokens,
+            setting_usd: super::round_usd(
+                self.output_usd + self.usd_per_prompt_token * setting_prompt_tokens as f64,
+            ),
+            table_date: self.table_date.clone(),
+        }
+    }
+}
+
+/// The estimate for a setting whose simulation processed `tokens_processed` over `requests`.
+pub fn estimate(
+    session: &Session,
+    count: &dyn crate::tokens::Counter,
+    tokens_processed: u64,
+    requests: usize,
+    table: &PriceTable,
+) -> Option<SettingCost> {
+    basis(session, count, table).map(|b| b.at(tokens_processed, requests))
 }

@@ -38,6 +38,18 @@ pub enum PolicyName {
     Gemini,
 }
 
+impl PolicyName {
+    /// The name as the JSON and the command line spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyName::Goose => "goose",
+            PolicyName::Coworker => "coworker",
+            PolicyName::OpenCode => "opencode",
+            PolicyName::Gemini => "gemini",
+        }
+    }
+}
+
 /// Every knob of a replay, as the front ends pass them (`None` = the default).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

@@ -14,6 +14,7 @@ use super::Counter;
 use super::options::{PolicyName, ReplayOptions};
 use super::simulate::{Prepared, Simulation, simulate};
 use crate::analysis::rereads::Reread;
+use crate::cost::setting::Basis;
 use crate::model::Session;
 
 /// The version of what a cell measures: cells kept by another version are made again.
@@ -153,13 +154,13 @@ fn held(sim: &Simulation, earlier: usize, call: usize) -> bool {
     }
 }
 
-/// Measure one simulation of `session` against the recorded `rereads`.
+/// Measure one simulation of `session` against the recorded `rereads`, priced from `basis`.
 fn cell(
     session: &Session,
     o: &ReplayOptions,
     sim: &Simulation,
     rereads: &[Reread],
-    counter: Counter<'_>,
+    basis: Option<&Basis>,
 ) -> Cell {
     let avoided = rereads
         .iter()
@@ -181,14 +182,7 @@ fn cell(
         .or(session.meta.context_limit)
         .unwrap_or(super::options::DEFAULT_CONTEXT);
     let t = &sim.totals;
-    let usd = crate::cost::setting::estimate(
-        session,
-        counter,
-        t.tokens_processed,
-        t.requests,
-        crate::cost::PriceTable::bundled(),
-    )
-    .map(|c| c.setting_usd);
+    let usd = basis.map(|b| b.at(t.tokens_processed, t.requests).setting_usd);
     Cell {
         avoided,
         tokens_carried: t.tokens_processed,
@@ -223,6 +217,8 @@ pub fn tune_session(
         PolicyName::Coworker => Prepared::new(session, counter, None),
         _ => Prepared::tokens_only(session, counter),
     };
+    // The session's own cost and counted requests are the same at every setting.
+    let basis = crate::cost::setting::basis(session, counter, crate::cost::PriceTable::bundled());
     let mut prepared: Vec<(usize, Prepared<'_>)> = Vec::new();
     settings
         .iter()
@@ -238,7 +234,7 @@ pub fn tune_session(
                 .expect("prepared above")
                 .1;
             let sim = simulate(prep, &o.sim_params(session, true), counter);
-            cell(session, &o, &sim, rereads, counter)
+            cell(session, &o, &sim, rereads, basis.as_ref())
         })
         .collect()
 }

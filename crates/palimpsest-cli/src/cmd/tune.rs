@@ -170,7 +170,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         t.sessions.len(),
         t.recorded,
         t.settings.len(),
-        policy_word(policy)
+        policy.as_str()
     )?;
     writeln!(
         out,
@@ -260,13 +260,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn policy_word(p: PolicyName) -> &'static str {
-    match p {
-        PolicyName::Goose => "goose",
-        PolicyName::Coworker => "coworker",
-        PolicyName::OpenCode => "opencode",
-        PolicyName::Gemini => "gemini",
-    }
 }

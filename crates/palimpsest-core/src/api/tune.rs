@@ -170,27 +170,30 @@ fn kept_or_tuned(
         _ => Default::default(),
     };
     let head: Option<SessionTune> = kept.get(HEAD).and_then(|h| serde_json::from_str(h).ok());
+    // Cells count only beside their session's head row.
     let cells: Vec<Option<Cell>> = ask
         .keys
         .iter()
-        .map(|k| kept.get(k).and_then(|c| serde_json::from_str(c).ok()))
+        .map(|k| {
+            kept.get(k)
+                .filter(|_| head.is_some())
+                .and_then(|c| serde_json::from_str(c).ok())
+        })
         .collect();
-    if let Some(mut head) = head.clone()
+    if let Some(mut head) = head
         && cells.iter().all(Option::is_some)
     {
         head.cells = cells.into_iter().flatten().collect();
         return Ok((head, true));
     }
-    let missing: Vec<usize> = (0..cells.len())
-        .filter(|&k| head.is_none() || cells[k].is_none())
-        .collect();
+    let missing: Vec<usize> = (0..cells.len()).filter(|&k| cells[k].is_none()).collect();
     let asked: Vec<Setting> = missing.iter().map(|&k| ask.settings[k].clone()).collect();
     let mut made = one_session(source, meta, ask.base, &asked, cache)?;
     let mut fresh = std::mem::take(&mut made.cells).into_iter().zip(&missing);
     let mut rows = Vec::new();
     let mut all = Vec::with_capacity(cells.len());
     for (k, c) in cells.into_iter().enumerate() {
-        let c = match c.filter(|_| head.is_some()) {
+        let c = match c {
             Some(c) => c,
             None => {
                 let (c, at) = fresh.next().expect("one made per missing setting");

@@ -12,10 +12,6 @@ use crate::api::TuneView;
 /// The section; `anchor` gives the page anchor of a session (by file and id) when it has one.
 pub(super) fn section(v: &TuneView, anchor: &dyn Fn(&str, &str) -> Option<String>) -> String {
     let t = &v.tune;
-    let policy = serde_json::to_value(t.policy)
-        .ok()
-        .and_then(|p| p.as_str().map(str::to_owned))
-        .unwrap_or_default();
     let mut out = String::new();
     let _ = write!(
         out,
@@ -25,7 +21,7 @@ pub(super) fn section(v: &TuneView, anchor: &dyn Fn(&str, &str) -> Option<String
          tool result is never on it.</p>",
         t.sessions.len(),
         t.settings.len(),
-        esc(&policy),
+        t.policy.as_str(),
         t.recorded
     );
     out.push_str(

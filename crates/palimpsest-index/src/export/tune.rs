@@ -65,8 +65,7 @@ pub(super) fn rows(
         t.str("machine", Some(machine));
         t.str("session_id", Some(&s.meta.id));
         t.str("file", Some(&s.file));
-        let policy = serde_json::to_value(o.policy).ok();
-        t.str("policy", policy.as_ref().and_then(|p| p.as_str()));
+        t.str("policy", Some(o.policy.as_str()));
         t.str("options", Some(&options));
         t.int("keep_tail", int(o.keep_tail));
         t.int("tool_result_cap", int(o.cap_bytes()));
