@@ -133,10 +133,17 @@ def test_fleet_table_sorts_and_fits(c):
     c.open_session(STUCK_ID)
     open_tab(c, "postmortem")
     try:
+        # The fleet pane comes with the tab once the source's listing is in (under load, after it).
+        c.d.wait("return !!document.querySelector('[data-testid=fleet]');", timeout=60, what="the fleet pane")
         if c.d.run("return !!document.querySelector('[data-testid=fleet-run]');"):
             click_in_view(c, "[data-testid=fleet-run]")
-        sev = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => t.dataset.severity);"
-                       "return r.length ? r : null;", timeout=120, what="the fleet table")
+        try:
+            sev = c.d.wait("const r = Array.from(document.querySelectorAll('[data-testid=fleet-table] tbody tr')).map(t => t.dataset.severity);"
+                           "return r.length ? r : null;", timeout=120, what="the fleet table")
+        except TimeoutError as e:
+            # What the fleet pane said instead (its progress, an error, the button), for the log.
+            pane = c.d.run("return document.querySelector('[data-testid=fleet]')?.innerText ?? 'no fleet pane';")
+            raise AssertionError(f"{e}; the fleet pane showed {pane!r}") from e
         rank = {"stuck": 0, "watch": 1, "ok": 2}
         check(all(s in rank for s in sev), f"every row has a severity; got {sev}")
         check(sev == sorted(sev, key=rank.get) and sev[0] == "stuck", f"stuck first, then watch, then ok; got {sev}")

@@ -60,12 +60,21 @@ const COLUMNS: { key: FleetKey; label: string; num?: boolean }[] = [
   { key: "verdict", label: "verdict" },
 ];
 
+/** Sources whose fleet the user asked for, kept outside the view: the tab mounts it again
+ *  when its session reloads (a live session that grew, a page of rows coming in under load),
+ *  and a click on "Diagnose all" must not be forgotten then. */
+const askedSources = new Set<string>();
+
 export function FleetView({ path, count, current, selectSession }: { path: string; count: number; current: string; selectSession: (id: string) => void }) {
-  // The source whose fleet the user asked for; a small source is asked for without a click.
-  const [askedFor, setAskedFor] = useState<string | null>(null);
+  // Whether the user asked for this source's fleet; a small source is asked for without a click.
+  const [askedFor, setAskedFor] = useState<string | null>(() => (askedSources.has(path) ? path : null));
+  const ask = () => {
+    askedSources.add(path);
+    setAskedFor(path);
+  };
   // Bumped by "Diagnose again" after a Cancel: the same request, asked once more.
   const [round, setRound] = useState(0);
-  const asked = count <= FLEET_AUTO || askedFor === path;
+  const asked = count <= FLEET_AUTO || askedFor === path || askedSources.has(path);
   const [sort, setSort] = useState<{ key: FleetKey; dir: SortDir }>({ key: "severity", dir: "asc" });
   const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count, round]);
   const done = useFleetProgress(path, busy);
@@ -97,7 +106,7 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
         </label>
       )}
       {!asked && (
-        <button type="button" onClick={() => setAskedFor(path)} data-testid="fleet-run">
+        <button type="button" onClick={ask} data-testid="fleet-run">
           Diagnose all {count} sessions
         </button>
       )}

@@ -59,7 +59,8 @@ pub fn read_ahead(
 
 /// Run the calling thread at the lowest priority: a read ahead must not take the cores from
 /// the window the user is clicking through. Only for work that holds no lock a command waits
-/// on, or the command would wait on the lowest priority too.
+/// on (the index's write lock above all), or the command would wait on the lowest priority too:
+/// an unprivileged thread cannot raise itself back.
 pub fn lowest_priority() {
     // Linux keeps a nice value per thread, and no pid names the caller. Failing to lower it
     // only costs smoothness.

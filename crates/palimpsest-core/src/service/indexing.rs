@@ -137,9 +137,10 @@ impl super::SessionService {
         q.1 = true;
         let (queue, live) = (Arc::clone(&self.queue), self.live.get().cloned());
         std::thread::spawn(move || {
-            // Behind whatever the window does: indexing a big transcript reads it whole again
-            // unless the window's copy is taken.
-            super::ahead::lowest_priority();
+            // At the priority of the command that queued it (a thread starts at its parent's
+            // nice value), never lower: a search or fleet command waits on this thread's write
+            // lock on the index, and at nice 19 a busy machine starved the holder (a search
+            // took 30 s, the fleet table over two minutes, behind it).
             loop {
                 let (next, read) = {
                     let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
