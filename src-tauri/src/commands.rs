@@ -28,7 +28,9 @@ use crate::state::{AppState, token_cache};
 // A glob, so the items `#[tauri::command]` generates beside each function come along with it
 // for `generate_handler!` (`commands::get_cuts`).
 mod cuts;
+mod tune;
 pub use cuts::*;
+pub use tune::*;
 
 /// The sources to show on start, counted but not listed: the path argument, else every agent
 /// family's default folder here, else the bundled fixtures. `load_source` lists each.

@@ -35,6 +35,9 @@ pub static TOKENS: Tasks = Tasks::new();
 /// The fleet's update: one at a time.
 pub static FLEET: Tasks = Tasks::new();
 
+/// The fleet tuned: one at a time.
+pub static TUNE: Tasks = Tasks::new();
+
 /// The cancel flag of the task of one kind that is running, if any.
 pub struct Tasks {
     running: Mutex<Option<Arc<AtomicBool>>>,

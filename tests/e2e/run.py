@@ -51,6 +51,7 @@ from sweep import test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its
 from tabs import (  # noqa: E402
     test_replay_seed_five_k3_and_naive_orphan, test_replay_shows_what_the_setting_would_cost, test_tokens_total_equals_cli,
 )
+from tune import test_tune_the_fixture_fleet_and_open_a_spared_reread  # noqa: E402
 from timeline import (  # noqa: E402
     test_fixture_sessions_are_listed, test_goose_compacted_agent_view_is_summary_continuation_preserved,
     test_hostile_html_shows_as_text_and_nothing_executes, test_inspector_shows_whole_message_and_raw_json,
@@ -94,6 +95,7 @@ TESTS = [
     test_a_report_shows_hostile_text_as_text_in_chromium,
     test_replay_shows_what_the_setting_would_cost,
     test_the_replay_sweep_of_a_real_transcript_keeps_and_reads_its_digests,
+    test_tune_the_fixture_fleet_and_open_a_spared_reread,
     test_unanswered_call_finding_badge_and_request_context,
     test_two_recorded_runs_side_by_side,
     test_a_cold_fleet_counts_its_progress_and_cancels,

@@ -32,6 +32,8 @@ import type { Link } from "./bindings/Link";
 import { needsFleet, type SessionSort } from "./components/sessionSort";
 import { alertTarget, useAlerts } from "./alerts";
 import { useOpenAt } from "./useOpenAt";
+import { updateReplay } from "./replay/store";
+import type { OpenReplayAt } from "./tabs/TuneView";
 import { AlertsPanel } from "./components/AlertsPanel";
 import type { Alert } from "./bindings/Alert";
 
@@ -168,6 +170,15 @@ export function App() {
       if (key) openAt(key, a.message_index);
     },
     [sources, openAt],
+  );
+  // A session Tune found spared a re-read in: Replay at that setting, the re-read selected.
+  const openReplayAt = useCallback<OpenReplayAt>(
+    (key, options, focus) => {
+      updateReplay(sessionKey(key.path, key.id), { a: options, compare: false, focus });
+      openAt(key, focus?.call ?? 0);
+      setTab("replay");
+    },
+    [openAt],
   );
   const alerts = useAlerts(openAlert);
   const [alertsOpen, setAlertsOpen] = useState(false);
@@ -357,6 +368,7 @@ export function App() {
             selectMessage={selectMessage}
             setWide={setWide}
             runs={runs}
+            openReplayAt={openReplayAt}
           />
         </main>
         {shownCut !== null && openCutData ? (

@@ -2,10 +2,10 @@
 // the long task in progress (fed by the app's `task-progress` events), shown in the status bar.
 // A tiny store read with useSyncExternalStore, so the toolbar, the status bar and the tabs stay
 // in step without threading props through App.
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import type { Encoding } from "./bindings/Encoding";
 import type { TaskProgress } from "./bindings/TaskProgress";
-import { call, onEvent } from "./ipc";
+import { call, onEvent, whileMounted } from "./ipc";
 
 /** `null` = the encoding of the session's model. */
 export type EncodingChoice = Encoding | null;
@@ -79,4 +79,20 @@ export function useTaskProgressEvents() {
 /** Ask the app to stop the running task (only token counting can be stopped). */
 export function cancelRunning() {
   if (state.running?.task === "tokens") void call("cancel_tokens", {}).catch(() => {});
+}
+
+/** Sessions done of those to do for task `task` on `id` (the fleet table's, Tune's), from the
+ *  app's `task-progress` events while `busy`; null before the first report. */
+export function usePieceProgress(task: string, id: string, busy: boolean): { done: number; total: number } | null {
+  const [done, setDone] = useState<{ done: number; total: number } | null>(null);
+  useEffect(() => {
+    if (!busy) return;
+    setDone(null);
+    return whileMounted(
+      onEvent("task-progress", (p) => {
+        if (p.task === task && p.id === id) setDone({ done: p.progress.done_pieces, total: p.progress.total_pieces });
+      }),
+    );
+  }, [task, id, busy]);
+  return done;
 }

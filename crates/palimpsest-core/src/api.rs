@@ -238,7 +238,7 @@ pub use replay::{
 pub use tokens::{
     TokenOptions, session_counts, token_charts, token_charts_svg, token_report, view_counter,
 };
-pub use tune::{OpenCache, TuneView, tune};
+pub use tune::{OpenCache, TuneFacets, TuneFilter, TuneView, day_start, tune};
 
 /// The default session folders of every family on this machine (from `$HOME` and the usual
 /// environment variables), then the `added` folders, each with its session count.

@@ -40,6 +40,8 @@ macro_rules! with_commands {
             diagnose($crate::rpc::DiagnoseReq) -> $crate::analysis::Diagnosis,
             diagnose_fleet($crate::rpc::DiagnoseFleetReq) -> $crate::analysis::Fleet,
             cancel_fleet($crate::rpc::CancelFleetReq) -> bool,
+            tune($crate::rpc::TuneReq) -> $crate::api::TuneView,
+            cancel_tune($crate::rpc::CancelTuneReq) -> bool,
             spills($crate::rpc::SpillsReq) -> $crate::analysis::SpillReview,
             spill_text($crate::rpc::SpillTextReq) -> $crate::analysis::SpillEntry,
             open_spill_anyway($crate::rpc::OpenSpillAnywayReq) -> $crate::analysis::SpillEntry,
@@ -204,6 +206,45 @@ pub struct DiagnoseFleetReq {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct CancelFleetReq {}
+
+/// Request of `tune`: every session under `paths` replayed at every setting of `grid`
+/// (`tune --grid`'s words; the policy's own grid when empty), the fleet's answer counting the
+/// sessions `filter` keeps. Progress comes as `task-progress` events of task `tune`, its id the
+/// paths joined by newlines.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TuneReq {
+    /// Source paths (folders, homes, files).
+    pub paths: Vec<String>,
+    /// The policy replayed.
+    pub policy: crate::replay::options::PolicyName,
+    /// `NAME=VALUES` words, as `tune --grid` takes them.
+    #[serde(default)]
+    pub grid: Vec<String>,
+    /// Compact where each session compacted as well as where the policy's trigger fires
+    /// (`tune --trigger recorded`, its default).
+    #[serde(default)]
+    pub at_recorded: bool,
+    /// goose: slice the tail without the walk (`tune --naive`).
+    #[serde(default)]
+    pub naive: bool,
+    /// Which sessions count.
+    #[serde(default)]
+    pub filter: crate::api::TuneFilter,
+}
+
+impl TuneReq {
+    /// The `task-progress` id of this request's progress.
+    pub fn progress_id(&self) -> String {
+        self.paths.join("\n")
+    }
+}
+
+/// Request of `cancel_tune`: stop the tuning in progress (it answers `cancelled`; the sessions
+/// tuned so far are kept in the index). Returns whether one was running.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct CancelTuneReq {}
 
 /// Request of `spills`: every spill file of one session (no file is read).
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -5,6 +5,7 @@ import type { AlertRules } from "./AlertRules";
 import type { BundledExamplesReq } from "./BundledExamplesReq";
 import type { CancelFleetReq } from "./CancelFleetReq";
 import type { CancelTokensReq } from "./CancelTokensReq";
+import type { CancelTuneReq } from "./CancelTuneReq";
 import type { CompareRunsReq } from "./CompareRunsReq";
 import type { CompareView } from "./CompareView";
 import type { CountTokensReq } from "./CountTokensReq";
@@ -46,9 +47,11 @@ import type { Timeline } from "./Timeline";
 import type { TokenCharts } from "./TokenCharts";
 import type { TokenChartsReq } from "./TokenChartsReq";
 import type { TokenView } from "./TokenView";
+import type { TuneReq } from "./TuneReq";
+import type { TuneView } from "./TuneView";
 
 /**
  * Every app command as `name: (request, response)`; exported to TypeScript as the
  * `Commands` map that `ui/src/ipc.ts` types `call` with. Never constructed.
  */
-export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenView], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], cancel_fleet: [CancelFleetReq, boolean], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, CutsBrief], get_cut: [GetCutReq, CutDetail], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], export_report: [ExportReportReq, string], compare_runs: [CompareRunsReq, CompareView], bundled_examples: [BundledExamplesReq, string | null], about: [AboutReq, About], search: [SearchReq, Array<Hit>], set_alerts: [SetAlertsReq, AlertRules], };
+export type Commands = { list_sources: [ListSourcesReq, Array<SourceGroup>], open_path: [OpenPathReq, SourceGroup], load_source: [LoadSourceReq, SourceGroup], get_timeline: [GetTimelineReq, Timeline], get_message: [GetMessageReq, MessageDetail], count_tokens: [CountTokensReq, TokenView], cancel_tokens: [CancelTokensReq, boolean], token_charts: [TokenChartsReq, TokenCharts], replay_panel: [ReplayReq, ReplayPanel], replay_summary: [ReplayReq, SimulationSummary], replay_sweep: [ReplaySweepReq, SweepView], diagnose: [DiagnoseReq, Diagnosis], diagnose_fleet: [DiagnoseFleetReq, Fleet], cancel_fleet: [CancelFleetReq, boolean], tune: [TuneReq, TuneView], cancel_tune: [CancelTuneReq, boolean], spills: [SpillsReq, SpillReview], spill_text: [SpillTextReq, SpillEntry], open_spill_anyway: [OpenSpillAnywayReq, SpillEntry], get_cuts: [GetCutsReq, CutsBrief], get_cut: [GetCutReq, CutDetail], get_request: [GetRequestReq, RequestView], get_markdown: [GetMarkdownReq, string], get_recorded: [GetRecordedReq, RecordedSet], export_report: [ExportReportReq, string], compare_runs: [CompareRunsReq, CompareView], bundled_examples: [BundledExamplesReq, string | null], about: [AboutReq, About], search: [SearchReq, Array<Hit>], set_alerts: [SetAlertsReq, AlertRules], };

@@ -1,6 +1,7 @@
 // One side of the Replay panel: the agent view after the replayed compaction, drawn with the
 // timeline's own row (so it reads like the Agent view), with the kept tail, the preserved copy
 // and orphaned tool results called out in words, and rows the other side lacks marked.
+import { useEffect, useRef } from "react";
 import type { ReplayPanel } from "../bindings/ReplayPanel";
 import type { SimulationSummary } from "../bindings/SimulationSummary";
 import { Row } from "../components/TimelineList";
@@ -17,9 +18,17 @@ export interface ReplayColumnProps {
   /** The other side's panel and summary, to show changed totals. */
   other: { panel: ReplayPanel | null; summary: SimulationSummary | null } | null;
   selectMessage: (index: number) => void;
+  /** A re-read Tune opened this setting at: its rows marked, the first scrolled to. */
+  focus?: { call: number; previous: number } | null;
 }
 
-export function ReplayColumn({ side, panel, summary, busy, error, only, other, selectMessage }: ReplayColumnProps) {
+export function ReplayColumn({ side, panel, summary, busy, error, only, other, selectMessage, focus }: ReplayColumnProps) {
+  const rowsRef = useRef<HTMLDivElement>(null);
+  // Scrolled to once the rows of the setting Tune opened are in.
+  useEffect(() => {
+    if (!focus || !panel) return;
+    rowsRef.current?.querySelector("[data-focus]")?.scrollIntoView({ block: "center" });
+  }, [focus, panel]);
   if (error) return <div className="replay-column empty-pane error-text">{error}</div>;
   if (!panel) return <div className="replay-column empty-pane">{busy ? "Replaying…" : ""}</div>;
   const tail = panel.kept_tail;
@@ -49,7 +58,7 @@ export function ReplayColumn({ side, panel, summary, busy, error, only, other, s
         {panel.note.text}
       </p>
       {summary && <Summary summary={summary} other={other?.summary ?? null} side={side} />}
-      <div className="replay-rows" role="list" aria-label={`Agent view after compaction, setting ${side}`}>
+      <div className="replay-rows" role="list" aria-label={`Agent view after compaction, setting ${side}`} ref={rowsRef}>
         {panel.rows.map((r) => (
           <div
             key={r.position}
@@ -61,6 +70,7 @@ export function ReplayColumn({ side, panel, summary, busy, error, only, other, s
             data-kind={r.row.kind}
             data-orphan={String(r.orphan)}
             data-kept-tail={String(r.kept_tail)}
+            data-focus={focus && (r.source_index === focus.call || r.source_index === focus.previous) ? (r.source_index === focus.call ? "re-read" : "earlier-read") : undefined}
             onClick={() => r.source_index !== null && selectMessage(r.source_index)}
             title={r.source_index !== null ? `Stored message #${r.source_index}: click to select it` : "Written by the policy; not stored in the session"}
           >
@@ -70,6 +80,16 @@ export function ReplayColumn({ side, panel, summary, busy, error, only, other, s
               {r.kept_tail && <span className="tag tag-tail">tail</span>}
               {r.row.kind === "preserved_copy" && <span className="tag tag-copy">copy of #{r.source_index}</span>}
               {r.orphan && <span className="tag tag-orphan">⚠ orphan</span>}
+              {focus && r.source_index === focus.previous && r.source_index !== null && (
+                <span className="tag tag-tail" title="The read the re-read repeated: this setting's view still holds it">
+                  earlier read, kept
+                </span>
+              )}
+              {focus && r.source_index === focus.call && r.source_index !== null && (
+                <span className="tag tag-only" title="The recorded re-read this setting would have spared">
+                  re-read spared
+                </span>
+              )}
               {only.has(r.position) && <span className="tag tag-only">only in {side}</span>}
             </span>
           </div>

@@ -90,6 +90,14 @@ export function ReplayControls({ side, options: o, onChange }: ReplayControlsPro
           onChange={(skip_summaries) => set({ skip_summaries })}
           knob="skip_summaries"
         />
+        <Switch
+          label="at the recorded compactions"
+          title="Compact where the session compacted as well as where the policy's trigger fires (goose, OpenCode, Gemini; as Tune replays a fleet)"
+          checked={o.at_recorded}
+          disabled={o.policy === "coworker"}
+          onChange={(at_recorded) => set({ at_recorded })}
+          knob="at_recorded"
+        />
         <Switch label="legacy" title={`coworker: legacy block layout and ${DEFAULTS.legacy_summary_tokens}-token summary`} checked={o.legacy} disabled={o.policy !== "coworker"} onChange={(legacy) => set({ legacy })} knob="legacy" />
       </span>
     </fieldset>

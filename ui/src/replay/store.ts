@@ -18,6 +18,9 @@ export interface ReplayState {
   /** A sweep is on its way. */
   sweeping: boolean;
   sweepError: string | null;
+  /** A re-read Tune found spared at setting A: the re-reading call and the earlier read the
+   *  replayed view still holds (stored indices), marked and scrolled to in A's rows. */
+  focus: { call: number; previous: number } | null;
 }
 
 /** Sessions whose Replay state is kept. */
@@ -32,6 +35,7 @@ function initialReplayState(): ReplayState {
     sweep: null,
     sweeping: false,
     sweepError: null,
+    focus: null,
   };
 }
 

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { FleetRow } from "../bindings/FleetRow";
 import { call, onEvent, whileMounted } from "../ipc";
+import { usePieceProgress } from "../tasks";
 import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
 import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
@@ -77,7 +78,7 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
   const asked = count <= FLEET_AUTO || askedFor === path || askedSources.has(path);
   const [sort, setSort] = useState<{ key: FleetKey; dir: SortDir }>({ key: "severity", dir: "asc" });
   const { data: fleet, error: err, loading: busy } = useCommand("diagnose_fleet", asked ? { path } : null, [asked, path, count, round]);
-  const done = useFleetProgress(path, busy);
+  const done = usePieceProgress("fleet", path, busy);
   const cancelled = err?.code === "cancelled";
   const live = useLiveRows(path);
   const [running, setRunning] = useState(false);
@@ -204,20 +205,4 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
       )}
     </section>
   );
-}
-
-/** The fleet's update so far, from the app's `task-progress` events of task `fleet` for
- *  `path` (sessions read of those that changed), while `busy`. */
-function useFleetProgress(path: string, busy: boolean): { done: number; total: number } | null {
-  const [done, setDone] = useState<{ done: number; total: number } | null>(null);
-  useEffect(() => {
-    if (!busy) return;
-    setDone(null);
-    return whileMounted(
-      onEvent("task-progress", (p) => {
-        if (p.task === "fleet" && p.id === path) setDone({ done: p.progress.done_pieces, total: p.progress.total_pieces });
-      }),
-    );
-  }, [busy, path]);
-  return done;
 }

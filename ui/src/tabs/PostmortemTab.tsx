@@ -12,10 +12,11 @@ import { useSteps } from "../steps";
 import { MessageLinks, percent } from "../components/MessageLinks";
 import { plural } from "../timeline/rows";
 import { FleetView } from "./FleetView";
+import { TuneView } from "./TuneView";
 
 const LOSS_LABEL: Record<LossKind, string> = { path: "file path", identifier: "identifier", failing_test: "failing test", open_task: "open task" };
 
-export function PostmortemTab({ path, timeline, selectMessage, selectSession, sourceSessionCount }: TabContext) {
+export function PostmortemTab({ path, timeline, selectMessage, selectSession, sourceSessionCount, openReplayAt }: TabContext) {
   const id = timeline?.meta.id ?? null;
   const size = timeline?.rows.length ?? 0;
   // The session diagnosed last: a live one that grew is diagnosed again once its writes pause
@@ -46,6 +47,7 @@ export function PostmortemTab({ path, timeline, selectMessage, selectSession, so
         <Findings d={current} select={selectMessage} />
       )}
       {sourceSessionCount > 1 && <FleetView path={path} count={sourceSessionCount} current={timeline.meta.id} selectSession={(sid) => selectSession({ path, id: sid })} />}
+      {sourceSessionCount > 1 && openReplayAt && <TuneView path={path} openReplayAt={openReplayAt} />}
     </div>
   );
 }

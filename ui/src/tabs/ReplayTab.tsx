@@ -47,8 +47,9 @@ export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext
   const id = timeline?.meta.id ?? null;
   // Kept per session outside the tab (replay/store.ts): another tab and back keeps A, B and the sweep.
   const key = sessionKey(path ?? "", id ?? "");
-  const [{ a, b, compare }, update] = useReplayState(key);
-  const setA = useCallback((o: ReplayOptions) => update({ a: o }), [update]);
+  const [{ a, b, compare, focus }, update] = useReplayState(key);
+  // A knob moved by hand leaves the re-read Tune opened the setting at.
+  const setA = useCallback((o: ReplayOptions) => update({ a: o, focus: null }), [update]);
   const setB = useCallback((o: ReplayOptions) => update({ b: o }), [update]);
   const setCompare = (on: boolean) => update({ compare: on });
   const sideA = useReplay(path, id, a, true);
@@ -87,8 +88,22 @@ export function ReplayTab({ path, timeline, selectMessage, setWide }: TabContext
           </button>
         </p>
       )}
+      {focus && (
+        <p className="hint" data-testid="replay-focus">
+          Opened from Tune at this setting: the recorded re-read at{" "}
+          <button type="button" className="link" onClick={() => selectMessage(focus.call)}>
+            #{focus.call}
+          </button>{" "}
+          would have been spared, its earlier read{" "}
+          <button type="button" className="link" onClick={() => selectMessage(focus.previous)}>
+            #{focus.previous}
+          </button>{" "}
+          still in the view at that request. The rows below are the view after this setting's last compaction; both are marked
+          there when it still holds them.
+        </p>
+      )}
       <div className={compare ? "replay-sides two" : "replay-sides"}>
-        <ReplayColumn side="A" {...sideA} only={onlyA} other={compare ? { panel: sideB.panel, summary: sideB.summary } : null} selectMessage={selectMessage} />
+        <ReplayColumn side="A" {...sideA} only={onlyA} other={compare ? { panel: sideB.panel, summary: sideB.summary } : null} selectMessage={selectMessage} focus={focus} />
         {compare && <ReplayColumn side="B" {...sideB} only={onlyB} other={{ panel: sideA.panel, summary: sideA.summary }} selectMessage={selectMessage} />}
       </div>
       <SweepPanel path={path} id={id} options={a} onPick={setA} />

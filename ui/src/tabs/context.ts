@@ -5,6 +5,7 @@ import type { TimelineRow } from "../bindings/TimelineRow";
 import type { View } from "../bindings/View";
 import type { CutsContext } from "../cuts/useCuts";
 import type { RunChoice } from "./CompareTab";
+import type { OpenReplayAt } from "./TuneView";
 
 export interface TabContext {
   /** Source path of the open session (the `path` every command takes). */
@@ -33,6 +34,9 @@ export interface TabContext {
   /** Ask for the inspector's width while the tab shows two columns of its own (Replay's
    * A | B); absent in tests that do not need it. */
   setWide?: (wide: boolean) => void;
+  /** Open session `key` in the Replay tab at `options`, at a re-read Tune found spared (the
+   *  Tune view's links); absent in tests that do not need it. */
+  openReplayAt?: OpenReplayAt;
   /** Every session the sidebar lists, for Compare with…; absent in tests that do not need it. */
   runs?: RunChoice[];
 }

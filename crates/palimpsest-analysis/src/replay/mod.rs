@@ -37,6 +37,7 @@ pub mod simulate;
 pub mod sweep;
 pub mod tune;
 pub mod tune_fleet;
+pub mod tune_grid;
 pub mod unrecorded;
 pub mod verify;
 

@@ -83,6 +83,7 @@ fn tuned(dir: &std::path::Path, grid: &[String]) -> anyhow::Result<TuneView> {
         &[dir.to_owned()],
         &base,
         &settings,
+        &api::TuneFilter::default(),
         index.as_ref(),
         &super::token_cache,
         &|_, _| {},

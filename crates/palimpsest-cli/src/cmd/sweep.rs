@@ -99,20 +99,7 @@ impl From<MetricArg> for Metric {
 
 /// Parse `A..B` (inclusive) or `a,b,c`.
 pub fn parse_list(s: &str) -> anyhow::Result<Vec<u64>> {
-    if let Some((a, b)) = s.split_once("..") {
-        let (a, b): (u64, u64) = (a.trim().parse()?, b.trim().trim_start_matches('=').parse()?);
-        if a > b {
-            bail!("empty range {s}");
-        }
-        return Ok((a..=b).collect());
-    }
-    s.split(',')
-        .map(|x| {
-            x.trim()
-                .parse::<u64>()
-                .with_context(|| format!("not a number: {x}"))
-        })
-        .collect()
+    palimpsest_core::replay::tune_grid::values(s).map_err(anyhow::Error::msg)
 }
 
 /// Run `sweep`.

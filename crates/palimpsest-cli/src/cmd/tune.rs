@@ -1,21 +1,22 @@
-//! `palimpsest tune PATH… [--policy P] [--grid K=0..8 cap=0,30000 …] [--json]`: replay every
+//! `palimpsest tune PATH… [--policy P] [--grid K=0..8 cap=0,30000 …] [--harness F…] [--json]`: replay every
 //! session under the paths at every setting of the grid and print, per setting, the re-reads
 //! after a compaction it would have spared, the tokens it carries and their price, the
 //! compactions, storms, requests past the window and orphaned tool results; the Pareto front
 //! and its knee, the recommendation, with the sessions that gain most. `--json` prints the
-//! `TuneView` the window's Tune view receives. Tuning is `palimpsest_core::api::tune`'s.
+//! `TuneView` the window's Tune view receives. `--harness`, `--model`, `--project`, `--since`
+//! and `--until` count only some sessions, as the view's filters do. Tuning is
+//! `palimpsest_core::api::tune`'s.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
 use palimpsest_core::api;
 use palimpsest_core::replay::options::{PolicyName, ReplayOptions};
 use palimpsest_core::replay::tune::Setting;
+use palimpsest_core::replay::tune_grid;
 
 use super::replay::PolicyArg;
-use super::sweep::parse_list;
 
 /// Arguments of `tune`.
 #[derive(clap::Args)]
@@ -53,6 +54,22 @@ pub struct Args {
     /// Replay every session, keeping nothing.
     #[arg(long)]
     no_index: bool,
+    /// Count only the sessions of these harnesses (as `sessions --json` names a format, e.g.
+    /// `goose`, `claude-code`).
+    #[arg(long, num_args = 1.., value_name = "FORMAT")]
+    harness: Vec<String>,
+    /// Count only the sessions of these models.
+    #[arg(long, num_args = 1..)]
+    model: Vec<String>,
+    /// Count only the sessions of these projects (working dirs).
+    #[arg(long, num_args = 1..)]
+    project: Vec<String>,
+    /// Count only the sessions last written on or after this day (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DAY")]
+    since: Option<String>,
+    /// Count only the sessions last written before this day (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "DAY")]
+    until: Option<String>,
     /// Print the JSON the window receives.
     #[arg(long)]
     json: bool,
@@ -67,44 +84,9 @@ pub enum Trigger {
     Threshold,
 }
 
-/// The settings of `words` (every combination, the first word's values slowest), or the
-/// policy's default grid.
+/// The settings of `words`, or the policy's default grid (`replay::tune_grid`).
 pub fn grid(policy: PolicyName, words: &[String]) -> anyhow::Result<Vec<Setting>> {
-    let default: Vec<String> = match policy {
-        PolicyName::Goose | PolicyName::OpenCode => vec!["K=0..8".into()],
-        PolicyName::Coworker => vec!["trigger=100000,150000,200000,250000".into()],
-        PolicyName::Gemini => vec!["preserve=10,20,30,40,50,60,70".into()],
-    };
-    let words = if words.is_empty() { &default } else { words };
-    let mut settings = vec![Setting::default()];
-    for w in words {
-        let (name, values) = w
-            .split_once('=')
-            .with_context(|| format!("--grid {w}: expected NAME=VALUES, e.g. K=0..8"))?;
-        let values = parse_list(values).with_context(|| format!("--grid {w}"))?;
-        let set: fn(&mut Setting, u64) = match name {
-            "K" | "k" | "keep-tail" => |s, v| s.keep_tail = Some(v as usize),
-            "cap" | "tool-result-cap" => |s, v| s.tool_result_cap = Some(v as usize),
-            "trigger" | "trigger-cap" => |s, v| s.trigger_cap = Some(v),
-            "budget" => |s, v| s.budget = Some(v),
-            "preserve" | "preserve-percent" => |s, v| s.preserve_percent = Some(v as usize),
-            other => bail!("--grid {other}: not a knob (K, cap, trigger, budget, preserve)"),
-        };
-        if name.starts_with("preserve") && values.iter().any(|&p| p == 0 || p >= 100) {
-            bail!("--grid {w}: each value keeps between 1 and 99 % of the history");
-        }
-        settings = settings
-            .into_iter()
-            .flat_map(|s| {
-                values.iter().map(move |&v| {
-                    let mut s = s.clone();
-                    set(&mut s, v);
-                    s
-                })
-            })
-            .collect();
-    }
-    Ok(settings)
+    tune_grid::grid(policy, words).map_err(anyhow::Error::msg)
 }
 
 /// Run `tune`.
@@ -119,6 +101,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ..ReplayOptions::default()
     };
     let settings = grid(policy, &a.grid)?;
+    let filter = api::TuneFilter {
+        formats: a
+            .harness
+            .iter()
+            .map(|h| {
+                serde_json::from_value(serde_json::Value::String(h.clone()))
+                    .map_err(|_| anyhow::anyhow!("--harness {h}: not a format Palimpsest reads"))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        models: a.model.clone(),
+        projects: a.project.clone(),
+        since: a.since.as_deref().map(api::day_start).transpose()?,
+        until: a.until.as_deref().map(api::day_start).transpose()?,
+    };
     let paths = if a.paths.is_empty() {
         api::default_paths()
     } else {
@@ -143,6 +139,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         &paths,
         &base,
         &settings,
+        &filter,
         index.as_ref(),
         &super::token_cache,
         &progress,
@@ -164,10 +161,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let t = &view.tune;
+    let counted = if view.facets.sessions == t.sessions.len() {
+        format!("{} sessions", t.sessions.len())
+    } else {
+        format!(
+            "{} of {} sessions (filtered)",
+            t.sessions.len(),
+            view.facets.sessions
+        )
+    };
     writeln!(
         out,
-        "{} sessions, {} re-reads after a compaction recorded; {} settings of {}",
-        t.sessions.len(),
+        "{counted}, {} re-reads after a compaction recorded; {} settings of {}",
         t.recorded,
         t.settings.len(),
         policy.as_str()

@@ -212,3 +212,55 @@ fn a_fleet_report_with_tune_lays_out_the_table_and_links_each_gain_to_its_sessio
     let out = run(&["report", &path, "--grid", "K=3"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn tune_counts_only_the_sessions_its_filters_keep_and_offers_every_value() {
+    let (_dir, path) = fleet();
+    // The fleet's sessions were last written 2026-03-01 21:21 to 2026-03-02 00:28 UTC.
+    let first = |args: &[&str]| stdout(args).lines().next().unwrap().to_owned();
+    assert_eq!(
+        first(&["tune", &path, "--grid", "K=0..5", "--until", "2026-03-02"]),
+        "3 of 4 sessions (filtered), 4 re-reads after a compaction recorded; 6 settings of goose"
+    );
+    assert_eq!(
+        first(&["tune", &path, "--grid", "K=0..5", "--since", "2026-03-02"]),
+        "1 of 4 sessions (filtered), 0 re-reads after a compaction recorded; 6 settings of goose"
+    );
+    assert_eq!(
+        first(&[
+            "tune",
+            &path,
+            "--harness",
+            "claude-code",
+            "--project",
+            "/home/dev/store"
+        ]),
+        "0 of 4 sessions (filtered), 0 re-reads after a compaction recorded; 9 settings of goose"
+    );
+    let args = [
+        "tune",
+        &path,
+        "--grid",
+        "K=3",
+        "--model",
+        "qwen3.6-27b",
+        "--harness",
+        "goose",
+        "--json",
+    ];
+    let v: Value = json_of(run(&args), &args);
+    assert_eq!(
+        v["facets"],
+        serde_json::json!({
+            "sessions": 4, "formats": ["goose"], "models": ["qwen3.6-27b"],
+            "projects": ["/home/dev/store"], "first": 1772400090000_i64, "last": 1772411300000_i64,
+        })
+    );
+    assert_eq!(v["tune"]["settings"][0]["avoided"], 3);
+    let bad = run(&["tune", &path, "--since", "March"]);
+    assert!(!bad.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&bad.stderr).trim(),
+        "palimpsest: not a day (YYYY-MM-DD): March"
+    );
+}

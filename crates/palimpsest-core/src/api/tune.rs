@@ -17,7 +17,7 @@ use super::Problem;
 use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::index::tune_cells::stamp_of;
-use crate::model::SessionMeta;
+use crate::model::{SessionMeta, SourceFormat};
 use crate::replay::options::ReplayOptions;
 use crate::replay::tune::{Cell, Setting, tune_session};
 use crate::replay::tune_fleet::{SessionTune, Tune, tune_fleet};
@@ -37,18 +37,123 @@ pub struct TuneView {
     pub from_index: usize,
     /// Sessions read and replayed (at the settings the index did not hold).
     pub replayed: usize,
+    /// Each setting's replay options, in the settings' order: what the Replay tab opens a
+    /// session at from the view.
+    #[serde(default)]
+    pub options: Vec<ReplayOptions>,
+    /// What the filters can choose among: every session's harness, model, project and dates,
+    /// before the filter.
+    #[serde(default)]
+    pub facets: TuneFacets,
+}
+
+/// Which sessions of the fleet count: the Tune view's filters, `tune --harness --model
+/// --project --since --until`. An empty list keeps every value; a date bound leaves out the
+/// sessions with no date.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TuneFilter {
+    /// Harnesses kept.
+    #[serde(default)]
+    pub formats: Vec<SourceFormat>,
+    /// Models kept.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// Projects (working dirs) kept.
+    #[serde(default)]
+    pub projects: Vec<String>,
+    /// Sessions last written at or after this (ms since the epoch).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub since: Option<i64>,
+    /// Sessions last written before this (ms since the epoch).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub until: Option<i64>,
+}
+
+impl TuneFilter {
+    /// Whether session `s` counts.
+    pub fn keeps(&self, s: &SessionTune) -> bool {
+        let listed = |list: &[String], v: &Option<String>| {
+            list.is_empty() || v.as_ref().is_some_and(|v| list.contains(v))
+        };
+        let dated = |bound: Option<i64>, ok: fn(i64, i64) -> bool| {
+            bound.is_none_or(|b| s.updated.is_some_and(|u| ok(u, b)))
+        };
+        (self.formats.is_empty() || self.formats.contains(&s.format))
+            && listed(&self.models, &s.model)
+            && listed(&self.projects, &s.project)
+            && dated(self.since, |u, b| u >= b)
+            && dated(self.until, |u, b| u < b)
+    }
+}
+
+/// The values a fleet's sessions hold, for the filters to offer: each list sorted, once.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct TuneFacets {
+    /// Every session tuned, before the filter.
+    pub sessions: usize,
+    /// Their harnesses.
+    pub formats: Vec<SourceFormat>,
+    /// Their models.
+    pub models: Vec<String>,
+    /// Their projects.
+    pub projects: Vec<String>,
+    /// The earliest last-written date (ms since the epoch).
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub first: Option<i64>,
+    /// The latest.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub last: Option<i64>,
+}
+
+impl TuneFacets {
+    fn of(sessions: &[SessionTune]) -> Self {
+        let mut f = TuneFacets {
+            sessions: sessions.len(),
+            ..Default::default()
+        };
+        for s in sessions {
+            f.formats.push(s.format);
+            f.models.extend(s.model.clone());
+            f.projects.extend(s.project.clone());
+        }
+        f.formats.sort();
+        f.formats.dedup();
+        for list in [&mut f.models, &mut f.projects] {
+            list.sort();
+            list.dedup();
+        }
+        f.first = sessions.iter().filter_map(|s| s.updated).min();
+        f.last = sessions.iter().filter_map(|s| s.updated).max();
+        f
+    }
+}
+
+/// Midnight UTC of day `YYYY-MM-DD`, in ms since the epoch (`tune --since`, `--until`).
+pub fn day_start(day: &str) -> Result<i64> {
+    let d = chrono::NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d")
+        .map_err(|_| Error::OutOfRange(format!("not a day (YYYY-MM-DD): {day}")))?;
+    Ok(d.and_time(chrono::NaiveTime::MIN)
+        .and_utc()
+        .timestamp_millis())
 }
 
 /// Opens a token cache for one thread (the caches are SQLite connections, one per thread).
 pub type OpenCache<'a> = &'a (dyn Fn() -> Option<TokenCache> + Sync);
 
 /// Tune every session under `paths` with `base` at each of `settings`, keeping and reusing
-/// cells in `index` when given. `progress` is told `(done, total)` after each session;
-/// `cancel`, once set, stops before the next session and answers `Cancelled`.
+/// cells in `index` when given; the fleet's answer counts the sessions `filter` keeps (all are
+/// tuned: their cells are kept for the next filter). `progress` is told `(done, total)` after
+/// each session; `cancel`, once set, stops before the next session and answers `Cancelled`.
+#[allow(clippy::too_many_arguments)]
 pub fn tune(
     paths: &[PathBuf],
     base: &ReplayOptions,
     settings: &[Setting],
+    filter: &TuneFilter,
     index: Option<&Mutex<Index>>,
     open_cache: OpenCache<'_>,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -131,11 +236,16 @@ pub fn tune(
             Err(p) => problems.push(p),
         }
     }
+    let replayed = sessions.len() - from_index;
+    let facets = TuneFacets::of(&sessions);
+    sessions.retain(|s| filter.keeps(s));
     Ok(TuneView {
-        replayed: sessions.len() - from_index,
+        replayed,
         from_index,
         tune: tune_fleet(base.policy, settings, sessions),
         problems,
+        options: settings.iter().map(|s| s.apply(base)).collect(),
+        facets,
     })
 }
 

@@ -1,15 +1,21 @@
-//! The views over many sessions, through the same service: the fleet table and search. Each
-//! brings the index up to date for the paths asked (taking the session the window keeps
-//! instead of reading its file again) and answers from it; without a usable index, or when
-//! told not to use one, every session is read and the same answer made from the files.
+//! The views over many sessions, through the same service: the fleet table, search and the
+//! fleet tuned. The table and search bring the index up to date for the paths asked (taking
+//! the session the window keeps instead of reading its file again) and answer from it; tuning
+//! keeps its cells there. Without a usable index, or when told not to use one, every session
+//! is read and the same answer made from the files.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use super::{IndexUse, SessionService};
 use crate::analysis::Fleet;
 use crate::api::{self, DiagnoseOptions};
 use crate::error::{Error, ErrorCode, Problem};
 use crate::index::search::{Hit, Query};
+use crate::replay::options::ReplayOptions;
+use crate::replay::tune_grid;
+use crate::rpc::TuneReq;
 
 impl SessionService {
     /// Every session under `path` diagnosed: the fleet table, from the index brought up to date
@@ -41,6 +47,39 @@ impl SessionService {
             }
         }
         Ok(api::diagnose_fleet(path, opts)?)
+    }
+
+    /// The fleet under `req`'s paths tuned (`api::tune`), each session's cells kept in the
+    /// index this service may update (none with [`IndexUse::Off`], or when it cannot be
+    /// opened: then every session is replayed). A grid word that is not one is `invalid`.
+    pub fn tune(
+        &self,
+        req: &TuneReq,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<api::TuneView, Problem> {
+        let base = ReplayOptions {
+            policy: req.policy,
+            at_recorded: req.at_recorded,
+            naive: req.naive,
+            ..ReplayOptions::default()
+        };
+        let settings = tune_grid::grid(req.policy, &req.grid).map_err(Error::OutOfRange)?;
+        let paths: Vec<PathBuf> = req.paths.iter().map(PathBuf::from).collect();
+        let index = self
+            .writable_index()
+            .and_then(|at| api::open_index(at.as_deref()).ok())
+            .map(Mutex::new);
+        Ok(api::tune(
+            &paths,
+            &base,
+            &settings,
+            &req.filter,
+            index.as_ref(),
+            &super::token_cache,
+            progress,
+            cancel,
+        )?)
     }
 
     /// Every message under `paths` (the default folders when empty) matching `query`, with

@@ -28,7 +28,17 @@ fn goose() -> ReplayOptions {
 }
 
 fn tune(paths: &[PathBuf], base: &ReplayOptions, settings: &[Setting]) -> TuneView {
-    api::tune(paths, base, settings, None, &|| None, &|_, _| {}, None).unwrap()
+    api::tune(
+        paths,
+        base,
+        settings,
+        &Default::default(),
+        None,
+        &|| None,
+        &|_, _| {},
+        None,
+    )
+    .unwrap()
 }
 
 fn fleet() -> (tempfile::TempDir, PathBuf) {
@@ -220,6 +230,7 @@ fn a_second_tune_comes_from_the_index_and_a_grown_fleet_replays_only_what_is_new
             std::slice::from_ref(&fleet),
             &goose(),
             settings,
+            &Default::default(),
             Some(&index),
             &|| None,
             &|_, _| {},
