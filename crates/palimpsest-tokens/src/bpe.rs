@@ -69,7 +69,7 @@ impl Encoding {
 
     /// The vocabulary's ranks and pattern: the ranks are read where they lie in the binary,
     /// and the pattern compiles in a few milliseconds on first use.
-    fn parts(self) -> (&'static Ranks, &'static Splitter) {
+    pub(crate) fn parts(self) -> (&'static Ranks, &'static Splitter) {
         static O200K: LazyLock<(Ranks, Splitter)> = LazyLock::new(|| {
             let ranks = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.ranks"));
             (Ranks::new(ranks), Splitter::o200k())

@@ -22,6 +22,17 @@ pub trait Counter: Sync {
     fn method(&self) -> &str;
     /// The tokens of `m`.
     fn count(&self, m: &Message) -> u64;
+    /// The BPE encoding every text is counted in, when the count is BPE's alone (a cut of a
+    /// long text is then counted from its pieces, [`crate::cut`]); `None` otherwise.
+    fn encoding(&self) -> Option<super::Encoding> {
+        None
+    }
+    /// The profile of `text` this counter made while counting it, if it kept one (a long text
+    /// counted afresh by a profiling [`crate::known::Known`]): its cuts are then counted
+    /// without a second pass over it.
+    fn profile(&self, _text: &str) -> Option<crate::cut::Profile> {
+        None
+    }
 }
 
 /// The label of chars / 4.
@@ -73,6 +84,10 @@ impl Bpe {
 impl Counter for Bpe {
     fn method(&self) -> &str {
         &self.label
+    }
+
+    fn encoding(&self) -> Option<Encoding> {
+        Some(self.encoding)
     }
 
     fn count(&self, m: &Message) -> u64 {

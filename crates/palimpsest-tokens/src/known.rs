@@ -5,8 +5,10 @@
 //! Which texts a session has is `model`'s; the cache is `cache`'s.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use super::cache::{Key, TokenCache};
+use super::cut::Profile;
 use super::{CACHE_MIN_BYTES, Encoding};
 use crate::model::{Message, Part, Session};
 
@@ -15,7 +17,14 @@ pub struct Known {
     encoding: Encoding,
     label: String,
     counts: HashMap<Key, u64>,
+    /// With [`Known::profiling`]: each text counted afresh, by its key, with the profile of
+    /// each long one.
+    profiles: Option<Mutex<HashMap<Key, Profile>>>,
 }
+
+/// Texts this long get a profile when a profiling [`Known`] counts them: shorter ones are never
+/// cut by a cap (it keeps at least 1 000 bytes).
+pub const PROFILED_MIN: usize = 1_000;
 
 /// The texts of a part the replay counts (a call: its name and its arguments as JSON); the one
 /// rule every [`super::Counter`] counts by.
@@ -56,7 +65,15 @@ impl Known {
             encoding,
             label: format!("BPE {encoding}"),
             counts,
+            profiles: None,
         }
+    }
+
+    /// Keep the profile of every long text counted afresh ([`super::Counter::profile`]), for a
+    /// replay that cuts them at several caps (a tune): one pass over each instead of two.
+    pub fn profiling(mut self) -> Known {
+        self.profiles = Some(Mutex::default());
+        self
     }
 
     /// The tokens of `text`: the cache's count when it has one, else counted now.
@@ -64,6 +81,26 @@ impl Known {
         if text.len() >= CACHE_MIN_BYTES
             && let Some(&n) = self.counts.get(&Key::of(text))
         {
+            return n;
+        }
+        // A profiling counter also keeps what it counted, so a replay's preparation and its
+        // cost basis, which count the same texts, count each once.
+        if let Some(kept) = &self.profiles
+            && text.len() >= CACHE_MIN_BYTES
+        {
+            let key = Key::of(text);
+            if let Some(p) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                return p.total();
+            }
+            let p = if text.len() >= PROFILED_MIN {
+                self.encoding.profile(text)
+            } else {
+                Profile::whole(self.encoding.count(text))
+            };
+            let n = p.total();
+            kept.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, p);
             return n;
         }
         self.encoding.count(text)
@@ -92,5 +129,18 @@ impl super::Counter for Known {
 
     fn count(&self, m: &Message) -> u64 {
         self.message(m)
+    }
+
+    // The cache holds exact counts, so a text's pieces count what its cached count says.
+    fn encoding(&self) -> Option<Encoding> {
+        Some(self.encoding)
+    }
+
+    fn profile(&self, text: &str) -> Option<Profile> {
+        let kept = self.profiles.as_ref()?;
+        kept.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&Key::of(text))
+            .cloned()
     }
 }

@@ -25,6 +25,7 @@ pub mod bpe;
 pub mod cache;
 pub mod category;
 pub mod counter;
+pub mod cut;
 pub mod known;
 pub mod ranks;
 pub mod remember;

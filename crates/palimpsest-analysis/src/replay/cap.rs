@@ -22,27 +22,79 @@ pub const DEFAULT_MAX_BYTES: usize = super::defaults::DEFAULTS.coworker_tool_res
 /// `errors="ignore"` does. As upstream, a text shorter than `keep` gets its halves overlapping
 /// and `0 bytes omitted`.
 pub fn head_tail(text: &str, keep_bytes: usize) -> String {
-    let total = text.len();
-    let half = keep_bytes.max(MIN_KEEP) / 2;
-    let mut h = half.min(total);
-    while !text.is_char_boundary(h) {
-        h -= 1;
+    HeadTail::of(text, keep_bytes).render(text)
+}
+
+/// Where [`head_tail`] cuts a text: `text[..head]`, the marker, `text[tail..]` (kept apart so
+/// the cut can be counted from the whole text's pieces, `tokens::cut`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeadTail {
+    /// Bytes kept from the start.
+    pub head: usize,
+    /// Where the kept end starts.
+    pub tail: usize,
+    /// The marker between them.
+    pub marker: String,
+}
+
+impl HeadTail {
+    /// [`head_tail`]'s cut of `text` keeping `keep_bytes`.
+    pub fn of(text: &str, keep_bytes: usize) -> HeadTail {
+        let total = text.len();
+        let half = keep_bytes.max(MIN_KEEP) / 2;
+        let mut h = half.min(total);
+        while !text.is_char_boundary(h) {
+            h -= 1;
+        }
+        let mut t = total.saturating_sub(half);
+        while !text.is_char_boundary(t) {
+            t += 1;
+        }
+        let omitted = total.saturating_sub(h + (total - t));
+        HeadTail {
+            head: h,
+            tail: t,
+            marker: format!(
+                "\n[... {omitted} bytes omitted here; this result was {total} bytes; full text not saved ...]\n"
+            ),
+        }
     }
-    let mut t = total.saturating_sub(half);
-    while !text.is_char_boundary(t) {
-        t += 1;
+
+    /// The cut text.
+    pub fn render(&self, text: &str) -> String {
+        [&text[..self.head], &self.marker, &text[self.tail..]].concat()
     }
-    let (head, tail) = (&text[..h], &text[t..]);
-    let omitted = total.saturating_sub(head.len() + tail.len());
-    format!(
-        "{head}\n[... {omitted} bytes omitted here; this result was {total} bytes; full text not saved ...]\n{tail}"
-    )
+
+    /// Its length in bytes.
+    pub fn len(&self, text: &str) -> usize {
+        self.head + self.marker.len() + (text.len() - self.tail)
+    }
+}
+
+/// What a cap stores of a result: a text cut to head and tail, or a JSON object with its
+/// largest strings bounded (written out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bound {
+    /// The text, cut.
+    Cut(HeadTail),
+    /// The object, bounded and written as `json.dumps` writes it.
+    Json(String),
+}
+
+impl Bound {
+    /// The stored text.
+    pub fn render(self, text: &str) -> String {
+        match self {
+            Bound::Cut(c) => c.render(text),
+            Bound::Json(s) => s,
+        }
+    }
 }
 
 /// `_fit`: `cut(keep)`, then up to 8 times shrink `keep` by the overshoot (at least 2) and cut
 /// again, until `over(result) <= 0`. A byte cut can save fewer bytes than it drops, and JSON
 /// escaping grows what was kept, so one retry is not enough.
-fn fit(cut: impl Fn(i64) -> String, mut keep: i64, over: impl Fn(&str) -> i64) -> String {
+fn fit<T>(cut: impl Fn(i64) -> T, mut keep: i64, over: impl Fn(&T) -> i64) -> T {
     let mut bounded = cut(keep);
     for _ in 0..8 {
         let o = over(&bounded);
@@ -63,6 +115,11 @@ fn size(v: &serde_json::Map<String, Value>) -> i64 {
 /// it fits and is stored unchanged. A JSON object is measured as `json.dumps` writes it
 /// (`\uXXXX` for every non-ASCII character, `\n` for a newline) and ends within the cap.
 pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
+    bound_cut(text, max_bytes).map(|b| b.render(text))
+}
+
+/// [`bound`], with a plain text's cut kept apart from the text ([`Bound::Cut`]).
+pub fn bound_cut(text: &str, max_bytes: usize) -> Option<Bound> {
     if !may_exceed(text.len(), max_bytes) {
         return None;
     }
@@ -96,9 +153,9 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
             let bounded = fit(
                 |keep| head_tail(&original, keep_from(keep)),
                 budget,
-                |b| {
+                |b: &String| {
                     let mut trial = out.clone();
-                    trial.insert(key.clone(), Value::String(b.to_owned()));
+                    trial.insert(key.clone(), Value::String(b.clone()));
                     size(&trial) - max
                 },
             );
@@ -107,16 +164,16 @@ pub fn bound(text: &str, max_bytes: usize) -> Option<String> {
                 break;
             }
         }
-        return Some(pyjson::dumps(&Value::Object(out)));
+        return Some(Bound::Json(pyjson::dumps(&Value::Object(out))));
     }
     if text.len() <= max_bytes {
         return None;
     }
-    Some(fit(
-        |keep| head_tail(text, keep_from(keep)),
+    Some(Bound::Cut(fit(
+        |keep| HeadTail::of(text, keep_from(keep)),
         max - MARKER_RESERVE as i64,
-        |b| i64::try_from(b.len()).unwrap_or(i64::MAX) - max,
-    ))
+        |c| i64::try_from(c.len(text)).unwrap_or(i64::MAX) - max,
+    )))
 }
 
 /// False when a text of `len` bytes fits a cap of `max_bytes` (0 = off) whatever it holds, so

@@ -219,21 +219,19 @@ pub fn tune_session(
     };
     // The session's own cost and counted requests are the same at every setting.
     let basis = crate::cost::setting::basis(session, counter, crate::cost::PriceTable::bundled());
-    let mut prepared: Vec<(usize, Prepared<'_>)> = Vec::new();
+    // Each cap prepared once, every long result's pieces found once for all of them.
+    let mut caps: Vec<usize> = settings.iter().map(|s| s.apply(base).cap_bytes()).collect();
+    caps.sort_unstable();
+    caps.dedup();
+    let prepared: Vec<Prepared<'_>> = uncapped.with_caps(&caps, counter);
     settings
         .iter()
         .map(|s| {
             let o = s.apply(base);
-            let cap = o.cap_bytes();
-            if !prepared.iter().any(|(c, _)| *c == cap) {
-                prepared.push((cap, uncapped.with_cap(cap, counter)));
-            }
-            let prep = &prepared
-                .iter()
-                .find(|(c, _)| *c == cap)
-                .expect("prepared above")
-                .1;
-            let sim = simulate(prep, &o.sim_params(session, true), counter);
+            let at = caps
+                .binary_search(&o.cap_bytes())
+                .expect("every setting's cap prepared above");
+            let sim = simulate(&prepared[at], &o.sim_params(session, true), counter);
             cell(session, &o, &sim, rereads, basis.as_ref())
         })
         .collect()

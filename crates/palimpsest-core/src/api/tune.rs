@@ -345,7 +345,8 @@ fn one_session(
     let session = source.load(&meta.id).map_err(|e| Problem::from(&e))?;
     let d = super::diagnose(&session, &super::DiagnoseOptions::default())
         .map_err(|e| Problem::from(&e))?;
-    let counter = super::replay::replay_counter(&session, cache);
+    // Profiling: each long result counted afresh keeps its pieces for the caps to cut.
+    let counter = super::replay::replay_counter(&session, cache).profiling();
     let cells = tune_session(&session, base, settings, &d.reread_events, &counter);
     let m = &session.meta;
     Ok(SessionTune {

@@ -306,3 +306,66 @@ fn opencode_and_qwen_fleets_are_replayed_at_their_recorded_compactions_when_aske
         assert_eq!(compactions(true), [recorded], "{dir}");
     }
 }
+
+/// A tune counts each capped result from the whole result's pieces: on every real transcript,
+/// at every cap of the tune bench's grid, the replay runs forward exactly as when each capped
+/// text is counted whole (a counter without an encoding takes that path).
+#[test]
+fn capped_results_count_from_their_pieces_as_the_capped_texts_do() {
+    use palimpsest_core::replay::simulate::{Prepared, simulate};
+    use palimpsest_core::tokens::Counter;
+    use palimpsest_core::tokens::counter::Bpe;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/real/claude-code");
+    let caps = [0, 2_000, 8_000, 10_000, 30_000, 50_000];
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 5, "the real transcripts");
+    let mut differed = 0;
+    for file in &files {
+        let session = palimpsest_core::sources::open(file)
+            .unwrap()
+            .load(file, None)
+            .unwrap();
+        let bpe = Bpe::new(palimpsest_core::tokens::Encoding::for_model(
+            session.meta.model.as_deref(),
+        ));
+        let whole = |m: &palimpsest_core::model::Message| bpe.count(m);
+        let o = ReplayOptions {
+            keep_tail: 3,
+            ..goose()
+        };
+        let params = o.sim_params(&session, false);
+        let by_pieces = Prepared::tokens_only(&session, &bpe).with_caps(&caps, &bpe);
+        // A profiling counter keeps each long result's pieces from its first count instead.
+        let known = palimpsest_core::tokens::known::Known::of(
+            &session,
+            palimpsest_core::tokens::Encoding::for_model(session.meta.model.as_deref()),
+            None,
+        )
+        .profiling();
+        let by_kept = Prepared::tokens_only(&session, &known).with_caps(&caps, &known);
+        let uncapped = Prepared::tokens_only(&session, &whole);
+        for (cap, prep) in caps.iter().zip(&by_pieces) {
+            let want = simulate(&uncapped.with_cap(*cap, &whole), &params, &whole).totals;
+            let got = simulate(prep, &params, &bpe).totals;
+            assert_eq!(got, want, "{} at cap {cap}", file.display());
+            let kept = &by_kept[caps.iter().position(|c| c == cap).unwrap()];
+            assert_eq!(
+                simulate(kept, &params, &known).totals,
+                want,
+                "{} at cap {cap}, profiled",
+                file.display()
+            );
+            differed += usize::from(
+                *cap > 0
+                    && want.tokens_processed
+                        != simulate(&uncapped, &params, &whole).totals.tokens_processed,
+            );
+        }
+    }
+    assert_eq!(differed, 9, "the runs the caps changed (of 25 capped)");
+}

@@ -15,10 +15,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{Counter, cap, coworker as cw, files};
+use super::{Counter, coworker as cw, files};
 use crate::model::{Message, MessageKind, Part, Role, Session};
 use crate::sources::coworker::stored::recorded_lengths;
 
+mod capping;
 mod run_coworker;
 mod run_gemini;
 mod run_goose;
@@ -26,6 +27,7 @@ mod run_opencode;
 pub(crate) use run_goose::continuation_tokens;
 mod types;
 
+pub use capping::capped_message;
 pub use types::{FileFate, Policy, Request, SimCompaction, SimParams, Simulation, Totals};
 
 /// No position (a result whose call is not in the session, a message the policy wrote).
@@ -240,27 +242,6 @@ impl<'s> Prepared<'s> {
         }
     }
 
-    /// The same session with tool results capped on arrival at `max_bytes` (0 = off): only
-    /// results over the cap are recounted.
-    pub fn with_cap(&self, max_bytes: usize, counter: Counter<'_>) -> Self {
-        let mut p = self.clone();
-        p.cap_bytes = max_bytes;
-        if max_bytes == 0 {
-            return p;
-        }
-        for e in p.entries.iter_mut().filter(|e| e.flags & TOOL_RESULT != 0) {
-            let m = &self.session().messages[e.source as usize];
-            if let Some(capped) = capped_message(m, max_bytes) {
-                (e.tokens, e.canon_len, e.out_len) = if p.json_sizes {
-                    sizes(&capped, &cw::stored_value(&capped, None), counter)
-                } else {
-                    (counter.count(&capped), 0, 0)
-                };
-            }
-        }
-        p
-    }
-
     fn raw_of(&self, index: usize) -> Option<&'s Value> {
         self.raw.and_then(|r| r.get(index)).and_then(Option::as_ref)
     }
@@ -292,46 +273,6 @@ fn sizes(m: &Message, stored: &Value, counter: Counter<'_>) -> (u64, u64, u64) {
     let canon = super::pyjson::dumps_len(stored) as u64;
     let out = cw::outbound_value(stored).map_or(0, |v| super::pyjson::dumps_len(&v) as u64);
     (counter.count(m), canon, out)
-}
-
-/// A copy of `m` with every tool result bounded at `max_bytes`; `None` when all fit. Only the
-/// parts are copied (without the uncut texts), since the copy exists to be counted.
-pub fn capped_message(m: &Message, max_bytes: usize) -> Option<Message> {
-    // Measured as the cap measures (an object as `json.dumps` writes it), not by stored bytes;
-    // each result bounded once.
-    let bounded: Vec<Option<String>> = m
-        .parts
-        .iter()
-        .map(|p| match p {
-            Part::ToolResult { text, .. } => cap::bound_body(text, max_bytes),
-            _ => None,
-        })
-        .collect();
-    if bounded.iter().all(Option::is_none) {
-        return None;
-    }
-    let parts = m
-        .parts
-        .iter()
-        .zip(bounded)
-        .map(|(p, b)| match p {
-            Part::ToolResult {
-                call_id,
-                text,
-                is_error,
-                ..
-            } => Part::ToolResult {
-                call_id: call_id.clone(),
-                text: b.map_or_else(|| text.clone(), Into::into),
-                is_error: *is_error,
-                raw: Value::Null.into(),
-            },
-            other => other.clone(),
-        })
-        .collect();
-    let mut c = Message::new(m.index, m.role, parts);
-    c.kind = m.kind;
-    Some(c)
 }
 
 fn summary_text(m: &Message) -> String {
