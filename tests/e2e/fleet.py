@@ -185,7 +185,8 @@ def test_fleet_table_sorts_and_fits(c):
 
 def test_a_cold_fleet_counts_its_progress_and_cancels(c):
     """A fleet of 40 real transcripts nobody indexed yet (issue 45: 15-19 s with no count and no
-    Cancel): the pane counts the sessions read, Cancel stops it, and it can be asked again."""
+    Cancel): the pane counts the sessions read, Cancel stops it, and it can be asked again; Tune
+    counts and cancels the same way."""
     real = os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures", "real", "claude-code",
                         "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
     home = tempfile.mkdtemp(prefix="palimpsest-e2e-coldfleet-")
@@ -242,5 +243,21 @@ def test_a_cold_fleet_counts_its_progress_and_cancels(c):
             d.click("[data-testid=fleet-again]")
             d.wait("return !!document.querySelector('[data-testid=fleet-progress]') || "
                    "!!document.querySelector('[data-testid=fleet-table]');", timeout=30, what="the fleet asked again")
+            # Tune, the same way: a count of the sessions replayed so far, and Cancel (at the
+            # bench's 54 settings, so it is still running when Cancel comes).
+            d.run("document.querySelector('[data-testid=tune-grid]').scrollIntoView({block: 'center'});")
+            d.click("[data-testid=tune-grid]")
+            d.keys("K=0..8 cap=0,2000,8000,10000,30000,50000\ue007")
+            d.click("[data-testid=tune-run]")
+            shown = d.wait("const p = document.querySelector('[data-testid=tune-progress]');"
+                           "return p && / of \\d+ /.test(p.textContent) ? p.textContent : null;", timeout=180,
+                           what="Tune counting the sessions it replays")
+            check(" of 40 sessions" in shown and "Cancel" in shown, f"Tune says how far it is and offers Cancel; got {shown!r}")
+            d.run("document.querySelector('[data-testid=tune-cancel]').scrollIntoView({block: 'center'});")
+            d.click("[data-testid=tune-cancel]")
+            said = d.wait("return document.querySelector('[data-testid=tune-cancelled]')?.textContent || null;",
+                          timeout=60, what="Tune stopped")
+            check(said.startswith("Cancelled after ") and "of 40 sessions" in said,
+                  f"Tune says it stopped, and how far it got; got {said!r}")
     finally:
         shutil.rmtree(home, ignore_errors=True)
