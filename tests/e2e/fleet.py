@@ -183,6 +183,17 @@ def test_fleet_table_sorts_and_fits(c):
         open_tab(c, "timeline")
 
 
+def cancel(d, task, total):
+    """Click `task`'s Cancel (the fleet's or Tune's): the pane says it stopped and how far it got
+    of `total` sessions."""
+    d.run(f"document.querySelector('[data-testid={task}-cancel]').scrollIntoView({{block: 'center'}});")
+    d.click(f"[data-testid={task}-cancel]")
+    said = d.wait(f"return document.querySelector('[data-testid={task}-cancelled]')?.textContent || null;",
+                  timeout=60, what=f"{task} stopped")
+    check(said.startswith("Cancelled after ") and f"of {total} sessions" in said,
+          f"the {task} pane says it stopped, and how far it got; got {said!r}")
+
+
 def test_a_cold_fleet_counts_its_progress_and_cancels(c):
     """A fleet of 40 real transcripts nobody indexed yet (issue 45: 15-19 s with no count and no
     Cancel): the pane counts the sessions read, Cancel stops it, and it can be asked again; Tune
@@ -232,12 +243,7 @@ def test_a_cold_fleet_counts_its_progress_and_cancels(c):
             d.run("document.querySelector('[data-testid=fleet]').scrollIntoView({block: 'start'});")
             time.sleep(0.3)
             d.screenshot(os.path.join(c.out, "cold-fleet.png"))
-            d.run("document.querySelector('[data-testid=fleet-cancel]').scrollIntoView({block: 'center'});")
-            d.click("[data-testid=fleet-cancel]")
-            said = d.wait("return document.querySelector('[data-testid=fleet-cancelled]')?.textContent || null;",
-                          timeout=60, what="the fleet stopped")
-            check(said.startswith("Cancelled after ") and "of 39 sessions" in said,
-                  f"the pane says it stopped, and how far it got; got {said!r}")
+            cancel(d, "fleet", 39)
             check(d.run("return !document.querySelector('[data-testid=fleet-progress]');"), "no longer in progress")
             d.run("document.querySelector('[data-testid=fleet-again]').scrollIntoView({block: 'center'});")
             d.click("[data-testid=fleet-again]")
@@ -253,11 +259,6 @@ def test_a_cold_fleet_counts_its_progress_and_cancels(c):
                            "return p && / of \\d+ /.test(p.textContent) ? p.textContent : null;", timeout=180,
                            what="Tune counting the sessions it replays")
             check(" of 40 sessions" in shown and "Cancel" in shown, f"Tune says how far it is and offers Cancel; got {shown!r}")
-            d.run("document.querySelector('[data-testid=tune-cancel]').scrollIntoView({block: 'center'});")
-            d.click("[data-testid=tune-cancel]")
-            said = d.wait("return document.querySelector('[data-testid=tune-cancelled]')?.textContent || null;",
-                          timeout=60, what="Tune stopped")
-            check(said.startswith("Cancelled after ") and "of 40 sessions" in said,
-                  f"Tune says it stopped, and how far it got; got {said!r}")
+            cancel(d, "tune", 40)
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { FleetRow } from "../bindings/FleetRow";
 import { call, onEvent, whileMounted } from "../ipc";
 import { usePieceProgress } from "../tasks";
+import { LongTask } from "../components/LongTask";
 import { useCommand } from "../useCommand";
 import { percent } from "../components/MessageLinks";
 import { dollars, firstDir, sortFleet, type FleetKey, type SortDir } from "./fleetSort";
@@ -111,25 +112,17 @@ export function FleetView({ path, count, current, selectSession }: { path: strin
           Diagnose all {count} sessions
         </button>
       )}
-      {busy && (
-        <p className="hint" data-testid="fleet-progress">
-          <span className="spinner" aria-hidden="true" />
-          {done && done.total > 0
-            ? `Reading ${done.done} of ${done.total} new or changed sessions (the others come from the index)… `
-            : `Diagnosing ${count} sessions (from the index: only new and changed ones are read)… `}
-          <button type="button" className="link" onClick={() => void call("cancel_fleet", {}).catch(() => {})} data-testid="fleet-cancel">
-            Cancel
-          </button>
-        </p>
-      )}
-      {cancelled && (
-        <p className="hint" data-testid="fleet-cancelled">
-          Cancelled{done && done.total > 0 ? ` after ${done.done} of ${done.total} sessions (kept in the index)` : ""}.{" "}
-          <button type="button" onClick={() => setRound((r) => r + 1)} data-testid="fleet-again">
-            Diagnose again
-          </button>
-        </p>
-      )}
+      <LongTask
+        name="fleet"
+        busy={busy}
+        cancelled={cancelled}
+        done={done}
+        counting={(n, of) => `Reading ${n} of ${of} new or changed sessions (the others come from the index)… `}
+        waiting={`Diagnosing ${count} sessions (from the index: only new and changed ones are read)… `}
+        cancel={() => void call("cancel_fleet", {}).catch(() => {})}
+        again={() => setRound((r) => r + 1)}
+        againLabel="Diagnose again"
+      />
       {err && !cancelled && <p className="error-text">Could not diagnose the fleet ({err.code}): {err.message}</p>}
       {fleet && t && (
         <>

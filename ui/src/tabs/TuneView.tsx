@@ -12,6 +12,7 @@ import type { TuneFilter } from "../bindings/TuneFilter";
 import type { TuneView as Tuned } from "../bindings/TuneView";
 import { call } from "../ipc";
 import { usePieceProgress } from "../tasks";
+import { LongTask } from "../components/LongTask";
 import { useCommand } from "../useCommand";
 import { dollars } from "./fleetSort";
 import { heatmapOf, knobsOf, paretoPoints } from "./tuneLayout";
@@ -83,23 +84,17 @@ export function TuneView({ path, openReplayAt }: { path: string; openReplayAt: O
           </button>
         )}
       </div>
-      {loading && (
-        <p className="hint" data-testid="tune-progress">
-          <span className="spinner" aria-hidden="true" />
-          {done && done.total > 0 ? `Replaying ${done.done} of ${done.total} sessions at every setting (kept ones come from the index)… ` : "Listing the fleet… "}
-          <button type="button" className="link" onClick={() => void call("cancel_tune", {}).catch(() => {})} data-testid="tune-cancel">
-            Cancel
-          </button>
-        </p>
-      )}
-      {cancelled && (
-        <p className="hint" data-testid="tune-cancelled">
-          Cancelled{done && done.total > 0 ? ` after ${done.done} of ${done.total} sessions (kept in the index)` : ""}.{" "}
-          <button type="button" onClick={() => setRound((r) => r + 1)} data-testid="tune-again">
-            Tune again
-          </button>
-        </p>
-      )}
+      <LongTask
+        name="tune"
+        busy={loading}
+        cancelled={cancelled}
+        done={done}
+        counting={(n, of) => `Replaying ${n} of ${of} sessions at every setting (kept ones come from the index)… `}
+        waiting="Listing the fleet… "
+        cancel={() => void call("cancel_tune", {}).catch(() => {})}
+        again={() => setRound((r) => r + 1)}
+        againLabel="Tune again"
+      />
       {error && !cancelled && <p className="error-text">Could not tune the fleet ({error.code}): {error.message}</p>}
       {view && t && chosen !== null && (
         <>
