@@ -20,7 +20,7 @@ const WINDOW: usize = 512;
 /// between marks cuts at most this many pieces again.
 const EVERY: usize = 32;
 
-/// Where a text's pieces end, every [`EVERY`]th, with the tokens before each, and its total
+/// Where a text's pieces end, every `EVERY`th, with the tokens before each, and its total
 /// ([`Encoding::profile`]): about a byte for every 30 of text, so a tune can keep one for every
 /// long result of a session while it runs.
 #[derive(Debug, Clone, Default)]
