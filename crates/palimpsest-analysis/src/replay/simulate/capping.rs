@@ -1,5 +1,5 @@
 //! A prepared session with its tool results capped on arrival (`Prepared::with_cap`), at one
-//! cap or several (`with_caps`, a sweep's or a tune's columns). Only results over the cap are
+//! cap or several (`with_caps`, the caps of a tune's grid). Only results over the cap are
 //! counted again. A text cut to its head and tail is counted from the whole result's pieces,
 //! found once for every cap (`tokens::cut`): counting each cut string anew was three quarters
 //! of a first `tune`. Where the cap cuts is `cap`'s; running the replay is the runners'.
