@@ -37,19 +37,28 @@ pub fn result_raw(v: &Value, text: &str) -> Value {
     if text.len() < REPEAT_FROM {
         return lazy(v);
     }
-    let mut out = v.clone();
-    note_copies(&mut out, text);
-    lazy(&out)
+    // Built without the copies rather than cloned and then mended: the clone would copy the
+    // very text it drops, which was a tenth of a Gemini CLI or Qwen Code load.
+    let out = without_copies(v, text);
+    if weight(&out, DETAIL_BUDGET + 1) <= DETAIL_BUDGET {
+        out
+    } else {
+        lazy(&out)
+    }
 }
 
-fn note_copies(v: &mut Value, text: &str) {
+fn without_copies(v: &Value, text: &str) -> Value {
     match v {
         Value::String(s) if s.as_str() == text => {
-            *v = json!({ "omitted": "the result's text; see the raw line", "approx_bytes": text.len() });
+            json!({ "omitted": "the result's text; see the raw line", "approx_bytes": text.len() })
         }
-        Value::Array(a) => a.iter_mut().for_each(|x| note_copies(x, text)),
-        Value::Object(o) => o.values_mut().for_each(|x| note_copies(x, text)),
-        _ => {}
+        Value::Array(a) => Value::Array(a.iter().map(|x| without_copies(x, text)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), without_copies(x, text)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

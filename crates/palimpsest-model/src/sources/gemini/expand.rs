@@ -65,8 +65,9 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
                 });
             }
             m.parts.extend(parts(&v["content"]));
-            let calls = v["toolCalls"].as_array().cloned().unwrap_or_default();
-            for c in &calls {
+            // Borrowed: a call holds its result, the biggest text of the record.
+            let calls: &[Value] = v["toolCalls"].as_array().map_or(&[], Vec::as_slice);
+            for c in calls {
                 m.parts.push(Part::ToolCall {
                     id: c["id"].as_str().unwrap_or_default().to_owned(),
                     name: c["name"].as_str().unwrap_or_default().to_owned(),
@@ -95,8 +96,7 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
                 let response = c["result"]
                     .as_array()
                     .and_then(|a| a.iter().find_map(|p| p.get("functionResponse")))
-                    .map(|f| f["response"].clone())
-                    .unwrap_or(Value::Null);
+                    .map_or(&Value::Null, |f| &f["response"]);
                 let text = response["output"]
                     .as_str()
                     .or(response["error"].as_str())

@@ -15,12 +15,13 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::content;
 use super::records::Recording;
 use crate::model::{
     CompactionRecord, Message, MessageKind, Part, Role, SessionMeta, SourceFormat, Trigger,
     UsageSplit,
 };
-use crate::sources::gemini::expand::{ms, parts};
+use crate::sources::gemini::expand::parts;
 
 /// Separates a sub-agent's id from its session's in the child session's id.
 pub const CHILD_SEP: &str = ":";
@@ -28,10 +29,10 @@ pub const CHILD_SEP: &str = ":";
 /// What the model answers to the compression's summary (`COMPRESSION_SUMMARY_MODEL_ACK`).
 const THANKS: &str = "Got it. Thanks for the additional context!";
 
-/// One entry of the history the model holds: the message that stands for it, and its
-/// `Content` as the CLI keeps it (what a compression's new history is matched against),
-/// borrowed from the recording: a copy of every message would double what a load allocates.
-type Entry<'a> = (usize, &'a Value);
+/// One entry of the history the model holds: the message that stands for it, and the
+/// fingerprint of its `Content` as the CLI keeps it (what a compression's new history is
+/// matched against).
+type Entry = (usize, u64);
 
 /// A record, or a line that did not parse.
 enum Item {
@@ -47,9 +48,8 @@ pub struct Built {
 
 /// A `Content` as one message: `model` is the assistant; a user content of function
 /// responses only is the results the model got (a tool message).
-fn from_content(c: &Value) -> Message {
-    let ps = parts(&c["parts"]);
-    let role = if c["role"] == "model" {
+fn from_content(model: bool, ps: Vec<Part>) -> Message {
+    let role = if model {
         Role::Assistant
     } else if !ps.is_empty() && ps.iter().all(|p| matches!(p, Part::ToolResult { .. })) {
         Role::Tool
@@ -82,11 +82,12 @@ fn notice(text: String) -> Message {
     m
 }
 
-/// Replay `rec` into messages and cuts.
-pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
+/// Replay the records of `agent` (none: the session's own) in `rec` into messages and cuts;
+/// the messages take those records' parts, so each agent is built once per reading.
+pub fn build(rec: &mut Recording, agent: Option<&str>) -> Built {
     let active: HashSet<usize> = rec.branch(agent).into_iter().collect();
     let mut out: Vec<Message> = Vec::new();
-    let mut history: Vec<Entry<'_>> = Vec::new();
+    let mut history: Vec<Entry> = Vec::new();
     let mut compactions = Vec::new();
     let mut last_command: Option<String> = None;
     // Records and unreadable lines, in file order.
@@ -117,17 +118,24 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                 continue;
             }
         };
+        let content = rec.records[k].content.as_mut().map(|c| {
+            (
+                c.model,
+                std::mem::take(&mut c.parts),
+                c.print,
+            )
+        });
         let r = &rec.records[k];
         let v = &r.value;
         let on = active.contains(&k);
         let stamp = |m: &mut Message| {
             m.id = Some(r.uuid().to_owned());
-            m.created = ms(&v["timestamp"]);
+            m.created = r.at;
             m.set_detail("line", json!(r.line));
             m.set_detail("record", json!(k));
         };
-        match (r.kind(), r.subtype()) {
-            ("system", Some("chat_compression")) => {
+        match (r.kind(), r.subtype(), content) {
+            ("system", Some("chat_compression"), _) => {
                 let info = &v["systemPayload"]["info"];
                 let count = |k: &str| info[k].as_u64();
                 let mut n = notice(format!(
@@ -144,8 +152,7 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                     out.push(n);
                     continue;
                 };
-                let same =
-                    |a: &Value, b: &Value| a["role"] == b["role"] && a["parts"] == b["parts"];
+                let prints: Vec<u64> = new.iter().map(content::print).collect();
                 // The summary and the model's thanks open the new history; the thanks is the
                 // same text at every compression, never a kept entry.
                 let thanks = new.get(1).is_some_and(|c| {
@@ -155,18 +162,15 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                 let mut tail = 0;
                 while tail < room
                     && tail < history.len()
-                    && same(
-                        &new[new.len() - 1 - tail],
-                        history[history.len() - 1 - tail].1,
-                    )
+                    && prints[new.len() - 1 - tail] == history[history.len() - 1 - tail].1
                 {
                     tail += 1;
                 }
-                let kept: Vec<Entry<'_>> = history.split_off(history.len() - tail);
+                let kept: Vec<Entry> = history.split_off(history.len() - tail);
                 history.clear();
                 let first = out.len();
                 for (i, c) in new[..new.len() - tail].iter().enumerate() {
-                    let mut m = from_content(c);
+                    let mut m = from_content(c["role"] == "model", parts(&c["parts"]));
                     stamp(&mut m);
                     m.id = Some(format!("{}#{i}", r.uuid()));
                     m.kind = if i == 0 {
@@ -175,7 +179,7 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                         MessageKind::Continuation
                     };
                     m.user_visible = false;
-                    history.push((out.len(), c));
+                    history.push((out.len(), prints[i]));
                     out.push(m);
                 }
                 let brought = out.len() > first;
@@ -202,14 +206,14 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                 });
                 history.extend(kept);
             }
-            ("system", Some("rewind")) => {
+            ("system", Some("rewind"), _) => {
                 let count = v["systemPayload"]["truncatedCount"].as_u64().unwrap_or(0);
                 let mut n = notice(format!("Rewound: {count} items taken back."));
                 n.user_visible = on;
                 stamp(&mut n);
                 out.push(n);
             }
-            ("system", Some("slash_command")) if v["message"].is_null() => {
+            ("system", Some("slash_command"), None) => {
                 let p = &v["systemPayload"];
                 if p["phase"] == "invocation" {
                     let cmd = p["rawCommand"].as_str().unwrap_or_default().to_owned();
@@ -220,8 +224,8 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                     last_command = Some(cmd);
                 }
             }
-            (_, sub) if v["message"].is_object() && sub != Some("realtime_message") => {
-                let mut m = from_content(&v["message"]);
+            (_, sub, Some((model, ps, print))) if sub != Some("realtime_message") => {
+                let mut m = from_content(model, ps);
                 if r.kind() == "tool_result" {
                     m.role = Role::Tool;
                     let failed = v["toolCallResult"]["status"] == "error"
@@ -243,7 +247,7 @@ pub fn build(rec: &Recording, agent: Option<&str>) -> Built {
                     m.set_detail("branch", json!("inactive"));
                 }
                 if on {
-                    history.push((out.len(), &v["message"]));
+                    history.push((out.len(), print));
                     last_command = None;
                 }
                 out.push(m);
@@ -316,7 +320,7 @@ pub fn meta(rec: &Recording, file: &Path, built: &Built, agent: Option<&str>) ->
         .records
         .iter()
         .filter(own)
-        .filter_map(|r| ms(&r.value["timestamp"]))
+        .filter_map(|r| r.at)
         .collect();
     SessionMeta {
         name: system("custom_title", "customTitle")

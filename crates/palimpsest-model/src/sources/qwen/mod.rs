@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
 mod build;
+mod content;
 mod records;
 
 /// One recording file.
@@ -35,9 +36,9 @@ impl QwenSource {
 
     /// The session `id` of this file: its messages and cuts, and its listing entry.
     fn one(&self, id: &str) -> Result<(records::Recording, build::Built, SessionMeta)> {
-        let (rec, who) = self.read()?;
+        let (mut rec, who) = self.read()?;
         for agent in who {
-            let built = build::build(&rec, agent.as_deref());
+            let built = build::build(&mut rec, agent.as_deref());
             let meta = build::meta(&rec, &self.path, &built, agent.as_deref());
             if meta.id == id {
                 return Ok((rec, built, meta));
@@ -60,19 +61,19 @@ impl SessionSource for QwenSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        let (rec, who) = self.read()?;
+        let (mut rec, who) = self.read()?;
         Ok(who
             .iter()
             .map(|a| {
-                let built = build::build(&rec, a.as_deref());
+                let built = build::build(&mut rec, a.as_deref());
                 build::meta(&rec, &self.path, &built, a.as_deref())
             })
             .collect())
     }
 
     fn load_top(&self) -> Option<Result<Session>> {
-        Some(records::Recording::read(&self.path).map(|rec| {
-            let built = build::build(&rec, None);
+        Some(records::Recording::read(&self.path).map(|mut rec| {
+            let built = build::build(&mut rec, None);
             Session {
                 meta: build::meta(&rec, &self.path, &built, None),
                 messages: crate::model::shared(built.messages),

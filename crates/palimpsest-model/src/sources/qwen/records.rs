@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::content::Content;
 use crate::error::Result;
 
 /// System subtypes that are no part of the conversation: never the leaf of a branch.
@@ -20,37 +21,90 @@ const NOT_CONVERSATION: &[&str] = &[
     "managed_session_commit_v1",
 ];
 
+/// The fields of a record kept beside its keys and its content; the first record keeps
+/// [`FIRST`] too. The rest (versions, branches, the linking keys once read) goes with its line:
+/// thousands of small maps kept to the end and freed together were a fifth of a load.
+const KEPT: &[&str] = &[
+    "systemPayload",
+    "toolCallResult",
+    "usageMetadata",
+    "model",
+    "contextWindowSize",
+];
+const FIRST: &[&str] = &["sessionId", "cwd"];
+
+/// The fields of `v` kept for a record (the first record's, when `first`), moved out of it.
+fn kept(v: Value, first: bool) -> Value {
+    let Value::Object(o) = v else {
+        return Value::Null;
+    };
+    Value::Object(
+        o.into_iter()
+            .filter(|(k, _)| KEPT.contains(&k.as_str()) || (first && FIRST.contains(&k.as_str())))
+            .collect(),
+    )
+}
+
 /// One record, its fragments joined.
 #[derive(Debug)]
 pub struct Record {
-    /// The record as the CLI would rebuild it: the first fragment, the parts of the later ones
-    /// appended, their usage (the last), model (the first) and time (the latest).
+    /// The fields of the record `build` and `meta` read (see [`KEPT`]), as the CLI would
+    /// rebuild them: the first fragment's, their usage (the last) and model (the first).
     pub value: Value,
+    /// Its `message`, read (the parts of later fragments appended).
+    pub content: Option<Content>,
+    /// Its time (the latest fragment's), Unix ms: parsed once, for the messages and the
+    /// listing both.
+    pub at: Option<i64>,
     /// The line of its first fragment.
     pub line: usize,
     /// The raw lines of its fragments, for the raw view.
     pub lines: Vec<usize>,
+    /// The keys every pass asks of every record, read once: a lookup in a parsed record hashes
+    /// the key, and these lookups were a quarter of a load.
+    keys: Keys,
+}
+
+#[derive(Debug)]
+struct Keys {
+    uuid: String,
+    parent: Option<String>,
+    kind: String,
+    subtype: Option<String>,
+    agent: Option<String>,
+}
+
+impl Keys {
+    fn of(v: &Value) -> Self {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Keys {
+            uuid: s("uuid").unwrap_or_default(),
+            parent: s("parentUuid"),
+            kind: s("type").unwrap_or_default(),
+            subtype: s("subtype"),
+            agent: s("agentId")
+                .or((v.get("isSidechain") == Some(&Value::Bool(true))).then(|| "sidechain".into())),
+        }
+    }
 }
 
 impl Record {
     pub fn uuid(&self) -> &str {
-        self.value["uuid"].as_str().unwrap_or_default()
+        &self.keys.uuid
     }
 
     pub fn kind(&self) -> &str {
-        self.value["type"].as_str().unwrap_or_default()
+        &self.keys.kind
     }
 
     pub fn subtype(&self) -> Option<&str> {
-        self.value["subtype"].as_str()
+        self.keys.subtype.as_deref()
     }
 
     /// The sub-agent whose side chain this record is on (`agentId`; `sidechain` when only
     /// `isSidechain` says so); none for the session's own records.
     pub fn agent(&self) -> Option<&str> {
-        self.value["agentId"]
-            .as_str()
-            .or((self.value["isSidechain"] == true).then_some("sidechain"))
+        self.keys.agent.as_deref()
     }
 
     fn conversation(&self) -> bool {
@@ -81,8 +135,16 @@ impl Recording {
                         Some(&k) => join(&mut r.records[k], v, l.number),
                         None => {
                             by_uuid.insert(u.to_owned(), r.records.len());
+                            let content = v
+                                .get("message")
+                                .filter(|m| m.is_object())
+                                .map(Content::of);
+                            let first = r.records.is_empty();
                             r.records.push(Record {
-                                value: v,
+                                at: crate::sources::gemini::expand::ms(&v["timestamp"]),
+                                keys: Keys::of(&v),
+                                content,
+                                value: kept(v, first),
                                 line: l.number,
                                 lines: vec![l.number],
                             });
@@ -137,8 +199,10 @@ impl Recording {
                 break;
             }
             out.push(k);
-            at = self.records[k].value["parentUuid"]
-                .as_str()
+            at = self.records[k]
+                .keys
+                .parent
+                .as_deref()
                 .and_then(|p| self.by_uuid.get(p).copied());
         }
         out.reverse();
@@ -166,13 +230,10 @@ impl Recording {
 /// Join a later fragment of a record into it, as the CLI's aggregation does.
 fn join(r: &mut Record, v: Value, line: usize) {
     r.lines.push(line);
-    if let Some(parts) = v["message"]["parts"].as_array() {
-        if r.value["message"]["parts"].is_array() {
-            if let Some(have) = r.value["message"]["parts"].as_array_mut() {
-                have.extend(parts.iter().cloned());
-            }
-        } else {
-            r.value["message"] = v["message"].clone();
+    if v["message"]["parts"].is_array() {
+        match &mut r.content {
+            Some(c) => c.join(&v["message"]),
+            None => r.content = Some(Content::of(&v["message"])),
         }
     }
     if v["usageMetadata"].is_object() {
@@ -186,9 +247,9 @@ fn join(r: &mut Record, v: Value, line: usize) {
             r.value[k] = x.clone();
         }
     }
-    if let (Some(new), Some(old)) = (v["timestamp"].as_str(), r.value["timestamp"].as_str())
+    if let (Some(new), Some(old)) = (crate::sources::gemini::expand::ms(&v["timestamp"]), r.at)
         && new > old
     {
-        r.value["timestamp"] = Value::String(new.to_owned());
+        r.at = Some(new);
     }
 }
