@@ -161,13 +161,12 @@ impl Recording {
     }
 
     /// The session's id, its parent (a sub-agent's folder names it) and the listing entry.
-    pub fn meta(&self) -> SessionMeta {
-        let (messages, records) = self.parts();
-        self.meta_of(messages.len(), records.len())
+    pub fn meta(self) -> SessionMeta {
+        self.session().meta
     }
 
-    /// [`Self::meta`] for a session whose counts are known.
-    fn meta_of(&self, messages: usize, compactions: usize) -> SessionMeta {
+    /// [`Self::meta`] but for its counts, which the caller fills in.
+    fn meta_of(&self) -> SessionMeta {
         let id = self.metadata["sessionId"]
             .as_str()
             .map(str::to_owned)
@@ -214,17 +213,20 @@ impl Recording {
                 .map(str::to_owned),
             context_limit: None,
             usage: None,
-            message_count: messages,
-            compaction_count: compactions,
+            message_count: 0,
+            compaction_count: 0,
             parent_id: parent,
         }
     }
 
     /// The session, built once (its listing entry counts what was built).
-    pub fn session(&self) -> Session {
+    pub fn session(self) -> Session {
+        let mut meta = self.meta_of();
         let (messages, compactions) = self.parts();
+        meta.message_count = messages.len();
+        meta.compaction_count = compactions.len();
         Session {
-            meta: self.meta_of(messages.len(), compactions.len()),
+            meta,
             messages: crate::model::shared(messages),
             compactions,
         }
@@ -236,20 +238,22 @@ impl Recording {
         serde_json::to_string_pretty(v).ok()
     }
 
-    fn parts(&self) -> (Vec<Message>, Vec<CompactionRecord>) {
+    /// The messages and cuts, each record's JSON let go as soon as it is read into messages:
+    /// freeing a whole recording's at the end cost a load a tenth of its time.
+    fn parts(self) -> (Vec<Message>, Vec<CompactionRecord>) {
         let mut out: Vec<Message> = Vec::new();
-        let mut first: HashMap<&str, usize> = HashMap::new();
-        for (line, raw, why) in &self.bad {
-            let mut m = Message::unreadable(0, "line", raw.clone(), why.clone());
+        let mut first: HashMap<String, usize> = HashMap::new();
+        for (line, raw, why) in self.bad {
+            let mut m = Message::unreadable(0, "line", raw, why);
             m.set_detail("line", json!(line));
             out.push(m);
         }
-        for (line, v) in &self.unknown {
+        for (line, v) in self.unknown {
             // Kept, never sent, never shown: a line of a kind the CLI does not write.
             let mut m = Message::new(0, crate::model::Role::System, Vec::new());
             m.parts.push(crate::model::Part::Other {
                 original_type: v["type"].as_str().unwrap_or("unknown").to_owned(),
-                raw: v.clone(),
+                raw: v,
             });
             (m.agent_visible, m.user_visible) = (false, false);
             m.set_detail("line", json!(line));
@@ -257,11 +261,11 @@ impl Recording {
         }
         let current: HashSet<&String> = self.current.iter().collect();
         let rewound: HashSet<&String> = self.rewound.iter().collect();
-        for (id, v) in &self.all {
-            first.insert(id, out.len());
-            let seen = current.contains(id);
-            let gone = rewound.contains(id);
-            for mut m in expand(id, v) {
+        for (id, v) in self.all {
+            let seen = current.contains(&id);
+            let gone = rewound.contains(&id);
+            let at = out.len();
+            for mut m in expand(&id, v) {
                 if m.kind != MessageKind::Notification {
                     m.agent_visible = seen;
                 }
@@ -270,6 +274,7 @@ impl Recording {
                 }
                 out.push(m);
             }
+            first.insert(id, at);
         }
         for (i, m) in out.iter_mut().enumerate() {
             m.index = i;

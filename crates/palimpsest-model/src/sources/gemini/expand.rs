@@ -29,8 +29,8 @@ pub(in crate::sources) fn content_text(c: &Value) -> String {
 }
 
 /// One record as the model's messages: a user turn; an answer and its calls' results; a
-/// notice the model never gets.
-pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
+/// notice the model never gets. Its results' texts are moved out of it, not copied.
+pub(super) fn expand(id: &str, mut v: Value) -> Vec<Message> {
     let created = ms(&v["timestamp"]);
     let new = |role| {
         let mut m = Message::new(0, role, Vec::new());
@@ -65,7 +65,6 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
                 });
             }
             m.parts.extend(parts(&v["content"]));
-            // Borrowed: a call holds its result, the biggest text of the record.
             let calls: &[Value] = v["toolCalls"].as_array().map_or(&[], Vec::as_slice);
             for c in calls {
                 m.parts.push(Part::ToolCall {
@@ -90,21 +89,39 @@ pub(super) fn expand(id: &str, v: &Value) -> Vec<Message> {
                 });
             }
             let mut out = vec![m];
-            for c in calls.iter().filter(|c| c.get("result").is_some()) {
+            let calls = match v.get_mut("toolCalls") {
+                Some(Value::Array(calls)) => std::mem::take(calls),
+                _ => Vec::new(),
+            };
+            for mut c in calls.into_iter().filter(|c| c.get("result").is_some()) {
                 let mut r = new(Role::Tool);
                 r.created = ms(&c["timestamp"]).or(created);
-                let response = c["result"]
+                let at = c["result"]
                     .as_array()
-                    .and_then(|a| a.iter().find_map(|p| p.get("functionResponse")))
-                    .map_or(&Value::Null, |f| &f["response"]);
-                let text = response["output"]
-                    .as_str()
-                    .or(response["error"].as_str())
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| response.to_string());
+                    .and_then(|a| a.iter().position(|p| p.get("functionResponse").is_some()));
+                let response = at.map_or(&Value::Null, |k| {
+                    &c["result"][k]["functionResponse"]["response"]
+                });
+                let which = ["output", "error"]
+                    .into_iter()
+                    .find(|k| response[*k].is_string());
+                let (raw, text) = match (at, which) {
+                    (Some(k), Some(key)) => {
+                        let raw = result_raw(&c["result"], response[key].as_str().unwrap_or(""));
+                        let text = match c["result"][k]["functionResponse"]["response"][key].take() {
+                            Value::String(s) => s,
+                            _ => String::new(),
+                        };
+                        (raw, text)
+                    }
+                    _ => {
+                        let text = response.to_string();
+                        (result_raw(&c["result"], &text), text)
+                    }
+                };
                 r.parts.push(Part::ToolResult {
                     call_id: c["id"].as_str().unwrap_or_default().to_owned(),
-                    raw: result_raw(&c["result"], &text).into(),
+                    raw: raw.into(),
                     text: text.into(),
                     is_error: c["status"] == "error",
                 });
