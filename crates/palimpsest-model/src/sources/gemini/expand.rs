@@ -99,16 +99,18 @@ pub(super) fn expand(id: &str, mut v: Value) -> Vec<Message> {
                 let at = c["result"]
                     .as_array()
                     .and_then(|a| a.iter().position(|p| p.get("functionResponse").is_some()));
-                let response = at.map_or(&Value::Null, |k| {
-                    &c["result"][k]["functionResponse"]["response"]
-                });
+                let response = at.map_or(
+                    &Value::Null,
+                    |k| &c["result"][k]["functionResponse"]["response"],
+                );
                 let which = ["output", "error"]
                     .into_iter()
                     .find(|k| response[*k].is_string());
                 let (raw, text) = match (at, which) {
                     (Some(k), Some(key)) => {
                         let raw = result_raw(&c["result"], response[key].as_str().unwrap_or(""));
-                        let text = match c["result"][k]["functionResponse"]["response"][key].take() {
+                        let text = match c["result"][k]["functionResponse"]["response"][key].take()
+                        {
                             Value::String(s) => s,
                             _ => String::new(),
                         };

@@ -118,13 +118,10 @@ pub fn build(rec: &mut Recording, agent: Option<&str>) -> Built {
                 continue;
             }
         };
-        let content = rec.records[k].content.as_mut().map(|c| {
-            (
-                c.model,
-                std::mem::take(&mut c.parts),
-                c.print,
-            )
-        });
+        let content = rec.records[k]
+            .content
+            .as_mut()
+            .map(|c| (c.model, std::mem::take(&mut c.parts), c.print));
         let r = &rec.records[k];
         let v = &r.value;
         let on = active.contains(&k);

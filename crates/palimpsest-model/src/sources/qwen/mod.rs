@@ -5,7 +5,7 @@
 //! harness's state), each message a Gemini API `Content`.
 //!
 //! Claiming a file by its first records is here; the branch and the fragments are
-//! `records`'s, the messages and cuts `build`'s. A sub-agent's side chain, written into the
+//! `records`'s, a record's content read into parts `content`'s, the messages and cuts `build`'s. A sub-agent's side chain, written into the
 //! same file, is read as a child session `<session id>:<agent id>`. Claude Code's transcripts share the linking
 //! keys but never a `Content` (`message.parts`) or a `systemPayload`: that tells them apart.
 

@@ -135,10 +135,8 @@ impl Recording {
                         Some(&k) => join(&mut r.records[k], v, l.number),
                         None => {
                             by_uuid.insert(u.to_owned(), r.records.len());
-                            let content = v
-                                .get("message")
-                                .filter(|m| m.is_object())
-                                .map(Content::of);
+                            let content =
+                                v.get("message").filter(|m| m.is_object()).map(Content::of);
                             let first = r.records.is_empty();
                             r.records.push(Record {
                                 at: crate::sources::gemini::expand::ms(&v["timestamp"]),
