@@ -4,7 +4,8 @@
 //! `PALIMPSEST_BENCH_MB`, default 40). For each of two shapes — every tool result the same text
 //! (one file read again and again), and every result distinct (many files and outputs) — it
 //! writes the same conversation in Claude Code's, Gemini CLI's, Qwen Code's and Copilot CLI's
-//! own record shapes (a prompt; an answer with a thought and a read call; the call's result),
+//! own record shapes (a prompt; an answer with a thought and a read call, which Gemini CLI
+//! writes twice, as it does while the call runs; the call's result),
 //! then times a whole load through `sources::open`, as `show` does, and prints MB/s and each
 //! reader's ratio to Claude Code's (above 1: faster per MB). `PALIMPSEST_BENCH_ONLY=NAME` times
 //! one of them beside Claude Code's.
@@ -57,6 +58,12 @@ fn gemini(out: &mut impl Write, t: usize, b: &str) -> std::io::Result<()> {
     writeln!(
         out,
         r#"{{"id":"u{t}","timestamp":"{TS}","type":"user","content":[{{"text":"Please look at item {t}"}}]}}"#
+    )?;
+    // The CLI writes an answer again as its calls run (here: once scheduled, once with the
+    // result); the reader keeps the latest version of each id.
+    writeln!(
+        out,
+        r#"{{"id":"g{t}","timestamp":"{TS}","type":"gemini","content":"","model":"gemini-2.5-pro","thoughts":[{{"subject":"Plan","description":"Look at item {t} first.","timestamp":"{TS}"}}],"toolCalls":[{{"id":"c{t}","name":"read_file","args":{{"absolute_path":"/w/f{t}.rs"}},"status":"executing","timestamp":"{TS}"}}],"tokens":{{"input":1003,"output":50,"cached":1000,"thoughts":0,"tool":0,"total":1053}}}}"#
     )?;
     writeln!(
         out,

@@ -135,3 +135,56 @@ fn the_legacy_record_reads_as_the_same_messages() {
         "a whole-file .json record: its messages in order, the call's result after its answer"
     );
 }
+
+/// The JSON of line `n` (1-based) of the worker's recording.
+fn line(n: usize) -> serde_json::Value {
+    let file = std::fs::read_dir(chats())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .expect("the worker's recording");
+    let text = std::fs::read_to_string(file).unwrap();
+    serde_json::from_str(text.lines().nth(n - 1).unwrap()).unwrap()
+}
+
+#[test]
+fn the_raw_view_reads_a_record_at_its_latest_version_again_from_the_file() {
+    let s = load(WORKER);
+    let raw = |i: usize| -> serde_json::Value {
+        let text = api::raw_message(&chats(), WORKER, i)
+            .unwrap()
+            .expect("a stored record");
+        serde_json::from_str(&text).unwrap()
+    };
+    // `m2` is written three times as its calls run (lines 3 to 5): the raw view is the last.
+    let answer = s
+        .iter()
+        .position(|m| m.id.as_deref() == Some("m2"))
+        .unwrap();
+    assert_eq!(raw(answer), line(5));
+    // Its calls' results share its id and its record.
+    assert_eq!(raw(answer + 1), line(5));
+    // The state snapshot a compression brought is an entry of its `$set.messages` (line 10).
+    let summary = s
+        .iter()
+        .position(|m| m.kind == MessageKind::Summary)
+        .unwrap();
+    let id = s.messages[summary].id.clone().unwrap();
+    let brought = line(10)["$set"]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == id.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(raw(summary), brought);
+    // A legacy `.json` recording: the message's entry in its `messages`.
+    let legacy = chats().join("session-2026-10-05T17-30-3c7e9a1b.json");
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&legacy).unwrap()).unwrap();
+    let text = api::raw_message(&legacy, LEGACY, 0).unwrap().unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+        whole["messages"][0]
+    );
+}

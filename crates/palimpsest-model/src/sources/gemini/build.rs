@@ -24,12 +24,40 @@ struct Compression {
     kept: Vec<String>,
 }
 
+/// One message record's latest version, read into messages when its line is: holding every
+/// record's JSON to the end of the file and freeing it all then cost a load a tenth of its
+/// time. A record written again (its calls' results arrive) is read again.
+struct Record {
+    id: String,
+    messages: Vec<Message>,
+    /// A user turn's text, cut to 60 characters (the listing's name).
+    user_text: Option<String>,
+    /// An answer's model.
+    model: Option<String>,
+}
+
+impl Record {
+    fn of(id: String, v: Value) -> Record {
+        let user_text =
+            (v["type"] == "user").then(|| content_text(&v["content"]).chars().take(60).collect());
+        let model = (v["type"] == "gemini")
+            .then(|| v["model"].as_str().map(str::to_owned))
+            .flatten();
+        Record {
+            messages: expand(&id, v),
+            id,
+            user_text,
+            model,
+        }
+    }
+}
+
 /// A recording, replayed.
 pub struct Recording {
     file: PathBuf,
     metadata: Value,
-    /// Every message record by first appearance: `(id, latest record)`.
-    all: Vec<(String, Value)>,
+    /// Every message record by first appearance, at its latest version.
+    all: Vec<Record>,
     /// Where each id sits in `all`: a long recording upserts thousands of records, and a
     /// scan per record made reading it quadratic.
     slot: HashMap<String, usize>,
@@ -119,12 +147,12 @@ impl Recording {
     fn upsert(&mut self, id: String, v: Value) -> bool {
         match self.slot.get(&id) {
             Some(&k) => {
-                self.all[k].1 = v;
+                self.all[k] = Record::of(id, v);
                 true
             }
             None => {
                 self.slot.insert(id.clone(), self.all.len());
-                self.all.push((id, v));
+                self.all.push(Record::of(id, v));
                 false
             }
         }
@@ -180,26 +208,13 @@ impl Recording {
             .then(|| self.file.parent().and_then(Path::file_name))
             .flatten()
             .map(|n| n.to_string_lossy().into_owned());
-        let first_user = self
-            .all
-            .iter()
-            .find(|(_, m)| m["type"] == "user")
-            .map(|(_, m)| {
-                content_text(&m["content"])
-                    .chars()
-                    .take(60)
-                    .collect::<String>()
-            });
+        let first_user = self.all.iter().find_map(|r| r.user_text.clone());
         let name = self.metadata["summary"]
             .as_str()
             .map(str::to_owned)
             .or(first_user)
             .unwrap_or_else(|| id.clone());
-        let last = self
-            .all
-            .iter()
-            .rev()
-            .find(|(_, m)| m["type"] == "gemini" && m["model"].is_string());
+        let model = self.all.iter().rev().find_map(|r| r.model.clone());
         SessionMeta {
             id,
             format: SourceFormat::GeminiCli,
@@ -208,9 +223,7 @@ impl Recording {
             working_dir: self.metadata["directories"][0].as_str().map(str::to_owned),
             created: ms(&self.metadata["startTime"]),
             updated: ms(&self.metadata["lastUpdated"]),
-            model: last
-                .and_then(|(_, m)| m["model"].as_str())
-                .map(str::to_owned),
+            model,
             context_limit: None,
             usage: None,
             message_count: 0,
@@ -232,14 +245,6 @@ impl Recording {
         }
     }
 
-    /// The stored record of message `id`, for the raw view.
-    pub fn raw(&self, id: &str) -> Option<String> {
-        let (_, v) = &self.all[*self.slot.get(id)?];
-        serde_json::to_string_pretty(v).ok()
-    }
-
-    /// The messages and cuts, each record's JSON let go as soon as it is read into messages:
-    /// freeing a whole recording's at the end cost a load a tenth of its time.
     fn parts(self) -> (Vec<Message>, Vec<CompactionRecord>) {
         let mut out: Vec<Message> = Vec::new();
         let mut first: HashMap<String, usize> = HashMap::new();
@@ -261,11 +266,11 @@ impl Recording {
         }
         let current: HashSet<&String> = self.current.iter().collect();
         let rewound: HashSet<&String> = self.rewound.iter().collect();
-        for (id, v) in self.all {
-            let seen = current.contains(&id);
-            let gone = rewound.contains(&id);
+        for r in self.all {
+            let seen = current.contains(&r.id);
+            let gone = rewound.contains(&r.id);
             let at = out.len();
-            for mut m in expand(&id, v) {
+            for mut m in r.messages {
                 if m.kind != MessageKind::Notification {
                     m.agent_visible = seen;
                 }
@@ -274,7 +279,7 @@ impl Recording {
                 }
                 out.push(m);
             }
-            first.insert(id, at);
+            first.insert(r.id, at);
         }
         for (i, m) in out.iter_mut().enumerate() {
             m.index = i;
@@ -321,4 +326,38 @@ impl Recording {
             .collect();
         (out, records)
     }
+}
+
+/// The latest stored version of message record `id` in `file`, for the raw view: read again,
+/// as a loaded session keeps messages, not records.
+pub fn raw(file: &Path, id: &str) -> Result<Option<String>> {
+    let mut latest: Option<Value> = None;
+    let mut keep = |v: &Value| {
+        if v["id"] == id {
+            latest = Some(v.clone());
+        }
+    };
+    if file.extension().is_some_and(|e| e == "json") {
+        let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+        let v: Value = serde_json::from_str(&text)
+            .map_err(|e| Error::format(file, format!("not a Gemini recording: {e}")))?;
+        v["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .for_each(&mut keep);
+    } else {
+        crate::sources::jsonl::for_each_line(file, |l| {
+            if let Ok(v) = l.value {
+                keep(&v);
+                v["$set"]["messages"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .for_each(&mut keep);
+            }
+            true
+        })?;
+    }
+    Ok(latest.and_then(|v| serde_json::to_string_pretty(&v).ok()))
 }

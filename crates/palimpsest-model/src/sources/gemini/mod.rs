@@ -51,7 +51,7 @@ impl SessionSource for GeminiSource {
         let Some(record) = s.messages.get(index).and_then(|m| m.id.clone()) else {
             return Ok(None);
         };
-        Ok(build::Recording::read(&self.path)?.raw(&record))
+        build::raw(&self.path, &record)
     }
 
     fn names_files_cheaply(&self) -> bool {
