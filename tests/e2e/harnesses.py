@@ -2,7 +2,8 @@
 the bundled fixtures (fixtures/README.md, `opencode/`) with its steps, its two compactions and
 the tail the first one kept, replayed under OpenCode's own policy, its pruned outputs in
 Spills, and its post-mortem, as the CLI reads them; Copilot CLI, Gemini CLI (replayed under its own policy too) and Qwen Code
-recordings with their compactions and rewinds; an Aider chat log with its summary and /clear."""
+recordings with their compactions and rewinds; an Aider chat log with its summary and /clear, and
+each request it logged set beside the one rebuilt from the chat log."""
 
 import json
 import subprocess
@@ -267,3 +268,34 @@ def test_an_aider_chat_log_shows_its_summary_and_clear(c):
     settled(c)
     shots(c, "aider-cut.png")
     c.d.click("[data-testid=cut-close]")
+    aider_recorded_request(c)
+
+
+def aider_recorded_request(c):
+    """Request 4 as Aider logged it (`.aider.llm.history`) beside the one rebuilt from the chat
+    log, as `palimpsest context --recorded --request 4` gives it: the system prompt, the
+    repository map and the chat's files sent only, the summary sent before the kept turn."""
+    log = f"{c.fixtures}/aider/shop/.aider.chat.history.md"
+    cli = json.loads(subprocess.run([cli_binary(c), "context", log, "--session", AIDER, "--recorded",
+                                     "--request", "4", "--json"], capture_output=True, text=True, check=True).stdout)
+    open_tab(c, "requests")
+    try:
+        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '5';", timeout=30,
+                 what="the Requests tab on the next request (5)")
+        c.d.run("window.dispatchEvent(new KeyboardEvent('keydown', {key: ','}));")
+        label = c.d.wait("const b = document.querySelector('[data-testid=recorded-toggle]');"
+                         "return document.querySelector('[data-testid=request-number]').value === '4' && b ? b.textContent : null;",
+                         timeout=30, what="request 4 and its recorded-request toggle")
+        check(label == f"recorded request · {cli['differences']} diff.", f"the toggle counts the CLI's differences; got {label!r}")
+        c.d.click("[data-testid=recorded-toggle]")
+        ops = c.d.wait("const s = Array.from(document.querySelectorAll('[data-testid=recorded-step]'));"
+                       "return s.length ? s.map(e => e.dataset.op) : null;", what="the recorded request's diff")
+        want = [d["op"] for d in cli["diff"]]
+        check(ops == want, f"the window's steps are the CLI's; window {ops}, CLI {want}")
+        check(ops.count("recorded_only") == 6 and ops.count("rebuilt_only") == 1,
+              f"six items sent only (system, map, its answer, summary, files, their answer), the summary "
+              f"where the session holds it rebuilt only; got {ops}")
+        time.sleep(0.3)
+        shots(c, "aider-recorded.png")
+    finally:
+        open_tab(c, "timeline")

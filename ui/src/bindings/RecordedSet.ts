@@ -7,11 +7,12 @@ import type { RecordedComparison } from "./RecordedComparison";
  */
 export type RecordedSet = { 
 /**
- * The folder the logs were read from, when one held any.
+ * The folder the logs were read from (goose), or the request log read (Aider), when one
+ * held any.
  */
 dir: string | null, 
 /**
- * How many logs it held.
+ * How many requests it held (goose: one log each; Aider: those of the session's span).
  */
 logs: number, 
 /**

@@ -3,7 +3,8 @@
 // message list of that request as timeline rows, with its pairing-lint findings and the exact
 // error text OpenAI and Anthropic return for each. Above: every finding of the session, each
 // a link to the first request it broke. When the agent recorded the request it sent (goose's
-// request logs), "recorded request" sets it beside the rebuilt one, every difference marked.
+// request logs, Aider's .aider.llm.history), "recorded request" sets it beside the rebuilt
+// one, every difference marked.
 // Keys while the tab is open: `,` / `.` step back / on.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useCommand } from "../useCommand";

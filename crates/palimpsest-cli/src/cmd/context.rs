@@ -22,12 +22,12 @@ pub struct Args {
     /// recorded request of the session.
     #[arg(long, required_unless_present = "recorded")]
     request: Option<String>,
-    /// Compare with the request the agent recorded it sent (goose: logs/llm_request.*.jsonl),
-    /// marking every item in which they differ.
+    /// Compare with the request the agent recorded it sent (goose: logs/llm_request.*.jsonl;
+    /// Aider: .aider.llm.history), marking every item in which they differ.
     #[arg(long)]
     recorded: bool,
-    /// Where the request logs are (default: a `logs` folder beside the database, then goose's
-    /// state folder).
+    /// Where the request logs are (goose: default a `logs` folder beside the database, then
+    /// goose's state folder; Aider: the request log file, default beside the chat log).
     #[arg(long, requires = "recorded")]
     logs: Option<std::path::PathBuf>,
     /// Print JSON: {"request", "answer_index", "indices", "messages", ...}; with --recorded the

@@ -1,6 +1,6 @@
-//! `palimpsest context PATH --recorded [--request N] [--logs DIR] [--json]`: the requests the
-//! agent recorded it sent, each beside the request rebuilt from the session, every differing
-//! item marked (`+` sent but not rebuilt, `-` rebuilt but not sent, `~` the same call or result
+//! `palimpsest context PATH --recorded [--request N] [--logs DIR|FILE] [--json]`: the requests
+//! the agent recorded it sent (goose's request logs, Aider's `.aider.llm.history`), each beside
+//! the request rebuilt from the session, every differing item marked (`+` sent but not rebuilt, `-` rebuilt but not sent, `~` the same call or result
 //! with other content). Placing and diffing are `palimpsest_core::compaction::recorded`'s.
 
 use std::io::Write;
@@ -95,6 +95,14 @@ pub fn run(
                         .collect::<Vec<_>>()
                         .join(", ")
                 )?,
+                // Aider logs every request in one file; goose one request per file.
+                Some(d) if std::path::Path::new(d).is_file() => writeln!(
+                    out,
+                    "{}: {} requests logged in the session's time, {} of them its own",
+                    d,
+                    set.logs,
+                    set.matched.len()
+                )?,
                 Some(d) => writeln!(
                     out,
                     "{}: {} logs, {} of them requests of this session",
@@ -119,8 +127,12 @@ pub fn run(
     };
     let Some(c) = set.matched.iter().find(|c| c.request == n) else {
         let have: Vec<String> = set.matched.iter().map(|c| c.request.to_string()).collect();
+        let kept = match session.meta.format {
+            palimpsest_core::model::SourceFormat::Goose => ": goose keeps the last 10",
+            _ => "",
+        };
         bail!(
-            "no recorded request is request {n} of session `{}` ({}: goose keeps the last 10; recorded here: {})",
+            "no recorded request is request {n} of session `{}` ({}{kept}; recorded here: {})",
             session.meta.id,
             set.dir.as_deref().unwrap_or("no request logs found"),
             if have.is_empty() {

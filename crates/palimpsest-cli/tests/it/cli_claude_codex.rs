@@ -199,6 +199,64 @@ fn compactions_json_names_replacements_and_collapses() {
 }
 
 #[test]
+fn context_recorded_sets_aider_s_logged_requests_beside_the_chat_log() {
+    let log = repo().join("fixtures/aider/shop/.aider.chat.history.md");
+    let run = |extra: &[&str]| {
+        let mut c = Command::cargo_bin("palimpsest").unwrap();
+        c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+            .current_dir(repo())
+            .arg("context")
+            .arg("fixtures/aider/shop/.aider.chat.history.md")
+            .args(["--session", "2026-11-03T10:00:00", "--recorded"])
+            .args(extra);
+        c
+    };
+    let out = run(&[]).assert().success().get_output().stdout.clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "fixtures/aider/shop/.aider.llm.history: 5 requests logged in the session's time, 4 of them its own\n\
+         request    1  4 differences  fixtures/aider/shop/.aider.llm.history:1\n\
+         request    2  4 differences  fixtures/aider/shop/.aider.llm.history:46\n\
+         request    3  5 differences  fixtures/aider/shop/.aider.llm.history:105\n\
+         request    4  6 differences  fixtures/aider/shop/.aider.llm.history:163\n"
+    );
+    let out = run(&["--request", "1"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "request 1 (answered by [4]) recorded in fixtures/aider/shop/.aider.llm.history:1: 6 items sent, 1 rebuilt, 4 differences (system prompt: 1 items, never stored)"
+    );
+    assert_eq!(lines.len(), 7, "{text}");
+    assert!(lines[1].starts_with("+ [     ] system    text        Act as an expert"));
+    assert!(lines[4].starts_with("+ [     ] user      text        I have *added these files"));
+    assert_eq!(
+        lines[6],
+        "  [    3] user      text        add a retry to fetch_rows"
+    );
+    // The request log named by hand, and a request it does not hold.
+    let by_hand = log.with_file_name(".aider.llm.history");
+    let out = run(&["--logs", by_hand.to_str().unwrap(), "--request", "7"])
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&out);
+    assert!(
+        err.contains("no recorded request is request 7")
+            && err.contains("recorded here: 1, 2, 3, 4")
+            && !err.contains("goose"),
+        "got {err}"
+    );
+}
+
+#[test]
 fn context_recorded_lists_and_compares_the_requests_goose_logged() {
     let db = repo().join("fixtures/goose/v17/sessions.db");
     let run = |extra: &[&str]| {

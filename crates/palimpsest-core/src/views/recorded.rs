@@ -11,9 +11,10 @@ use crate::error::Problem;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct RecordedSet {
-    /// The folder the logs were read from, when one held any.
+    /// The folder the logs were read from (goose), or the request log read (Aider), when one
+    /// held any.
     pub dir: Option<String>,
-    /// How many logs it held.
+    /// How many requests it held (goose: one log each; Aider: those of the session's span).
     pub logs: usize,
     /// The logs that are this session's requests, newest first.
     pub matched: Vec<RecordedComparison>,

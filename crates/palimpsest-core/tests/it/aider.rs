@@ -4,10 +4,11 @@
 //! from its `Main model:` line; the summary the third request carries a cut before that turn,
 //! keeping the turn the request still holds word for word; `/clear` ends the conversation and
 //! what follows is a session of its own; a summary of the chat history alone is not taken for
-//! thrash.
+//! thrash; each request the log holds is set beside the request rebuilt from the chat log.
 
 use std::path::PathBuf;
 
+use palimpsest_core::compaction::recorded::ItemOp;
 use palimpsest_core::model::{Role, Session, SourceFormat, Trigger};
 use palimpsest_core::{api, sources};
 use palimpsest_fixtures::aider::{FIRST, SECOND};
@@ -193,4 +194,83 @@ fn a_summary_of_the_chat_history_alone_is_no_thrash_and_the_verdict_says_so() {
         "the summary dropped the first turn (#3, #4); the files and map still sent make it \
          free little, by design"
     );
+}
+
+/// Each compared request as `number@log line: differences`, then its diff: `+` sent only, `-`
+/// rebuilt only, `~` the same place with other text, `=` the same; with the message
+/// each rebuilt item comes from.
+fn compared(s: &Session) -> (usize, Vec<String>) {
+    let set = api::recorded(s, &api::recorded_dirs(s, None));
+    assert!(set.problems.is_empty(), "{:?}", set.problems);
+    let rows = set
+        .matched
+        .iter()
+        .map(|c| {
+            let line = c.log.file.rsplit(':').next().unwrap();
+            let diff: Vec<String> = c
+                .diff
+                .iter()
+                .map(|d| {
+                    let mark = match d.op {
+                        ItemOp::Same => '=',
+                        ItemOp::RecordedOnly => '+',
+                        ItemOp::RebuiltOnly => '-',
+                        ItemOp::Changed => '~',
+                    };
+                    let from = d.rebuilt.map(|b| c.rebuilt_from[b].to_string());
+                    format!("{mark}{}", from.unwrap_or_default())
+                })
+                .collect();
+            format!(
+                "{}@{line}: {} [{}]",
+                c.request,
+                c.differences,
+                diff.join(" ")
+            )
+        })
+        .collect();
+    (set.logs, rows)
+}
+
+#[test]
+fn each_logged_request_is_set_beside_the_request_rebuilt_from_the_chat_log() {
+    // The system prompt, the repository map and the chat's files are sent with every request
+    // and never written to the chat log: sent only. The summary Aider sent first, before the
+    // turns it kept; the session holds it where it was made, before the turn that carried it.
+    assert_eq!(
+        compared(&load(FIRST)),
+        (
+            5,
+            vec![
+                "1@1: 4 [+ + + + + =3]".to_owned(),
+                "2@46: 4 [+ + + =3 =4 + + =8]".to_owned(),
+                "3@105: 5 [+ + + + =8 =9 ~11 + =12]".to_owned(),
+                "4@163: 6 [+ + + + =8 =9 -11 =12 =13 + + =15]".to_owned(),
+            ]
+        ),
+        "the first session's four requests; the fifth logged in its time is the next part's"
+    );
+    let after_clear = load(&format!("{FIRST}#clear1"));
+    let (logs, rows) = compared(&after_clear);
+    assert_eq!((logs, rows.len()), (5, 1));
+    assert!(rows[0].starts_with("1@225: "), "{rows:?}");
+    let (logs, rows) = compared(&load(SECOND));
+    assert_eq!((logs, rows.len()), (1, 1));
+    assert!(rows[0].starts_with("1@254: "), "{rows:?}");
+}
+
+#[test]
+fn without_a_request_log_nothing_is_recorded_and_the_session_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join(".aider.chat.history.md");
+    std::fs::copy(repo().join(".aider.chat.history.md"), &log).unwrap();
+    let s = api::load_session(&log, Some(SECOND)).unwrap();
+    let dirs = api::recorded_dirs(&s, None);
+    assert_eq!(dirs, [dir.path().join(".aider.llm.history")]);
+    assert!(api::nothing_recorded(&dirs).is_some());
+    let set = api::recorded(&s, &dirs);
+    assert_eq!((set.dir, set.logs, set.matched.len()), (None, 0, 0));
+    // With the log, the same call finds it.
+    let with = api::recorded_dirs(&load(SECOND), None);
+    assert!(api::nothing_recorded(&with).is_none());
 }

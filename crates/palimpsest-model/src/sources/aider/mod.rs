@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Claim, Probe, SessionSource};
 use crate::error::{Error, Result};
-use crate::model::{Session, SessionMeta, SourceFormat};
+use crate::model::{Item, RecordedRequest, Session, SessionMeta, SourceFormat};
 
 pub mod build;
 pub mod history;
@@ -40,10 +40,15 @@ struct Read {
 
 impl AiderSource {
     fn read(&self) -> Result<Read> {
+        self.read_with(&self.path.with_file_name(LLM_LOG))
+    }
+
+    /// Read the chat log with the request log `llm` (which need not exist).
+    fn read_with(&self, llm: &Path) -> Result<Read> {
         let text = std::fs::read(&self.path).map_err(|e| Error::io(&self.path, e))?;
         let headed = history::parse(&String::from_utf8_lossy(&text));
         // The request log is optional: a missing or unreadable one leaves the chat log's view.
-        let all = std::fs::read(self.path.with_file_name(LLM_LOG))
+        let all = std::fs::read(llm)
             .map(|t| llm::parse(&String::from_utf8_lossy(&t)))
             .unwrap_or_default();
         let starts: Vec<String> = headed.iter().map(|s| s.started.replace(' ', "T")).collect();
@@ -162,6 +167,39 @@ impl SessionSource for AiderSource {
             .collect();
         Ok(Some(lines.join("\n")))
     }
+}
+
+/// The requests the request log `llm` holds for session `id` of the chat log `chat_log`
+/// (those sent in its span of time), each as what the model received, message by message:
+/// the ground truth the session's model view is compared with (`context --recorded`).
+pub fn recorded(chat_log: &Path, llm: &Path, id: &str) -> Result<Vec<RecordedRequest>> {
+    let source = AiderSource {
+        path: chat_log.to_owned(),
+    };
+    let r = source.read_with(llm)?;
+    let Some(k) = r.ids.iter().position(|i| i == id) else {
+        return Err(Error::NoSuchSession {
+            path: chat_log.to_owned(),
+            id: id.to_owned(),
+        });
+    };
+    Ok(r.requests[k]
+        .iter()
+        .map(|q| RecordedRequest {
+            file: format!("{}:{}", llm.display(), q.line),
+            slot: None,
+            model: None,
+            messages: q.messages.len(),
+            items: q
+                .messages
+                .iter()
+                .filter(|m| !m.text.is_empty())
+                .map(|m| Item::text(&m.role, &m.text))
+                .collect(),
+            error: None,
+            usage: None,
+        })
+        .collect())
 }
 
 /// True when `head` is an Aider chat log: its first non-blank line is a session header.
