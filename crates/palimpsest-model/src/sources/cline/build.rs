@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::marks::Mark;
 use crate::error::{Error, Result};
 use crate::model::{
     CompactionRecord, Message, MessageKind, Session, SessionMeta, SourceFormat, UsageSplit,
@@ -19,7 +20,10 @@ use crate::sources::message_log::convert;
 /// A task's files, read.
 pub struct Task {
     dir: PathBuf,
+    /// The history's entries (none when only listed: see `marks`).
     history: Vec<Value>,
+    /// What the cuts need of each history entry.
+    marks: Vec<Mark>,
     ui: Vec<Value>,
     metadata: Value,
 }
@@ -42,6 +46,20 @@ impl Task {
             Some(Value::Array(a)) => a,
             _ => return Err(Error::format(&file, "not a JSON array of messages")),
         };
+        let marks = history.iter().map(Mark::of).collect();
+        Ok(Self::with(dir, history, marks))
+    }
+
+    /// Read `dir` for its listing entry alone: the history's marks, not its messages.
+    pub fn listing(dir: &Path) -> Result<Self> {
+        let file = dir.join(super::HISTORY);
+        let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, e))?;
+        let marks: Vec<Mark> = serde_json::from_str(&text)
+            .map_err(|e| Error::format(&file, format!("not a JSON array of messages: {e}")))?;
+        Ok(Self::with(dir, Vec::new(), marks))
+    }
+
+    fn with(dir: &Path, history: Vec<Value>, marks: Vec<Mark>) -> Self {
         let ui = match read_json(&dir.join("ui_messages.json")) {
             Ok(Some(Value::Array(a))) => a,
             // The panel's file is a courtesy: without it (or damaged) the history still reads.
@@ -51,25 +69,39 @@ impl Task {
             .ok()
             .flatten()
             .unwrap_or_default();
-        Ok(Task {
+        Task {
             dir: dir.to_owned(),
             history,
+            marks,
             ui,
             metadata,
-        })
+        }
     }
 
     fn requests(&self) -> impl Iterator<Item = &Value> {
         self.ui.iter().filter(|m| m["say"] == "api_req_started")
     }
 
-    /// The listing entry: the folder's name is the task's id.
-    pub fn meta(&self) -> SessionMeta {
-        let id = self
-            .dir
+    /// The task's id: its folder's name.
+    pub fn id(&self) -> String {
+        self.dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// The listing entry, counted without building the session: one message per history
+    /// entry, and the cuts the panel's requests and the condenses make.
+    pub fn meta(&self) -> SessionMeta {
+        let mut meta = self.meta_of();
+        meta.message_count = self.marks.len();
+        meta.compaction_count = self.cuts(self.marks.len()).len();
+        meta
+    }
+
+    /// The listing entry but for its counts.
+    fn meta_of(&self) -> SessionMeta {
+        let id = self.id();
         let task = self
             .ui
             .iter()
@@ -82,7 +114,6 @@ impl Task {
             .and_then(|u| u.last())
             .and_then(|u| u["model_id"].as_str())
             .map(str::to_owned);
-        let (messages, records) = self.parts();
         SessionMeta {
             name: task
                 .map(|t| t.chars().take(80).collect())
@@ -96,15 +127,18 @@ impl Task {
             model,
             context_limit: None,
             usage: None,
-            message_count: messages.len(),
-            compaction_count: records.len(),
+            message_count: 0,
+            compaction_count: 0,
             parent_id: None,
         }
     }
 
-    /// The session, listed as `meta`.
-    pub fn session(&self, meta: SessionMeta) -> Session {
+    /// The session, built once (its listing entry counts what was built).
+    pub fn session(&self) -> Session {
         let (messages, compactions) = self.parts();
+        let mut meta = self.meta_of();
+        meta.message_count = messages.len();
+        meta.compaction_count = compactions.len();
         Session {
             meta,
             messages: crate::model::shared(messages),
@@ -134,15 +168,10 @@ impl Task {
             })
             .collect();
         super::xml::lift(&mut messages);
-        let mut records = Vec::new();
-        // Each request's usage on its answer; each new truncation range a cut.
-        let mut range: Option<Value> = None;
+        // Each request's usage on its answer.
         for r in self.requests() {
             let at = r["conversationHistoryIndex"].as_u64().map(|i| i as usize);
-            let info: Value = r["text"]
-                .as_str()
-                .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or_default();
+            let info = info(r);
             if let Some(answer) = at.and_then(|i| messages.get_mut(i + 1)) {
                 let n = |k: &str| info[k].as_u64().unwrap_or(0);
                 if info.is_object() && answer.usage.is_empty() {
@@ -155,56 +184,68 @@ impl Task {
                     });
                 }
             }
-            let now = r.get("conversationHistoryDeletedRange").cloned();
+        }
+        // The range in force at the end is out of the model's view.
+        let last = self
+            .requests()
+            .filter_map(|r| r.get("conversationHistoryDeletedRange"))
+            .last();
+        let (a, b) = bounds(last);
+        if a <= b {
+            for m in messages.iter_mut().take(b + 1).skip(a) {
+                m.agent_visible = false;
+            }
+        }
+        // Roo Code's condense: its summary, and the messages it replaced out of the view.
+        for (i, mark) in self.marks.iter().enumerate() {
+            if !mark.summary() {
+                continue;
+            }
+            for k in self.replaced(i) {
+                messages[k].agent_visible = false;
+            }
+            messages[i].kind = MessageKind::Summary;
+            messages[i].user_visible = false;
+        }
+        let cuts = self.cuts(messages.len());
+        (messages, cuts)
+    }
+
+    /// The cuts of a session of `len` messages: each new truncation range of the panel's
+    /// requests (no summary), and each of Roo Code's condenses; by cut.
+    fn cuts(&self, len: usize) -> Vec<CompactionRecord> {
+        let mut records = Vec::new();
+        let mut range: Option<&Value> = None;
+        for r in self.requests() {
+            let now = r.get("conversationHistoryDeletedRange");
             if now.is_some() && now != range {
-                let (a, b) = bounds(now.as_ref());
+                let (a, b) = bounds(now);
                 if a <= b
-                    && let Some(sent) = at
+                    && let Some(sent) = r["conversationHistoryIndex"].as_u64()
                 {
                     records.push(CompactionRecord {
-                        cut_index: (b + 1).min(messages.len()),
+                        cut_index: (b + 1).min(len),
                         trigger: None,
                         pre_tokens: None,
-                        post_tokens: info["tokensIn"].as_u64(),
+                        post_tokens: info(r)["tokensIn"].as_u64(),
                         post_tokens_from_usage: true,
                         summary_index: None,
                         kept: (0..a).collect(),
                         raw: Some(
                             json!({"trimmed": true, "conversationHistoryDeletedRange": [a, b]}),
                         ),
-                        applied_index: Some(sent.max(b + 1)),
+                        applied_index: Some((sent as usize).max(b + 1)),
                         archived: None,
                     });
                 }
                 range = now;
             }
         }
-        let (a, b) = bounds(range.as_ref());
-        if a <= b {
-            for m in messages.iter_mut().take(b + 1).skip(a) {
-                m.agent_visible = false;
-            }
-        }
-        self.condensed(&mut messages, &mut records);
-        records.sort_by_key(|c| c.cut_index);
-        (messages, records)
-    }
-
-    /// Roo Code's condense: its summary, and the messages it replaced out of the model's view.
-    fn condensed(&self, messages: &mut [Message], records: &mut Vec<CompactionRecord>) {
-        for (i, v) in self.history.iter().enumerate() {
-            if v["isSummary"] != json!(true) {
+        for (i, mark) in self.marks.iter().enumerate() {
+            if !mark.summary() {
                 continue;
             }
-            let id = &v["condenseId"];
-            let replaced: Vec<usize> = (0..i)
-                .filter(|&k| !id.is_null() && self.history[k]["condenseParent"] == *id)
-                .collect();
-            for &k in &replaced {
-                messages[k].agent_visible = false;
-            }
-            messages[i].kind = MessageKind::Summary;
-            messages[i].user_visible = false;
+            let replaced = self.replaced(i);
             records.push(CompactionRecord {
                 cut_index: i,
                 trigger: None,
@@ -213,12 +254,30 @@ impl Task {
                 post_tokens_from_usage: false,
                 summary_index: Some(i),
                 kept: (0..i).filter(|k| !replaced.contains(k)).collect(),
-                raw: Some(json!({"condenseId": id})),
+                raw: Some(json!({"condenseId": mark.condense_id})),
                 applied_index: None,
                 archived: None,
             });
         }
+        records.sort_by_key(|c| c.cut_index);
+        records
     }
+
+    /// The history entries Roo Code's condense summary `i` replaced (its `condenseParent`).
+    fn replaced(&self, i: usize) -> Vec<usize> {
+        let id = &self.marks[i].condense_id;
+        (0..i)
+            .filter(|&k| !id.is_null() && self.marks[k].condense_parent == *id)
+            .collect()
+    }
+}
+
+/// A panel request's `text`: its usage and cost, JSON in a string.
+fn info(r: &Value) -> Value {
+    r["text"]
+        .as_str()
+        .and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or_default()
 }
 
 /// A `[start, end]` range (inclusive); an empty one when there is none.

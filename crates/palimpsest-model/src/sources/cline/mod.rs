@@ -6,7 +6,7 @@
 //! request's usage and truncation range) and `task_metadata.json`.
 //!
 //! The task folder is claimed whole, so its JSON files are never offered to the message-log
-//! reader. What the files mean is `build`'s.
+//! reader. What the files mean is `build`'s; what a listing reads of the history `marks`'s.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{Session, SessionMeta, SourceFormat};
 
 pub mod build;
+mod marks;
 mod xml;
 
 /// What the model was sent.
@@ -36,24 +37,23 @@ impl SessionSource for ClineSource {
     }
 
     fn list(&self) -> Result<Vec<SessionMeta>> {
-        Ok(vec![build::Task::read(&self.path)?.meta()])
+        Ok(vec![build::Task::listing(&self.path)?.meta()])
     }
 
     fn load(&self, id: &str) -> Result<Session> {
         let task = build::Task::read(&self.path)?;
-        let meta = task.meta();
-        if meta.id != id {
+        if task.id() != id {
             return Err(Error::NoSuchSession {
                 path: self.path.clone(),
                 id: id.to_owned(),
             });
         }
-        Ok(task.session(meta))
+        Ok(task.session())
     }
 
     fn raw(&self, id: &str, index: usize) -> Result<Option<String>> {
         let task = build::Task::read(&self.path)?;
-        if task.meta().id != id {
+        if task.id() != id {
             return Ok(None);
         }
         Ok(task.raw(index))

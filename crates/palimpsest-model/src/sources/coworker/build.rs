@@ -255,11 +255,32 @@ fn link_spills(m: &mut Message, ctx: &Context) {
     let mut paths: Vec<String> = Vec::new();
     for p in &m.parts {
         if let Part::ToolResult { raw, text, .. } = p {
-            match serde_json::from_str::<Value>(&text.text()) {
+            let text = text.text();
+            match serde_json::from_str::<Value>(&text) {
                 Ok(v @ (Value::Object(_) | Value::Array(_))) => {
                     spill_markers_in_value(&v, &mut markers, &mut paths)
                 }
-                _ => spill_markers_in_value(&raw.value(), &mut markers, &mut paths),
+                _ => {
+                    // The stored result notes its text rather than keep it twice
+                    // (`lazy::result_raw`): the text's markers, then what else it holds.
+                    spill_markers_in_value(
+                        &Value::String(text.into_owned()),
+                        &mut markers,
+                        &mut paths,
+                    );
+                    let (mut more, mut more_paths) = (Vec::new(), Vec::new());
+                    spill_markers_in_value(&raw.value(), &mut more, &mut more_paths);
+                    for mk in more {
+                        if !markers.contains(&mk) {
+                            markers.push(mk);
+                        }
+                    }
+                    for p in more_paths {
+                        if !paths.contains(&p) {
+                            paths.push(p);
+                        }
+                    }
+                }
             }
         }
     }

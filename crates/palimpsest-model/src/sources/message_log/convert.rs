@@ -83,9 +83,10 @@ pub fn convert(v: &Value, index: usize, hints: bool) -> Result<Converted, String
             || looks_like_error(&text);
         parts.push(Part::ToolResult {
             call_id: call_id.to_owned(),
+            // The text is kept once: the stored content notes it (the raw view has it whole).
+            raw: crate::sources::lazy::result_raw(content, &text).into(),
             text: text.into(),
             is_error,
-            raw: content.clone().into(),
         });
     } else {
         content_parts(content, &mut parts);
@@ -263,12 +264,16 @@ fn block(b: &Value) -> Part {
             name: str_of(b, "name"),
             arguments: b.get("input").cloned().unwrap_or(Value::Null).into(),
         },
-        "tool_result" => Part::ToolResult {
-            call_id: str_of(b, "tool_use_id"),
-            text: flatten_text(b.get("content").unwrap_or(&Value::Null)).into(),
-            is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
-            raw: b.clone().into(),
-        },
+        "tool_result" => {
+            let text = flatten_text(b.get("content").unwrap_or(&Value::Null));
+            Part::ToolResult {
+                call_id: str_of(b, "tool_use_id"),
+                // The text is kept once: the stored block notes it (the raw view has it whole).
+                raw: crate::sources::lazy::result_raw(b, &text).into(),
+                text: text.into(),
+                is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
+            }
+        }
         "image_url" => {
             let url = b
                 .pointer("/image_url/url")

@@ -10,7 +10,6 @@
 //! Which records there are and which branch is active is `records`'s; a `Content`'s parts are
 //! read as Gemini CLI's (`gemini::expand::parts`).
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -85,7 +84,10 @@ fn notice(text: String) -> Message {
 /// Replay the records of `agent` (none: the session's own) in `rec` into messages and cuts;
 /// the messages take those records' parts, so each agent is built once per reading.
 pub fn build(rec: &mut Recording, agent: Option<&str>) -> Built {
-    let active: HashSet<usize> = rec.branch(agent).into_iter().collect();
+    let mut active = vec![false; rec.records.len()];
+    for k in rec.branch(agent) {
+        active[k] = true;
+    }
     let mut out: Vec<Message> = Vec::new();
     let mut history: Vec<Entry> = Vec::new();
     let mut compactions = Vec::new();
@@ -124,7 +126,7 @@ pub fn build(rec: &mut Recording, agent: Option<&str>) -> Built {
             .map(|c| (c.model, std::mem::take(&mut c.parts), c.print));
         let r = &rec.records[k];
         let v = &r.value;
-        let on = active.contains(&k);
+        let on = active[k];
         let stamp = |m: &mut Message| {
             m.id = Some(r.uuid().to_owned());
             m.created = r.at;

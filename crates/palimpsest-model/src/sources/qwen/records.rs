@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::Value;
+use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::content::Content;
 use crate::error::Result;
@@ -121,13 +122,15 @@ pub struct Recording {
     pub records: Vec<Record>,
     /// `(line, raw, error)` of each line that did not parse or is no record.
     pub bad: Vec<(usize, String, String)>,
-    by_uuid: HashMap<String, usize>,
+    /// Where each uuid's record is (hashed with xxh3: SipHash over every record's uuid was a
+    /// twentieth of a load).
+    by_uuid: HashMap<String, usize, Xxh3DefaultBuilder>,
 }
 
 impl Recording {
     pub fn read(file: &Path) -> Result<Self> {
         let mut r = Recording::default();
-        let mut by_uuid: HashMap<String, usize> = HashMap::new();
+        let mut by_uuid: HashMap<String, usize, Xxh3DefaultBuilder> = HashMap::default();
         crate::sources::jsonl::for_each_line(file, |l| {
             match l.value {
                 Ok(v) => match v["uuid"].as_str().filter(|u| !u.is_empty()) {
@@ -190,10 +193,10 @@ impl Recording {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = vec![false; self.records.len()];
         let mut at = Some(leaf);
         while let Some(k) = at {
-            if !seen.insert(k) {
+            if std::mem::replace(&mut seen[k], true) {
                 break;
             }
             out.push(k);
