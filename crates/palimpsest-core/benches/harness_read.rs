@@ -155,7 +155,7 @@ fn opencode(path: &Path, bytes: u64, distinct: bool) -> u64 {
         let tx = conn.unchecked_transaction().expect("a transaction");
         for _ in 0..100 {
             let at = 1_790_000_000_000 + t as i64 * 10_000;
-            let (u, a) = (format!("msg_{:08}u", t), format!("msg_{:08}a", t));
+            let (u, a) = (format!("msg_{t:08}u"), format!("msg_{t:08}a"));
             let output = body(t, distinct).replace("\\n", "\n");
             let rows: [(&str, serde_json::Value, Vec<serde_json::Value>); 2] = [
                 (
