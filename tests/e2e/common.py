@@ -83,6 +83,22 @@ def open_tab(c, tab):
              tab, what=f"the {tab} tab")
 
 
+def open_recorded_request(c, request, next_request):
+    """On the open Requests tab (which starts on the next request, `next_request`), step back to
+    `request` and turn its recorded request on: the toggle's label, and each step's op."""
+    c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === arguments[0];",
+             str(next_request), timeout=30, what=f"the Requests tab on the next request ({next_request})")
+    for _ in range(next_request - request):
+        c.d.run("window.dispatchEvent(new KeyboardEvent('keydown', {key: ','}));")
+    label = c.d.wait("const b = document.querySelector('[data-testid=recorded-toggle]');"
+                     "return document.querySelector('[data-testid=request-number]').value === arguments[0] && b ? b.textContent : null;",
+                     str(request), timeout=30, what=f"request {request} and its recorded-request toggle")
+    c.d.click("[data-testid=recorded-toggle]")
+    ops = c.d.wait("const s = Array.from(document.querySelectorAll('[data-testid=recorded-step]'));"
+                   "return s.length ? s.map(e => e.dataset.op) : null;", what="the recorded request's diff")
+    return label, ops
+
+
 def cli_binary(c):
     """The `palimpsest` CLI built beside the app (same target dir), else the default target/."""
     root = os.path.dirname(os.path.dirname(HERE))

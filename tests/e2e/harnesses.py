@@ -9,7 +9,7 @@ import json
 import subprocess
 import time
 
-from common import SPILL_ROWS, STATUS, check, cli_binary, open_tab, shots  # noqa: E402
+from common import SPILL_ROWS, STATUS, check, cli_binary, open_recorded_request, open_tab, shots  # noqa: E402
 from cuts import CUT_CARDS  # noqa: E402
 from tabs import REPLAY_ROWS  # noqa: E402
 
@@ -280,16 +280,8 @@ def aider_recorded_request(c):
                                      "--request", "4", "--json"], capture_output=True, text=True, check=True).stdout)
     open_tab(c, "requests")
     try:
-        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '5';", timeout=30,
-                 what="the Requests tab on the next request (5)")
-        c.d.run("window.dispatchEvent(new KeyboardEvent('keydown', {key: ','}));")
-        label = c.d.wait("const b = document.querySelector('[data-testid=recorded-toggle]');"
-                         "return document.querySelector('[data-testid=request-number]').value === '4' && b ? b.textContent : null;",
-                         timeout=30, what="request 4 and its recorded-request toggle")
+        label, ops = open_recorded_request(c, 4, 5)
         check(label == f"recorded request · {cli['differences']} diff.", f"the toggle counts the CLI's differences; got {label!r}")
-        c.d.click("[data-testid=recorded-toggle]")
-        ops = c.d.wait("const s = Array.from(document.querySelectorAll('[data-testid=recorded-step]'));"
-                       "return s.length ? s.map(e => e.dataset.op) : null;", what="the recorded request's diff")
         want = [d["op"] for d in cli["diff"]]
         check(ops == want, f"the window's steps are the CLI's; window {ops}, CLI {want}")
         check(ops.count("recorded_only") == 6 and ops.count("rebuilt_only") == 1,

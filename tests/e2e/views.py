@@ -7,7 +7,7 @@ import os
 import subprocess
 import time
 
-from common import check, cli_binary, click_row, main_app_closed, open_tab, shots, wait_app_gone
+from common import check, cli_binary, click_row, main_app_closed, open_recorded_request, open_tab, shots, wait_app_gone
 
 VIEWS = "c0117a95-0000-4000-8000-00000000c011"
 
@@ -136,16 +136,8 @@ def recorded_request_beside_the_rebuilt_one(c):
                                      "--request", "15", "--json"], capture_output=True, text=True, check=True).stdout)
     open_tab(c, "requests")
     try:
-        c.d.wait("return document.querySelector('[data-testid=request-number]')?.value === '16';", timeout=30,
-                 what="the Requests tab on the next request (16)")
-        c.d.run("window.dispatchEvent(new KeyboardEvent('keydown', {key: ','}));")
-        label = c.d.wait("const b = document.querySelector('[data-testid=recorded-toggle]');"
-                         "return document.querySelector('[data-testid=request-number]').value === '15' && b ? b.textContent : null;",
-                         timeout=30, what="request 15 and its recorded-request toggle")
+        label, ops = open_recorded_request(c, 15, 16)
         check(label == "recorded request · 1 diff.", f"the toggle says how many items differ; got {label!r}")
-        c.d.click("[data-testid=recorded-toggle]")
-        ops = c.d.wait("const s = Array.from(document.querySelectorAll('[data-testid=recorded-step]'));"
-                       "return s.length ? s.map(e => e.dataset.op) : null;", what="the recorded request's diff")
         want = [d["op"] for d in cli["diff"]]
         check(ops == want, f"the window's steps are the CLI's; window {ops}, CLI {want}")
         check(ops.count("recorded_only") == 2 and ops[-1] == "recorded_only",

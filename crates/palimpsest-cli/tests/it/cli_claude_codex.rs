@@ -198,35 +198,45 @@ fn compactions_json_names_replacements_and_collapses() {
     );
 }
 
+/// `palimpsest context PATH --session ID --recorded EXTRA…`, run from the repository (so a
+/// relative PATH prints as given).
+fn context_recorded(path: &Path, session: &str, extra: &[&str]) -> Command {
+    let mut c = Command::cargo_bin("palimpsest").unwrap();
+    c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
+        .current_dir(repo())
+        .arg("context")
+        .arg(path)
+        .args(["--session", session, "--recorded"])
+        .args(extra);
+    c
+}
+
+/// The standard error of a command that must fail.
+fn failure(mut c: Command) -> String {
+    String::from_utf8_lossy(&c.assert().failure().get_output().stderr).into_owned()
+}
+
 #[test]
 fn context_recorded_sets_aider_s_logged_requests_beside_the_chat_log() {
-    let log = repo().join("fixtures/aider/shop/.aider.chat.history.md");
-    let run = |extra: &[&str]| {
-        let mut c = Command::cargo_bin("palimpsest").unwrap();
-        c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
-            .current_dir(repo())
-            .arg("context")
-            .arg("fixtures/aider/shop/.aider.chat.history.md")
-            .args(["--session", "2026-11-03T10:00:00", "--recorded"])
-            .args(extra);
-        c
+    let log = Path::new("fixtures/aider/shop/.aider.chat.history.md");
+    let run = |extra: &[&str]| -> String {
+        let out = context_recorded(log, "2026-11-03T10:00:00", extra)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8_lossy(&out).into_owned()
     };
-    let out = run(&[]).assert().success().get_output().stdout.clone();
     assert_eq!(
-        String::from_utf8_lossy(&out),
+        run(&[]),
         "fixtures/aider/shop/.aider.llm.history: 5 requests logged in the session's time, 4 of them its own\n\
          request    1  4 differences  fixtures/aider/shop/.aider.llm.history:1\n\
          request    2  4 differences  fixtures/aider/shop/.aider.llm.history:46\n\
          request    3  5 differences  fixtures/aider/shop/.aider.llm.history:105\n\
          request    4  6 differences  fixtures/aider/shop/.aider.llm.history:163\n"
     );
-    let out = run(&["--request", "1"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = run(&["--request", "1"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
@@ -241,13 +251,11 @@ fn context_recorded_sets_aider_s_logged_requests_beside_the_chat_log() {
     );
     // The request log named by hand, and a request it does not hold.
     let by_hand = log.with_file_name(".aider.llm.history");
-    let out = run(&["--logs", by_hand.to_str().unwrap(), "--request", "7"])
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8_lossy(&out);
+    let err = failure(context_recorded(
+        log,
+        "2026-11-03T10:00:00",
+        &["--logs", by_hand.to_str().unwrap(), "--request", "7"],
+    ));
     assert!(
         err.contains("no recorded request is request 7")
             && err.contains("recorded here: 1, 2, 3, 4")
@@ -260,13 +268,9 @@ fn context_recorded_sets_aider_s_logged_requests_beside_the_chat_log() {
 fn context_recorded_lists_and_compares_the_requests_goose_logged() {
     let db = repo().join("fixtures/goose/v17/sessions.db");
     let run = |extra: &[&str]| {
-        let mut c = Command::cargo_bin("palimpsest").unwrap();
-        c.env("XDG_CACHE_HOME", tempfile::tempdir().unwrap().path())
-            .arg("context")
-            .arg(&db)
-            .args(["--session", "20261120_1", "--recorded", "--json"])
-            .args(extra);
-        c
+        let mut args = vec!["--json"];
+        args.extend_from_slice(extra);
+        context_recorded(&db, "20261120_1", &args)
     };
     let set = run_json(&mut run(&[]));
     let requests: Vec<u64> = set["matched"]
@@ -286,13 +290,7 @@ fn context_recorded_lists_and_compares_the_requests_goose_logged() {
         (Some(1), Some(1)),
         "request 15 differs by the one item goose added; its system prompt is counted apart"
     );
-    let out = run(&["--request", "3"])
-        .assert()
-        .failure()
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8_lossy(&out);
+    let err = failure(run(&["--request", "3"]));
     assert!(
         err.contains("no recorded request is request 3")
             && err.contains("recorded here: 15, 13, 7"),
