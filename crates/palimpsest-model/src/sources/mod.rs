@@ -24,6 +24,7 @@ pub mod crush;
 pub mod discovery;
 pub mod gemini;
 pub mod goose;
+pub mod json_print;
 pub mod jsonl;
 pub mod kept;
 pub mod lazy;

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::model::{
     CompactionRecord, Message, MessageKind, Session, SessionMeta, SourceFormat, Trigger,
 };
+use crate::sources::json_print;
 
 /// One compression: the history it dropped from, the ids it brought and kept.
 struct Compression {
@@ -29,6 +30,8 @@ struct Compression {
 /// time. A record written again (its calls' results arrive) is read again.
 struct Record {
     id: String,
+    /// The fingerprint of its JSON (`json_print`).
+    print: u64,
     messages: Vec<Message>,
     /// A user turn's text, cut to 60 characters (the listing's name).
     user_text: Option<String>,
@@ -44,6 +47,7 @@ impl Record {
             .then(|| v["model"].as_str().map(str::to_owned))
             .flatten();
         Record {
+            print: json_print::of(&v),
             messages: expand(&id, v),
             id,
             user_text,
@@ -112,18 +116,21 @@ impl Recording {
     }
 
     /// Replay one line; a value that is no record the CLI writes comes back.
-    fn record(&mut self, v: Value) -> Option<Value> {
+    fn record(&mut self, mut v: Value) -> Option<Value> {
         if let Some(to) = v["$rewindTo"].as_str() {
             let cut = self.current.iter().position(|i| i == to).unwrap_or(0);
             self.rewound.extend(self.current.drain(cut..));
         } else if v["id"].is_string() {
             self.message(v);
-        } else if let Some(set) = v["$set"].as_object() {
-            if let Some(list) = set.get("messages").and_then(Value::as_array) {
+        } else if let Some(Value::Object(mut set)) =
+            v.get_mut("$set").filter(|s| s.is_object()).map(Value::take)
+        {
+            // Taken, not copied: its `messages` are the whole history.
+            if let Some(Value::Array(list)) = set.shift_remove("messages") {
                 self.replace(list);
             }
-            for (k, x) in set.iter().filter(|(k, _)| *k != "messages") {
-                self.metadata[k] = x.clone();
+            for (k, x) in set {
+                self.metadata[&k] = x;
             }
         } else if v["sessionId"].is_string() {
             for (k, x) in v.as_object().into_iter().flatten() {
@@ -143,11 +150,14 @@ impl Recording {
         }
     }
 
-    /// Store `v` as the latest record of `id`; whether the id was known before.
+    /// Store `v` as the latest record of `id`; whether the id was known before. A record that
+    /// comes back unchanged (a `$set.messages` rewrites the whole history) is not read again.
     fn upsert(&mut self, id: String, v: Value) -> bool {
         match self.slot.get(&id) {
             Some(&k) => {
-                self.all[k] = Record::of(id, v);
+                if self.all[k].print != json_print::of(&v) {
+                    self.all[k] = Record::of(id, v);
+                }
                 true
             }
             None => {
@@ -160,7 +170,7 @@ impl Recording {
 
     /// `$set.messages`: the new history. Dropping messages while bringing new ones is a
     /// compression; otherwise the records are only updated (masked results).
-    fn replace(&mut self, list: &[Value]) {
+    fn replace(&mut self, list: Vec<Value>) {
         let ids: Vec<String> = list
             .iter()
             .filter_map(|m| m["id"].as_str().map(str::to_owned))
@@ -174,7 +184,7 @@ impl Recording {
         let dropped = self.current.iter().any(|i| !new.contains(i));
         for m in list {
             let id = m["id"].as_str().unwrap_or_default().to_owned();
-            self.upsert(id, m.clone());
+            self.upsert(id, m);
         }
         if dropped && !brought.is_empty() {
             let kept = self

@@ -5,10 +5,11 @@
 //! cost a Qwen Code load a fifth of its time. Which contents the model holds is `build`'s.
 
 use serde_json::Value;
-use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::model::Part;
 use crate::sources::gemini::expand::parts;
+use crate::sources::json_print;
 
 /// One `Content`: its role, its parts, and its fingerprint.
 #[derive(Debug)]
@@ -26,17 +27,12 @@ pub struct Content {
 impl Content {
     /// `c` read: its parts converted, its JSON fingerprinted.
     pub fn of(c: &Value) -> Content {
-        let role = c.get("role").and_then(Value::as_str);
         let items = c.get("parts").unwrap_or(&Value::Null);
-        let mut print = xxh3_64(role.unwrap_or("\0").as_bytes());
-        for p in items.as_array().into_iter().flatten() {
-            print = chain(print, p);
-        }
         Content {
-            model: role == Some("model"),
+            model: c["role"] == "model",
             parts: parts(items),
             listed: items.is_array(),
-            print,
+            print: print(c),
         }
     }
 
@@ -50,44 +46,19 @@ impl Content {
             *self = Content::of(c);
             return;
         }
-        for p in more {
-            self.print = chain(self.print, p);
-        }
+        self.print = more.iter().fold(self.print, json_print::then);
         self.parts.extend(parts(&Value::Array(more.clone())));
     }
 }
 
 /// The fingerprint [`Content::of`] gives the `Content` `c`, without converting its parts.
 pub fn print(c: &Value) -> u64 {
-    let mut print = xxh3_64(c["role"].as_str().unwrap_or("\0").as_bytes());
-    for p in c["parts"].as_array().into_iter().flatten() {
-        print = chain(print, p);
-    }
-    print
-}
-
-/// The running fingerprint `at` with the part `p` after it.
-fn chain(at: u64, p: &Value) -> u64 {
-    xxh3_64_with_seed(&of_value(p).to_le_bytes(), at)
-}
-
-/// A 64-bit fingerprint of a JSON value, equal for equal values: an object's keys in any order
-/// (as `Value`'s equality has it), numbers by their JSON text. Two different parts share one
-/// with a chance of about 2⁻⁶⁴, against which a kept tail is matched part by part.
-fn of_value(v: &Value) -> u64 {
-    match v {
-        Value::Null => 1,
-        Value::Bool(b) => 2 + u64::from(*b),
-        Value::Number(n) => xxh3_64_with_seed(n.to_string().as_bytes(), 4),
-        Value::String(s) => xxh3_64_with_seed(s.as_bytes(), 5),
-        Value::Array(a) => a
-            .iter()
-            .fold(6, |h, x| xxh3_64_with_seed(&of_value(x).to_le_bytes(), h)),
-        Value::Object(o) => o.iter().fold(7u64, |h, (k, x)| {
-            // A sum is blind to order, as an object is.
-            h.wrapping_add(xxh3_64_with_seed(k.as_bytes(), of_value(x)))
-        }),
-    }
+    let role = xxh3_64(c["role"].as_str().unwrap_or("\0").as_bytes());
+    c["parts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .fold(role, json_print::then)
 }
 
 #[cfg(test)]
