@@ -13,7 +13,7 @@ pub fn of(v: &Value) -> u64 {
         Value::Bool(b) => 2 + u64::from(*b),
         Value::Number(n) => xxh3_64_with_seed(n.to_string().as_bytes(), 4),
         Value::String(s) => xxh3_64_with_seed(s.as_bytes(), 5),
-        Value::Array(a) => a.iter().fold(6, |h, x| then(h, x)),
+        Value::Array(a) => a.iter().fold(6, then),
         Value::Object(o) => o.iter().fold(7u64, |h, (k, x)| {
             // A sum is blind to order, as an object is.
             h.wrapping_add(xxh3_64_with_seed(k.as_bytes(), of(x)))
