@@ -83,6 +83,15 @@ def open_tab(c, tab):
              tab, what=f"the {tab} tab")
 
 
+def summary_text(c, starts):
+    """The open cut's summary column once it shows a text starting with `starts`: the view is
+    drawn again when the session's BPE counts come in, so a read without waiting can land
+    between two drawings."""
+    return c.d.wait("const t = document.querySelector('[data-testid=summary-text]')?.textContent;"
+                    "return t && t.startsWith(arguments[0]) ? t : null;", starts,
+                    what=f"the summary column starting {starts!r}")
+
+
 def open_recorded_request(c, request, next_request):
     """On the open Requests tab (which starts on the next request, `next_request`), step back to
     `request` and turn its recorded request on: the toggle's label, and each step's op."""

@@ -5,7 +5,7 @@ import os
 import time
 
 from common import (  # noqa: E402
-    SIX_CUTS, check, click_row, open_tab, root_shot, shots,
+    SIX_CUTS, check, click_row, open_tab, root_shot, shots, summary_text,
 )
 
 
@@ -37,7 +37,7 @@ def test_goose_compacted_cut_view_shows_dropped_summary_kept(c):
     check([r["index"] for r in dropped if r["carrier"]] == [2],
           f"only #2 (the `cat store.py` result) carried a file; marked {[r['index'] for r in dropped if r['carrier']]}")
     check("store.py" in dropped[2]["text"], f"the carrier names the file; got {dropped[2]['text']!r}")
-    summary = c.d.text("[data-testid=summary-text]")
+    summary = summary_text(c, "<analysis>")
     check(summary.startswith("<analysis>") and "store.py" in summary, f"the summary column shows message 5's text; got {summary[:120]!r}")
     marks = c.d.run("return Array.from(document.querySelectorAll('[data-testid=summary-text] mark')).map(m => m.textContent);")
     check(marks and set(marks) == {"store.py"}, f"the summary's mentions of the dropped file are highlighted; got {marks}")

@@ -9,7 +9,7 @@ import json
 import subprocess
 import time
 
-from common import SPILL_ROWS, STATUS, check, cli_binary, open_recorded_request, open_tab, shots  # noqa: E402
+from common import SPILL_ROWS, STATUS, check, cli_binary, open_recorded_request, open_tab, shots, summary_text  # noqa: E402
 from cuts import CUT_CARDS  # noqa: E402
 from tabs import REPLAY_ROWS  # noqa: E402
 
@@ -47,7 +47,7 @@ def test_an_opencode_session_shows_its_cuts_and_the_tail_it_kept(c):
     check(dropped == list(range(12)), f"the auto compaction dropped the first two turns (0-11); got {dropped}")
     kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
     check(kept[:4] == [12, 13, 14, 15], f"it kept the last turn verbatim (tail_start_id: 12-15); got {kept}")
-    summary = c.d.text("[data-testid=summary-text]")
+    summary = summary_text(c, "## Goal")
     check(summary.startswith("## Goal") and "store.py" in summary, f"the summary column is message 17; got {summary[:80]!r}")
     shots(c, "opencode-cut.png", "screenshot-opencode-cut.png")
     c.d.click("[data-testid=cut-close]")
@@ -134,7 +134,7 @@ def test_a_copilot_cli_session_shows_its_background_compaction_and_sub_agent(c):
     check(dropped == [0, 1, 2, 3, 4], f"it removed the 5 oldest messages; got {dropped}")
     kept = [r["index"] for r in c.d.run(CUT_CARDS, "[data-testid=cut-kept]")]
     check(kept[:3] == [5, 6, 7], f"it kept the edit call, its result and the answer; got {kept}")
-    summary = c.d.text("[data-testid=summary-text]")
+    summary = summary_text(c, "<overview>")
     check(summary.startswith("<overview>"), f"the summary column is summaryContent; got {summary[:60]!r}")
     settled(c)
     shots(c, "copilot-cut.png", "screenshot-copilot-cut.png")

@@ -9,7 +9,8 @@
 //! writes twice, as it does while the call runs; the call's result),
 //! then times a whole load through `sources::open`, as `show` does, and prints MB/s and each
 //! reader's ratio to Claude Code's (above 1: faster per MB). `PALIMPSEST_BENCH_ONLY=NAME` times
-//! one of them beside Claude Code's.
+//! one of them beside Claude Code's; `PALIMPSEST_BENCH_KEEP=DIR` keeps the files written, as
+//! `DIR/<repeated|distinct>/<reader>/…`, to time whole commands on them.
 
 use std::io::Write;
 use std::path::Path;
@@ -317,6 +318,7 @@ fn main() {
     // One reader beside Claude Code's (for a profile): `PALIMPSEST_BENCH_ONLY=qwen-code`.
     let only = std::env::var("PALIMPSEST_BENCH_ONLY").ok();
     let dir = tempfile::tempdir().expect("temp dir");
+    let keep = std::env::var_os("PALIMPSEST_BENCH_KEEP").map(std::path::PathBuf::from);
     // (name, file, shape, what is opened: the file, or its folder for Cline's task).
     let readers: [(&str, &str, Shape, bool); 8] = [
         (
@@ -368,7 +370,9 @@ fn main() {
             {
                 continue;
             }
-            let sub = dir.path().join(name).join("1790200000000");
+            let root = keep.as_deref().unwrap_or(dir.path());
+            let kind = if distinct { "distinct" } else { "repeated" };
+            let sub = root.join(kind).join(name).join("1790200000000");
             std::fs::create_dir_all(&sub).expect("bench folder");
             let path = sub.join(file);
             let size = match how {
@@ -386,7 +390,9 @@ fn main() {
                 size as f64 / 1_048_576.0,
                 rate / claude_rate
             );
-            std::fs::remove_dir_all(&sub).ok();
+            if keep.is_none() {
+                std::fs::remove_dir_all(&sub).ok();
+            }
         }
     }
 }
