@@ -40,18 +40,20 @@ pub(super) fn clears_in_place(session: &Session, c: &crate::model::CompactionRec
 /// Walk the messages a compaction wrote at its cut: boundary, summary, continuation, verbatim
 /// copies of dropped messages (a kept tail re-appended), the preserved user message. The block
 /// ends at the first message that is none of these (new conversation).
-pub(super) fn block(session: &Session, spans: &[Option<Span>], ci: usize) -> CutBlock {
+///
+/// `dropped` are the positions compaction `ci` dropped (its spans' `dropped_by`), ascending.
+pub(super) fn block(
+    session: &Session,
+    spans: &[Option<Span>],
+    ci: usize,
+    dropped: Vec<usize>,
+) -> CutBlock {
     let msgs = &session.messages;
     let rec = &session.compactions[ci];
     let cut = rec.cut_index.min(msgs.len());
     let mut b = CutBlock {
         summary: rec.summary_index.filter(|&s| s < msgs.len()),
-        dropped: spans
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_some_and(|s| s.dropped_by == Some(ci)))
-            .map(|(p, _)| p)
-            .collect(),
+        dropped,
         end: cut,
         ..CutBlock::default()
     };

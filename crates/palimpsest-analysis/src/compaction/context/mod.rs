@@ -92,7 +92,7 @@ impl Eras {
         // A boundary line that is not itself the summary is bookkeeping, never model input. A
         // block written at the cut is input even without a summary (coworker's trim: its block
         // was sent until the next compaction).
-        let boundaries: Vec<usize> = session
+        let boundaries: std::collections::HashSet<usize> = session
             .compactions
             .iter()
             .filter(|c| {
@@ -117,9 +117,12 @@ impl Eras {
                 if m.kind == MessageKind::Notification || boundaries.contains(&pos) {
                     return None;
                 }
-                let (_, ci) = *cuts.iter().find(|(cut, ci)| {
+                // The first later cut that drops it; the cuts are sorted, so the search starts
+                // past the earlier ones (from the start, a session of many cuts was quadratic).
+                let later = cuts.partition_point(|(cut, _)| *cut <= pos);
+                let (_, ci) = *cuts[later..].iter().find(|(_, ci)| {
                     let c = &session.compactions[*ci];
-                    *cut > pos && !clears_in_place(session, c) && c.may_drop(m.index)
+                    !clears_in_place(session, c) && c.may_drop(m.index)
                 })?;
                 Some(Span {
                     from: pos,
@@ -148,8 +151,17 @@ impl Eras {
                 }
             }
         }
-        let blocks: Vec<CutBlock> = (0..session.compactions.len())
-            .map(|ci| block(session, &spans, ci))
+        // What each compaction dropped, in one pass over the spans (not one per compaction).
+        let mut dropped: Vec<Vec<usize>> = vec![Vec::new(); session.compactions.len()];
+        for (p, s) in spans.iter().enumerate() {
+            if let Some(ci) = s.and_then(|s| s.dropped_by) {
+                dropped[ci].push(p);
+            }
+        }
+        let blocks: Vec<CutBlock> = dropped
+            .into_iter()
+            .enumerate()
+            .map(|(ci, dropped)| block(session, &spans, ci, dropped))
             .collect();
         let copies: Vec<usize> = blocks
             .iter()

@@ -189,9 +189,10 @@ pub fn build(session: &Session, counts: &SessionCounts, opts: ReportOptions) -> 
         .iter()
         .map(|c| CutMark {
             cut_index: c.cut_index,
+            // Requests are in message order; a scan per compaction made a session of many
+            // compactions quadratic.
             request: per_request
-                .iter()
-                .find(|r| r.message_index >= c.effective_index())
+                .get(per_request.partition_point(|r| r.message_index < c.effective_index()))
                 .map(|r| r.request),
             trigger: c.trigger,
             pre_tokens: c.pre_tokens,
