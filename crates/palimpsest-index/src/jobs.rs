@@ -8,7 +8,7 @@ use std::sync::{Arc, mpsc};
 use super::rows::{self, Prepared};
 use super::{IndexReport, store};
 use crate::analysis::asked::DiagnoseOptions;
-use crate::analysis::reads::Classified;
+use crate::analysis::classified::Classified;
 use crate::error::Problem;
 use crate::error::Result;
 use crate::model::Session;

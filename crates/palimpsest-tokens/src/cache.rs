@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{xxh3_128, xxh3_128_with_seed};
 
 use super::Encoding;
 use crate::error::{Error, Result};
@@ -40,7 +40,19 @@ pub struct Key {
     pub bytes: usize,
 }
 
+/// Seeds the hash of [`Key::of_source`], so a source's key is never a text's own.
+const SOURCE_SEED: u64 = 0x5052_4f56_454e_414e;
+
 impl Key {
+    /// The key of a text known by `source`, bytes it is the one function of (the stored block
+    /// a cleared result's text is read from): a count found under it spares making the text.
+    pub fn of_source(source: &[u8]) -> Key {
+        Key {
+            hash: xxh3_128_with_seed(source, SOURCE_SEED),
+            bytes: source.len(),
+        }
+    }
+
     /// The key of `text`.
     pub fn of(text: &str) -> Key {
         Key {

@@ -33,6 +33,17 @@ pub trait Counter: Sync {
     fn profile(&self, _text: &str) -> Option<crate::cut::Profile> {
         None
     }
+    /// The tokens of message `probe` makes, one the session does not hold (a cleared result
+    /// with its stored text back), known by `source`: bytes the message is the one function
+    /// of. A counter that remembers ([`crate::remember::Remembering`]) looks `source` up
+    /// first, so a message counted once is not made again.
+    fn count_from(&self, _source: &[u8], probe: &dyn Fn() -> Message) -> u64 {
+        self.count(&probe())
+    }
+    /// Look up at once the counts of the messages known by `sources` that
+    /// [`count_from`](Self::count_from) will ask for (one lookup each was most of a cut view
+    /// of hundreds of microcompacts).
+    fn recall(&self, _sources: &[&[u8]]) {}
 }
 
 /// The label of chars / 4.

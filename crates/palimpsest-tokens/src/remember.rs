@@ -20,6 +20,8 @@ pub struct Remembering {
     cache: Option<Mutex<TokenCache>>,
     /// Long texts counted here, to write to the cache.
     fresh: Mutex<Vec<(Key, u64)>>,
+    /// Counts found at once by [`Counter::recall`], by their sources' keys.
+    recalled: Mutex<std::collections::HashMap<Key, u64>>,
 }
 
 impl Remembering {
@@ -30,6 +32,7 @@ impl Remembering {
             counted,
             cache: cache.map(Mutex::new),
             fresh: Mutex::new(Vec::new()),
+            recalled: Mutex::default(),
         }
     }
 
@@ -68,6 +71,57 @@ impl Counter for Remembering {
         self.counted.method()
     }
 
+    fn recall(&self, sources: &[&[u8]]) {
+        let Some(cache) = self.cache.as_ref() else {
+            return;
+        };
+        let keys: Vec<Key> = sources
+            .iter()
+            .filter(|s| s.len() >= CACHE_MIN_BYTES)
+            .map(|s| Key::of_source(s))
+            .collect();
+        let Some(hits) = cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get_many(self.encoding, &keys).ok())
+        else {
+            return;
+        };
+        if let Ok(mut recalled) = self.recalled.lock() {
+            recalled.extend(
+                keys.into_iter()
+                    .zip(hits)
+                    .filter_map(|(k, n)| Some((k, n?))),
+            );
+        }
+    }
+
+    fn count_from(&self, source: &[u8], probe: &dyn Fn() -> Message) -> u64 {
+        let Some(cache) = self
+            .cache
+            .as_ref()
+            .filter(|_| source.len() >= CACHE_MIN_BYTES)
+        else {
+            return self.count(&probe());
+        };
+        let key = Key::of_source(source);
+        let recalled = self.recalled.lock().ok().and_then(|r| r.get(&key).copied());
+        let hit = recalled.or_else(|| {
+            cache
+                .lock()
+                .ok()
+                .and_then(|c| c.get_many(self.encoding, std::slice::from_ref(&key)).ok())
+                .and_then(|v| v.into_iter().next().flatten())
+        });
+        hit.unwrap_or_else(|| {
+            let n = self.count(&probe());
+            if let Ok(mut fresh) = self.fresh.lock() {
+                fresh.push((key, n));
+            }
+            n
+        })
+    }
+
     fn count(&self, m: &Message) -> u64 {
         self.counted.stored(m).unwrap_or_else(|| {
             m.parts
@@ -76,5 +130,56 @@ impl Counter for Remembering {
                 .map(|t| self.text(&t))
                 .sum()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::testkit::{result, seed_five_session};
+
+    fn counter(dir: &std::path::Path) -> Remembering {
+        let s = seed_five_session();
+        let counted = Counted::from_tokens(&s, &[0; 5], Encoding::O200kBase);
+        Remembering::new(counted, Some(TokenCache::open(dir).unwrap()))
+    }
+
+    #[test]
+    fn a_message_known_by_its_source_is_counted_once_and_then_looked_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "collected 12 items\n".repeat(20);
+        let want = Encoding::O200kBase.count(&text);
+        let made = Cell::new(0);
+        let probe = || {
+            made.set(made.get() + 1);
+            result(4, "c9", &text)
+        };
+        let source = vec![7u8; CACHE_MIN_BYTES];
+        let first = counter(dir.path());
+        assert_eq!(first.count_from(&source, &probe), want);
+        assert_eq!(made.get(), 1);
+        first.keep();
+
+        // The next view finds it under its source, one by one or all at once, and never
+        // makes the message again.
+        let never = || -> Message { panic!("made again") };
+        let next = counter(dir.path());
+        assert_eq!(next.count_from(&source, &never), want);
+        let recalled = counter(dir.path());
+        recalled.recall(&[&source[..], &[1u8; CACHE_MIN_BYTES][..]]);
+        assert_eq!(recalled.recalled.lock().unwrap().len(), 1);
+        assert_eq!(recalled.count_from(&source, &never), want);
+
+        // Another source is another message; a short one is not kept at all.
+        let other = counter(dir.path());
+        assert_eq!(other.count_from(&[8u8; CACHE_MIN_BYTES], &probe), want);
+        assert_eq!(other.count_from(&[7u8; 16], &probe), want);
+        other.keep();
+        assert_eq!(made.get(), 3);
+        let again = counter(dir.path());
+        assert_eq!(again.count_from(&[7u8; 16], &probe), want);
+        assert_eq!(made.get(), 4);
     }
 }

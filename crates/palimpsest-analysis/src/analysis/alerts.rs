@@ -217,7 +217,13 @@ fn rereads(d: &Diagnosis, rules: &AlertRules, out: &mut Vec<Condition>) {
 fn thrash(session: &Session, rules: &AlertRules, out: &mut Vec<Condition>) {
     let cuts = super::cuts::cuts(session);
     let msgs = &session.messages;
-    for t in super::thrash::thrash_at(session, &cuts, rules.freed_below, rules.storm_requests) {
+    for t in super::thrash::thrash_at(
+        session,
+        &cuts,
+        rules.freed_below,
+        rules.storm_requests,
+        None,
+    ) {
         let Some(k) = cuts.iter().position(|c| c.number == t.compaction) else {
             continue;
         };

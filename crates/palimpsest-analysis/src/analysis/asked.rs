@@ -58,7 +58,7 @@ pub fn spill_regex(opts: &DiagnoseOptions) -> Result<Option<regex::Regex>> {
 /// The post-mortem of a loaded session (re-reads, exploration, loops, spill loops, summary
 /// losses, verdict). Tokens are BPE counts for the session's model unless asked to estimate.
 pub fn diagnose(session: &Session, opts: &DiagnoseOptions) -> Result<super::Diagnosis> {
-    let classified = super::reads::Classified::of(session);
+    let classified = super::classified::Classified::of(session);
     Ok(diagnose_known(session, opts, None, None, &classified)?.0)
 }
 
@@ -71,13 +71,13 @@ const LOOKED_UP_FROM: usize = 1024;
 /// the number of the first of them. Long texts' BPE counts (a re-read's result) are looked up
 /// in `cache` first: the index's update counts every message through it, so a transcript's
 /// re-reads, hundreds of files long, are not counted again at every appended line. The
-/// session's calls come `classified` ([`super::reads::Classified`]).
+/// session's calls come `classified` ([`super::classified::Classified`]).
 pub fn diagnose_known(
     session: &Session,
     opts: &DiagnoseOptions,
     known_before: Option<usize>,
     cache: Option<&crate::tokens::TokenCache>,
-    classified: &super::reads::Classified<'_>,
+    classified: &super::classified::Classified<'_>,
 ) -> Result<(super::Diagnosis, usize)> {
     let re = spill_regex(opts)?;
     let enc = crate::tokens::Encoding::for_model(session.meta.model.as_deref());

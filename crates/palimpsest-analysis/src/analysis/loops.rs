@@ -4,9 +4,7 @@
 //! Which calls there are is `calls`'; which of them read or write is `reads`'.
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
 
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -55,29 +53,6 @@ pub struct Loop {
     pub arguments: Option<Value>,
 }
 
-static TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(timed out|time(?:d)?out (?:after|exceeded|expired|reached)|deadline exceeded|exceeded (?:the )?(?:time ?limit|timeout)|killed after \d+ ?s)",
-    )
-    .expect("static regex")
-});
-
-/// Compile this module's patterns now (see [`super::warm_up`]).
-pub(super) fn warm_up() {
-    LazyLock::force(&TIMEOUT);
-}
-
-/// True when a result reads as a timeout. Only the ends of the text are searched: a long
-/// result is file content, and a source file mentioning `timed out` is not a timeout.
-pub fn is_timeout(text: &str) -> bool {
-    let head: String = text.chars().take(400).collect();
-    let tail: String = {
-        let n = text.chars().count();
-        text.chars().skip(n.saturating_sub(400)).collect()
-    };
-    TIMEOUT.is_match(&head) || TIMEOUT.is_match(&tail)
-}
-
 /// A successful read-only query of an MCP server (`mcp__github__get_authenticated_user`,
 /// `linear__list_issues`): it asks a service for its state, which another party may change, and
 /// asking again costs a small answer. Left out of repeated calls as polls are; a failing one
@@ -88,8 +63,12 @@ fn asks_a_service(c: &Call) -> bool {
         && crate::tool::verb(c.name) == crate::tool::Verb::Look
 }
 
-/// Find loops. `classes[i]` classifies `calls[i]`.
-pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
+/// Find loops. `classes[i]` classifies `calls[i]`; `results[i]` is what its result says.
+pub(crate) fn loops(
+    calls: &[Call],
+    classes: &[CallClass],
+    results: &[super::classified::ResultFacts],
+) -> Vec<Loop> {
     let mut out = Vec::new();
 
     // Repeated calls, keyed by tool and key-sorted arguments: a loop is a run of the same
@@ -204,10 +183,8 @@ pub(crate) fn loops(calls: &[Call], classes: &[CallClass]) -> Vec<Loop> {
     push_stretch(&mut stretch, &mut out);
 
     // Timeouts.
-    for c in calls {
-        if let Some(r) = c.result
-            && is_timeout(&r.text())
-        {
+    for (c, said) in calls.iter().zip(results) {
+        if said.timed_out {
             out.push(Loop {
                 kind: LoopKind::Timeout,
                 description: format!("{} {} timed out", c.name, short_args(&c.arguments.value())),
@@ -302,27 +279,5 @@ pub fn short_args(v: &Value) -> String {
         }
         Value::String(s) => cut(s),
         other => cut(&other.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timeouts_are_found_at_the_ends_only() {
-        assert!(
-            is_timeout("Error: command timed out after 900 seconds"),
-            "plain timeout"
-        );
-        let file = format!(
-            "{}# handles timed out connections\n{}",
-            "x".repeat(1000),
-            "y".repeat(1000)
-        );
-        assert!(
-            !is_timeout(&file),
-            "a phrase in the middle of file content is not a timeout"
-        );
     }
 }

@@ -16,6 +16,7 @@
 pub mod alerts;
 pub mod asked;
 pub mod calls;
+pub mod classified;
 pub mod confine;
 pub mod cuts;
 pub mod edits;
@@ -192,13 +193,12 @@ fn ended_while_running(session: &Session, calls: &[calls::Call]) -> Vec<RunningC
 pub fn warm_up() {
     losses::warm_up();
     markers::warm_up();
-    loops::warm_up();
-    thrash::warm_up();
+    classified::warm_up();
 }
 
 /// Diagnose one session.
 pub fn diagnose(session: &Session, opts: &Options) -> Diagnosis {
-    diagnose_known(session, opts, None, &reads::Classified::of(session)).0
+    diagnose_known(session, opts, None, &classified::Classified::of(session)).0
 }
 
 /// [`diagnose`] a session whose first `known_before` messages a previous diagnosis saw as they
@@ -213,7 +213,7 @@ pub fn diagnose_known(
     session: &Session,
     opts: &Options,
     known_before: Option<usize>,
-    classified: &reads::Classified<'_>,
+    classified: &classified::Classified<'_>,
 ) -> (Diagnosis, usize) {
     let (calls, classes) = (&classified.calls, &classified.classes);
     let cuts = cuts::cuts(session);
@@ -249,12 +249,12 @@ pub fn diagnose_known(
     let mut d = Diagnosis {
         verdict: String::new(),
         severity: Severity::Ok,
-        thrash: thrash::thrash(session, &cuts),
+        thrash: thrash::thrash(session, &cuts, Some(classified)),
         expects_writes,
         exploration_share: exploration.share,
         rereads,
-        loops: loops::loops(calls, classes),
-        spill_loops: spills::spill_loops(calls, classes, opts.spill_pattern),
+        loops: loops::loops(calls, classes, &classified.results),
+        spill_loops: spills::spill_loops(classified, opts.spill_pattern),
         summary_losses: losses::losses_from(session, &cuts, losses_from),
         session_id: session.meta.id.clone(),
         findings: Vec::new(),

@@ -133,6 +133,16 @@ const PATH_KEYS: &[&str] = &[
 
 /// Classify one call. `working_dir` is the session's.
 pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
+    classify_with(call, working_dir, &|| call.result.map(|r| r.text()))
+}
+
+/// [`classify`], with the call's result text from `result` (asked for only when the class
+/// depends on it: a read the tool cut short), for a caller that unpacked it already.
+pub fn classify_with<'t>(
+    call: &Call,
+    working_dir: Option<&str>,
+    result: &dyn Fn() -> Option<std::borrow::Cow<'t, str>>,
+) -> CallClass {
     let tool = call.tool.as_str();
     let args = &call.arguments.value();
     let key = |p: &str, cwd: &str| normalise(p, cwd, working_dir);
@@ -179,9 +189,8 @@ pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
         if let Some(p) = arg_str(args, PATH_KEYS) {
             let asked = super::ranges::of_arguments(args);
             // A read the tool cut short returned only the lines it says it showed.
-            let range = call
-                .result
-                .and_then(|r| super::ranges::shown(&r.text()))
+            let range = result()
+                .and_then(|r| super::ranges::shown(&r))
                 .and_then(|shown| super::ranges::within(asked, shown))
                 .unwrap_or(asked);
             class.accesses.push(FileAccess {
@@ -362,24 +371,4 @@ fn patch_paths(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// A session's calls paired with their results ([`super::calls::calls`]) and each one's class:
-/// made once for the diagnosis, the cut view's file carriers and the spill files, which each
-/// classified every call again (a long result unpacked each time).
-pub struct Classified<'a> {
-    /// The calls, in call order.
-    pub calls: Vec<super::calls::Call<'a>>,
-    /// Each call's class, by position in `calls`.
-    pub classes: Vec<CallClass>,
-}
-
-impl<'a> Classified<'a> {
-    /// Every call of `session`, classified against its working directory.
-    pub fn of(session: &'a crate::model::Session) -> Classified<'a> {
-        let wd = session.meta.working_dir.as_deref();
-        let calls = super::calls::calls(session);
-        let classes = calls.iter().map(|c| classify(c, wd)).collect();
-        Classified { calls, classes }
-    }
 }

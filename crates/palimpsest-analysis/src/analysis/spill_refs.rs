@@ -33,14 +33,18 @@ pub struct SpillRef {
 /// Every spill file `session`'s messages name, in message order, with the markers of
 /// `pattern` (a user's) beside the built-in ones; one path named twice by one message once.
 pub fn spill_refs(session: &Session, pattern: Option<&Regex>) -> Vec<SpillRef> {
-    spill_refs_classified(session, pattern, &super::reads::Classified::of(session))
+    spill_refs_classified(
+        session,
+        pattern,
+        &super::classified::Classified::of(session),
+    )
 }
 
 /// [`spill_refs`] of a session whose calls come `classified`.
 pub fn spill_refs_classified(
     session: &Session,
     pattern: Option<&Regex>,
-    classified: &super::reads::Classified<'_>,
+    classified: &super::classified::Classified<'_>,
 ) -> Vec<SpillRef> {
     let (calls, classes) = (&classified.calls, &classified.classes);
     let by_result: HashMap<usize, usize> = calls
@@ -53,7 +57,17 @@ pub fn spill_refs_classified(
     for m in &session.messages {
         for p in &m.parts {
             let text = match p {
-                Part::ToolResult { text, .. } => text.text(),
+                // Read when the calls were classified, unless a pattern of the caller's own
+                // is to be looked for too.
+                Part::ToolResult { call_id, text, .. } => {
+                    match classified.result_of(m.index, call_id, text) {
+                        Some(said) if pattern.is_none() => {
+                            found.extend(said.markers.iter().map(|mk| (m.index, mk.clone())));
+                            continue;
+                        }
+                        _ => text.text(),
+                    }
+                }
                 Part::Text { text } => text.into(),
                 _ => continue,
             };
@@ -148,7 +162,7 @@ fn pruned(session: &Session, calls: &[super::calls::Call]) -> Vec<(usize, Marker
             let m = &session.messages[*positions.get(&at)?];
             m.parts.iter().find_map(|p| match p {
                 Part::ToolResult { call_id, text, .. } if *call_id == id => {
-                    Some((at, text.text().len() as u64))
+                    Some((at, text.len() as u64))
                 }
                 _ => None,
             })

@@ -6,10 +6,9 @@
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::calls::Call;
 pub use super::markers::{Marker, SpillKind, custom_pattern, markers};
 use super::paths::file_name;
-use super::reads::{AccessKind, CallClass};
+use super::reads::AccessKind;
 
 /// One read in a spill loop.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,16 +47,21 @@ pub struct SpillLoop {
 
 /// Find spill loops: chains where reading a spill file spills again, at least twice.
 pub(crate) fn spill_loops(
-    calls: &[Call],
-    classes: &[CallClass],
+    classified: &super::classified::Classified<'_>,
     custom: Option<&Regex>,
 ) -> Vec<SpillLoop> {
+    let (calls, classes) = (&classified.calls, &classified.classes);
     let mut chains: Vec<SpillLoop> = Vec::new();
     // spill path → chain index
     let mut open: Vec<(String, usize)> = Vec::new();
-    for (c, class) in calls.iter().zip(classes) {
-        let result = c.result.map(|b| b.text()).unwrap_or_default();
-        let spilled_to = markers(&result, custom)
+    for ((c, class), said) in calls.iter().zip(classes).zip(&classified.results) {
+        // A pattern of the caller's own is looked for in the text again; the built-in ones
+        // were when the calls were classified.
+        let found = match (custom, c.result) {
+            (Some(custom), Some(r)) => markers(&r.text(), Some(custom)),
+            _ => said.markers.clone(),
+        };
+        let spilled_to = found
             .into_iter()
             .filter(|m| m.kind != SpillKind::CompactionTranscript)
             .find_map(|m| m.path.map(|p| (p, m.total_bytes)));
@@ -76,7 +80,7 @@ pub(crate) fn spill_loops(
             read_path,
             spilled_to: spilled_to.as_ref().map(|(p, _)| p.clone()),
             total_bytes: spilled_to.as_ref().and_then(|(_, t)| *t),
-            timed_out: super::loops::is_timeout(&result),
+            timed_out: said.timed_out,
         };
         match hit {
             Some(pos) => {

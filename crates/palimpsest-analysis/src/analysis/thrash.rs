@@ -4,13 +4,11 @@
 //! worker that keeps paying for summaries and gets nowhere.
 //! Where the cuts are is `cuts`'; what a request's recorded context was is `tokens::report`'s.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::classified::{Classified, says_too_long};
 use super::cuts::Cut;
-use crate::model::{Part, Role, Session};
+use crate::model::{Message, Part, Role, Session};
 
 /// A compaction that freed less than this share of its context did not help.
 pub const FREED_MIN: f64 = 0.20;
@@ -40,16 +38,6 @@ pub struct Thrash {
     pub description: String,
 }
 
-static TOO_LONG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)prompt is too long|context_length_exceeded|maximum context length|context window (?:is )?(?:exceeded|full)|input is too long")
-        .expect("static regex")
-});
-
-/// Compile this module's patterns now (see [`super::warm_up`]).
-pub(super) fn warm_up() {
-    LazyLock::force(&TOO_LONG);
-}
-
 /// `181060` → `181 060`.
 pub fn grouped(n: u64) -> String {
     let s = n.to_string();
@@ -63,31 +51,36 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
-fn message_text(session: &Session, i: usize) -> String {
-    let m = &session.messages[i];
-    let mut t = String::new();
-    for p in &m.parts {
-        match p {
-            Part::Text { text } => t.push_str(text),
-            Part::ToolResult { text, .. } => t.push_str(&text.text()),
-            Part::Other { raw, .. } => t.push_str(&raw.to_string()),
-            _ => {}
-        }
-    }
-    t
+/// True when a part of message `m` says the prompt was too long; a result's text is asked of
+/// `classified` when it read it already (a long one is held packed).
+fn context_error(m: &Message, classified: Option<&Classified<'_>>) -> bool {
+    m.parts.iter().any(|p| match p {
+        Part::Text { text } => says_too_long(text),
+        Part::ToolResult { call_id, text, .. } => classified
+            .and_then(|c| c.result_of(m.index, call_id, text))
+            .map_or_else(|| says_too_long(&text.text()), |said| said.too_long),
+        Part::Other { raw, .. } => says_too_long(&raw.to_string()),
+        _ => false,
+    })
 }
 
 /// The compactions of `session` (`cuts`, microcompacts, content replacements, context
 /// collapses and summaries of the chat history alone left out: each takes only part of the
 /// context by design, so a context still near its size after one is no sign of thrash) that
-/// thrashed.
-pub fn thrash(session: &Session, cuts: &[Cut]) -> Vec<Thrash> {
-    thrash_at(session, cuts, FREED_MIN, REQUESTS_APART_MAX)
+/// thrashed. The results' texts are asked of `classified` when the caller has it.
+pub fn thrash(session: &Session, cuts: &[Cut], classified: Option<&Classified<'_>>) -> Vec<Thrash> {
+    thrash_at(session, cuts, FREED_MIN, REQUESTS_APART_MAX, classified)
 }
 
 /// [`thrash`] at other thresholds: a compaction that freed less than `freed_min` of its
 /// context, two compactions `apart_max` requests apart or fewer (the live alerts' settings).
-pub fn thrash_at(session: &Session, cuts: &[Cut], freed_min: f64, apart_max: usize) -> Vec<Thrash> {
+pub fn thrash_at(
+    session: &Session,
+    cuts: &[Cut],
+    freed_min: f64,
+    apart_max: usize,
+    classified: Option<&Classified<'_>>,
+) -> Vec<Thrash> {
     let full: Vec<&Cut> = cuts
         .iter()
         .filter(|c| !c.partial() && !c.history_only)
@@ -133,7 +126,7 @@ pub fn thrash_at(session: &Session, cuts: &[Cut], freed_min: f64, apart_max: usi
             .find(|&j| j + 1 >= full.len() || gaps[j] > apart_max)
             .unwrap_or(k);
         let error_messages: Vec<usize> = (c.cut_index..end.min(msgs.len()))
-            .filter(|&i| TOO_LONG.is_match(&message_text(session, i)))
+            .filter(|&i| context_error(&msgs[i], classified))
             .collect();
         let mut clauses = Vec::new();
         let freed_little = match (before, after) {

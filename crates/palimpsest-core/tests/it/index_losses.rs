@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use palimpsest_core::analysis::asked::diagnose_known;
-use palimpsest_core::analysis::reads::Classified;
+use palimpsest_core::analysis::classified::Classified;
 use palimpsest_core::api::{self, DiagnoseOptions};
 use palimpsest_core::index::Index;
 

@@ -56,8 +56,9 @@ impl CompactJson {
         }
     }
 
-    /// The text as held: its UTF-8 bytes, or their zstd frame.
-    pub(crate) fn held(&self) -> &[u8] {
+    /// The text as held: its UTF-8 bytes, or their zstd frame. Packing is deterministic, so
+    /// these bytes identify the value, for a key that need not unpack it.
+    pub fn held(&self) -> &[u8] {
         &self.0
     }
 

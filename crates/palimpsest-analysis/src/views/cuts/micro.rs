@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{CompactionRecord, Message, Part, ResultHolders, Role, Session};
+use crate::model::{CompactionRecord, Message, Part, ResultHolders, Role, Session, Trigger};
 use crate::tokens::Counter;
 
 /// One tool result a microcompact cleared.
@@ -82,14 +82,13 @@ impl<'a> Calls<'a> {
     }
 }
 
-/// Every result `record` (a microcompact) cleared, in stored order.
-pub fn cleared(
-    session: &Session,
+/// The results `record` (a microcompact) cleared, in stored order: each one's message, call
+/// id and stored block.
+fn cleared_parts<'s>(
+    session: &'s Session,
     record: &CompactionRecord,
     calls: &Calls<'_>,
-    carried: &HashMap<usize, &[String]>,
-    counter: &dyn Counter,
-) -> Vec<ClearedResult> {
+) -> Vec<(&'s Message, &'s str, &'s crate::model::CompactJson)> {
     let ids: HashSet<String> = record.cleared_calls().into_iter().collect();
     let holders = calls
         .results
@@ -98,36 +97,65 @@ pub fn cleared(
     for pos in holders {
         let m = &session.messages[pos];
         for p in &m.parts {
-            let Part::ToolResult { call_id, raw, .. } = p else {
-                continue;
-            };
-            if !ids.contains(call_id) {
-                continue;
+            if let Part::ToolResult { call_id, raw, .. } = p
+                && ids.contains(call_id)
+            {
+                out.push((&**m, call_id.as_str(), raw));
             }
-            let call = calls.calls.get(call_id.as_str());
-            let text = stored_text(&raw.value());
-            let probe = Message::new(
-                m.index,
-                Role::User,
-                vec![Part::ToolResult {
-                    call_id: call_id.clone(),
-                    text: crate::model::Body::plain(text),
-                    is_error: false,
-                    raw: Value::Null.into(),
-                }],
-            );
-            out.push(ClearedResult {
+        }
+    }
+    out
+}
+
+/// The stored blocks of every result the microcompacts of `session` cleared, to look their
+/// counts up at once ([`Counter::recall`]) rather than one by one.
+pub fn cleared_sources<'s>(session: &'s Session, calls: &Calls<'_>) -> Vec<&'s [u8]> {
+    session
+        .compactions
+        .iter()
+        .filter(|r| matches!(r.trigger, Some(Trigger::Micro | Trigger::Replacement)))
+        .flat_map(|r| cleared_parts(session, r, calls))
+        .map(|(_, _, raw)| raw.held())
+        .collect()
+}
+
+/// Every result `record` (a microcompact) cleared, in stored order.
+pub fn cleared(
+    session: &Session,
+    record: &CompactionRecord,
+    calls: &Calls<'_>,
+    carried: &HashMap<usize, &[String]>,
+    counter: &dyn Counter,
+) -> Vec<ClearedResult> {
+    cleared_parts(session, record, calls)
+        .into_iter()
+        .map(|(m, call_id, raw)| {
+            let call = calls.calls.get(call_id);
+            // The stored block is what the text is read from (`raw` keeps it compact, often
+            // packed): a count kept under it spares unpacking and parsing it at every update.
+            let probe = || {
+                Message::new(
+                    m.index,
+                    Role::User,
+                    vec![Part::ToolResult {
+                        call_id: call_id.to_owned(),
+                        text: crate::model::Body::plain(stored_text(&raw.value())),
+                        is_error: false,
+                        raw: Value::Null.into(),
+                    }],
+                )
+            };
+            ClearedResult {
                 index: m.index,
-                call_id: call_id.clone(),
+                call_id: call_id.to_owned(),
                 call_index: call.map(|c| c.0),
                 tool: call.map(|c| c.1.to_owned()),
                 paths: carried
                     .get(&m.index)
                     .map(|p| p.to_vec())
                     .unwrap_or_default(),
-                tokens_counted: counter.count(&probe),
-            });
-        }
-    }
-    out
+                tokens_counted: counter.count_from(raw.held(), &probe),
+            }
+        })
+        .collect()
 }

@@ -144,7 +144,7 @@ pub struct RequestView {
 
 /// Every message of `session` that carried a file's content, in stored order, from its calls
 /// `classified`.
-pub fn carriers(classified: &crate::analysis::reads::Classified<'_>) -> Vec<FileCarrier> {
+pub fn carriers(classified: &crate::analysis::classified::Classified<'_>) -> Vec<FileCarrier> {
     let mut out: Vec<FileCarrier> = classified
         .calls
         .iter()
@@ -176,7 +176,7 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
     session_cuts_classified(
         session,
         counter,
-        &crate::analysis::reads::Classified::of(session),
+        &crate::analysis::classified::Classified::of(session),
     )
 }
 
@@ -184,7 +184,7 @@ pub fn session_cuts(session: &Session, counter: &dyn Counter) -> SessionCuts {
 pub fn session_cuts_classified(
     session: &Session,
     counter: &dyn Counter,
-    classified: &crate::analysis::reads::Classified<'_>,
+    classified: &crate::analysis::classified::Classified<'_>,
 ) -> SessionCuts {
     let eras = Eras::new(session);
     let profile = HealthProfile::for_format(session.meta.format);
@@ -202,6 +202,7 @@ pub fn session_cuts_classified(
         }
     }
     let calls = micro::Calls::new(session);
+    counter.recall(&micro::cleared_sources(session, &calls));
     let cuts = anatomy(session, &eras, counter, &profile)
         .into_iter()
         .map(|a| {
