@@ -14,55 +14,24 @@ const INSERT: &str = "INSERT OR REPLACE INTO messages(session, idx, role, kind, 
     VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
         ?20)";
 
-/// Write the rows of session `id`. With `from` 0 the session has no rows left (`store`
-/// deleted them); otherwise the stored rows are compared with `rows` and only those that
-/// differ, or are new, are written, and rows past the session's end are deleted. Rewriting
-/// every row of a 200 MB transcript for one appended line was a third of re-indexing it, most
-/// of it in the commit that wrote the rewritten pages. With `rows_from` > 0, `rows` are those
-/// of messages from `rows_from` on and the stored rows before it stand (a reader that read
-/// only what was appended says they did not change): the others are replaced.
+/// Write the rows of session `id`: those of positions `rows_from..len`, each made by `row`
+/// when it is written (a long session's rows are never all held at once). With `from` 0 the
+/// session has no rows left (`store` deleted them); otherwise the stored rows are compared
+/// with the rows made and only those that differ, or are new, are written, and rows past the
+/// session's end are deleted. Rewriting every row of a 200 MB transcript for one appended line
+/// was a third of re-indexing it, most of it in the commit that wrote the rewritten pages.
+/// With `rows_from` > 0 the stored rows before it stand (a reader that read only what was
+/// appended says they did not change): the others are replaced.
 pub fn write(
     conn: &Connection,
     id: i64,
-    rows: &[MessageRow],
+    len: usize,
+    row: &dyn Fn(usize) -> MessageRow,
     from: usize,
     rows_from: usize,
 ) -> rusqlite::Result<()> {
-    let changed: Vec<&MessageRow> = if rows_from > 0 {
-        conn.execute(
-            "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
-            params![id, rows_from as i64],
-        )?;
-        rows.iter().collect()
-    } else if from == 0 {
-        rows.iter().collect()
-    } else {
-        let mut same = vec![false; rows.len()];
-        let mut stored = conn.prepare(
-            "SELECT idx, role, kind, agent_visible, user_visible, chars, tokens, tools, is_error,
-                 paths, line, offset, records, body_json, row_json, seen_from, seen_until,
-                 pieces
-             FROM messages WHERE session = ?1",
-        )?;
-        let mut found = stored.query(params![id])?;
-        while let Some(r) = found.next()? {
-            let idx = r.get::<_, i64>(0)? as usize;
-            if let Some(m) = rows.get(idx) {
-                same[idx] = is_same(r, m)?;
-            }
-        }
-        conn.execute(
-            "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
-            params![id, rows.len() as i64],
-        )?;
-        rows.iter()
-            .zip(same)
-            .filter(|(_, s)| !s)
-            .map(|(m, _)| m)
-            .collect()
-    };
     let mut insert = conn.prepare_cached(INSERT)?;
-    for m in changed {
+    let mut put = |m: &MessageRow| -> rusqlite::Result<()> {
         insert.execute(params![
             id,
             m.index as i64,
@@ -85,6 +54,41 @@ pub fn write(
             m.seen.and_then(|(_, until)| until).map(|u| u as i64),
             m.pieces,
         ])?;
+        Ok(())
+    };
+    if rows_from > 0 || from == 0 {
+        if rows_from > 0 {
+            conn.execute(
+                "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
+                params![id, rows_from as i64],
+            )?;
+        }
+        for pos in rows_from..len {
+            put(&row(pos))?;
+        }
+        return Ok(());
+    }
+    // Compared first, each row made and let go; those that differ are made again to be
+    // written (the few an append changed).
+    let mut same = vec![false; len];
+    let mut stored = conn.prepare(
+        "SELECT idx, role, kind, agent_visible, user_visible, chars, tokens, tools, is_error,
+             paths, line, offset, records, body_json, row_json, seen_from, seen_until, pieces
+         FROM messages WHERE session = ?1",
+    )?;
+    let mut found = stored.query(params![id])?;
+    while let Some(r) = found.next()? {
+        let idx = r.get::<_, i64>(0)? as usize;
+        if idx < len {
+            same[idx] = is_same(r, &row(idx))?;
+        }
+    }
+    conn.execute(
+        "DELETE FROM messages WHERE session = ?1 AND idx >= ?2",
+        params![id, len as i64],
+    )?;
+    for pos in (0..len).filter(|&p| !same[p]) {
+        put(&row(pos))?;
     }
     Ok(())
 }
@@ -157,13 +161,13 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let (conn, _) = super::super::store::open(&t.path().join("index.db")).unwrap();
         let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
-        write(&conn, 1, &first, 0, 0).unwrap();
+        write(&conn, 1, 5, &|i| first[i].clone(), 0, 0).unwrap();
         let before = conn.total_changes();
 
         // A cut appended after message 4 hides messages 0 and 1 from the model.
         let mut now: Vec<MessageRow> = (0..7).map(|i| row(i, i > 1)).collect();
         now[4].records = "[5,6]".into();
-        write(&conn, 1, &now, 4, 0).unwrap();
+        write(&conn, 1, 7, &|i| now[i].clone(), 4, 0).unwrap();
         assert_eq!(
             conn.total_changes() - before,
             5,
@@ -181,7 +185,7 @@ mod tests {
         );
 
         // Read again shorter (a rewind): rows past the end go.
-        write(&conn, 1, &now[..3], 2, 0).unwrap();
+        write(&conn, 1, 3, &|i| now[i].clone(), 2, 0).unwrap();
         assert_eq!(
             stored(&conn),
             want[..3].to_vec(),
@@ -194,12 +198,12 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let (conn, _) = super::super::store::open(&t.path().join("index.db")).unwrap();
         let first: Vec<MessageRow> = (0..5).map(|i| row(i, true)).collect();
-        write(&conn, 1, &first, 0, 0).unwrap();
+        write(&conn, 1, 5, &|i| first[i].clone(), 0, 0).unwrap();
         let before = conn.total_changes();
         // Message 4 grew (another block of its response) and two came after it.
         let mut tail: Vec<MessageRow> = (4..7).map(|i| row(i, true)).collect();
         tail[0].records = "[5,6]".into();
-        write(&conn, 1, &tail, 4, 4).unwrap();
+        write(&conn, 1, 7, &|i| tail[i - 4].clone(), 4, 4).unwrap();
         assert_eq!(
             conn.total_changes() - before,
             4,

@@ -86,8 +86,8 @@ pub struct Prepared {
     pub meta: SessionMeta,
     /// The fleet row.
     pub row: FleetRow,
-    /// Per message from [`Prepared::rows_from`] on.
-    pub messages: Vec<MessageRow>,
+    /// Per message from [`Prepared::rows_from`] on, made as they are written.
+    pub messages: MessageRows,
     /// The first message with a row in `messages`: those before it are as the index has them
     /// (an appended transcript read from its last offset, whose reader says so).
     pub rows_from: usize,
@@ -245,17 +245,33 @@ pub fn part_texts(session: &Session, from: usize) -> impl Iterator<Item = PartTe
     })
 }
 
+/// The rows of a session's messages, made one at a time as they are written
+/// ([`MessageRows::row`]): all held at once, they were the largest thing the first index of a
+/// long transcript kept (a message a microcompact cleared keeps its whole body, stored text
+/// and all), more than the session itself.
+#[derive(Debug, Clone)]
+pub struct MessageRows {
+    /// The first message with a row to write: those before it are as the index has them.
+    pub from: usize,
+    eras: crate::compaction::context::Eras,
+    /// File paths the calls of each message from `from` on name, by message index.
+    paths_of: HashMap<usize, Vec<String>>,
+    /// BPE tokens per message of the session, in stored order (none when not counted).
+    tokens: Vec<u64>,
+    /// Piece counts per message, as `super::pieces::encode` made them.
+    pieces: Vec<String>,
+}
+
 /// The rows of a session's messages from `from` on, with each message's BPE tokens and piece
 /// counts (`tokens`, `pieces`: one entry per message of the session, in stored order; none
 /// when it was not counted).
 pub fn message_rows(
     session: &Session,
     tokens: &[u64],
-    mut pieces: Vec<String>,
+    pieces: Vec<String>,
     from: usize,
-) -> Vec<MessageRow> {
+) -> MessageRows {
     let wd = session.meta.working_dir.as_deref();
-    let eras = crate::compaction::context::Eras::new(session);
     let calls = crate::analysis::calls::calls(session);
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
     for c in calls.iter().filter(|c| c.call_index >= from) {
@@ -267,72 +283,83 @@ pub fn message_rows(
             }
         }
     }
-    session
-        .messages
-        .iter()
-        .enumerate()
-        .skip(from)
-        .map(|(pos, m)| {
-            let mut chars = 0;
-            let mut tools: Vec<&str> = Vec::new();
-            let mut is_error = m.error.is_some();
-            for p in &m.parts {
-                match p {
-                    Part::Text { text } | Part::Thinking { text, .. } => chars += text.len(),
-                    Part::ToolCall {
-                        name, arguments, ..
-                    } => {
-                        chars += arguments.text_len();
-                        if !tools.contains(&name.as_str()) {
-                            tools.push(name);
-                        }
+    MessageRows {
+        from,
+        eras: crate::compaction::context::Eras::new(session),
+        paths_of,
+        tokens: tokens.to_vec(),
+        pieces,
+    }
+}
+
+impl MessageRows {
+    /// The row of the message at position `pos` of `session` (the session these rows were
+    /// made for).
+    pub fn row(&self, session: &Session, pos: usize) -> MessageRow {
+        let m = &session.messages[pos];
+        let mut chars = 0;
+        let mut tools: Vec<&str> = Vec::new();
+        let mut is_error = m.error.is_some();
+        for p in &m.parts {
+            match p {
+                Part::Text { text } | Part::Thinking { text, .. } => chars += text.len(),
+                Part::ToolCall {
+                    name, arguments, ..
+                } => {
+                    chars += arguments.text_len();
+                    if !tools.contains(&name.as_str()) {
+                        tools.push(name);
                     }
-                    Part::ToolResult {
-                        text, is_error: e, ..
-                    } => {
-                        chars += text.len();
-                        is_error |= *e;
-                    }
-                    _ => {}
                 }
+                Part::ToolResult {
+                    text, is_error: e, ..
+                } => {
+                    chars += text.len();
+                    is_error |= *e;
+                }
+                _ => {}
             }
-            let line = m
-                .detail("lines")
-                .and_then(|l| l.get(0).and_then(Value::as_u64))
-                .or_else(|| m.detail("line").and_then(|l| l.as_u64()));
-            let records = records_of(m);
-            MessageRow {
-                index: m.index,
-                role: role_name(m.role),
-                kind: serde_json::to_value(m.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                agent_visible: m.agent_visible,
-                user_visible: m.user_visible,
-                chars,
-                tools: tools.join(","),
-                is_error,
-                paths: paths_of.remove(&m.index).unwrap_or_default().join("\n"),
-                line,
-                offset: records.first().map(|r| r[1]),
-                body_json: (!records.is_empty() && needs_body(m))
-                    .then(|| serde_json::to_string(m).unwrap_or_default()),
-                records: if records.is_empty() {
-                    String::new()
-                } else {
-                    serde_json::to_string(&records).unwrap_or_default()
-                },
-                tokens: tokens.get(pos).copied(),
-                row_json: serde_json::to_string(&crate::views::timeline::row(m))
-                    .unwrap_or_default(),
-                seen: eras
-                    .visible_span(pos)
-                    .map(|(from, until)| (from, (until != usize::MAX).then_some(until))),
-                pieces: pieces.get_mut(pos).map(std::mem::take),
-            }
-        })
-        .collect()
+        }
+        let line = m
+            .detail("lines")
+            .and_then(|l| l.get(0).and_then(Value::as_u64))
+            .or_else(|| m.detail("line").and_then(|l| l.as_u64()));
+        let records = records_of(m);
+        MessageRow {
+            index: m.index,
+            role: role_name(m.role),
+            kind: serde_json::to_value(m.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            agent_visible: m.agent_visible,
+            user_visible: m.user_visible,
+            chars,
+            tools: tools.join(","),
+            is_error,
+            paths: self
+                .paths_of
+                .get(&m.index)
+                .map(|p| p.join("\n"))
+                .unwrap_or_default(),
+            line,
+            offset: records.first().map(|r| r[1]),
+            body_json: (!records.is_empty() && needs_body(m))
+                .then(|| serde_json::to_string(m).unwrap_or_default()),
+            records: if records.is_empty() {
+                String::new()
+            } else {
+                serde_json::to_string(&records).unwrap_or_default()
+            },
+            tokens: self.tokens.get(pos).copied(),
+            row_json: serde_json::to_string(&crate::views::timeline::row(m)).unwrap_or_default(),
+            seen: self
+                .eras
+                .visible_span(pos)
+                .map(|(from, until)| (from, (until != usize::MAX).then_some(until))),
+            pieces: self.pieces.get(pos).cloned(),
+        }
+    }
 }
 
 /// The `[line, offset]` of every record a message came from (`details.lines` beside

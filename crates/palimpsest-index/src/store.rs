@@ -315,9 +315,19 @@ fn first_part_from(conn: &Connection, id: i64, from: usize) -> rusqlite::Result<
     Ok((lo <= last).then_some(lo))
 }
 
-/// A kept view as stored: its JSON, zstd-compressed (fast level; JSON shrinks about tenfold).
-fn packed(json: &[u8]) -> Vec<u8> {
-    zstd::bulk::compress(json, 1).unwrap_or_default()
+/// A kept view as stored: its JSON, zstd-compressed as it is written (fast level; JSON shrinks
+/// about tenfold), so the whole JSON of a long session's view is never held beside it.
+fn packed<T: serde::Serialize>(view: &T) -> Vec<u8> {
+    use std::io::Write;
+    let packed = zstd::stream::Encoder::new(Vec::new(), 1).and_then(|mut z| {
+        // serde writes a token at a time; the encoder is handed blocks.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut z);
+        serde_json::to_writer(&mut w, view)?;
+        w.flush()?;
+        drop(w);
+        z.finish()
+    });
+    packed.unwrap_or_default()
 }
 
 /// Write one session (replacing what the index had of it; with `from` > 0 only the parts of
@@ -375,7 +385,8 @@ pub fn write(
         "DELETE FROM failures WHERE file = ?1 AND session_id = ?2",
         params![file, p.meta.id],
     )?;
-    super::messages::write(conn, id, &p.messages, from, p.rows_from)?;
+    let row = |pos: usize| p.messages.row(&p.session, pos);
+    super::messages::write(conn, id, p.session.messages.len(), &row, from, p.rows_from)?;
     let mut part = conn.prepare_cached(
         "INSERT INTO parts(rowid, text, idx, part, role, tool, cleared)
          VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -383,14 +394,14 @@ pub fn write(
     super::facts::write(conn, id, &p.requests, &p.cuts, &p.findings)?;
     super::facts::write_losses(conn, id, p.losses_from, &p.losses)?;
     for (table, json) in [
-        ("diagnoses", serde_json::to_vec(&p.diagnosis)),
-        ("token_reports", serde_json::to_vec(&p.token_report)),
-        ("cut_views", serde_json::to_vec(&p.cut_view)),
-        ("spill_refs", serde_json::to_vec(&p.spill_refs)),
+        ("diagnoses", packed(&p.diagnosis)),
+        ("token_reports", packed(&p.token_report)),
+        ("cut_views", packed(&p.cut_view)),
+        ("spill_refs", packed(&p.spill_refs)),
     ] {
         conn.execute(
             &format!("INSERT OR REPLACE INTO {table}(session, json) VALUES(?1, ?2)"),
-            params![id, packed(&json.unwrap_or_default())],
+            params![id, json],
         )?;
     }
     let base = part_base(id);
