@@ -85,6 +85,10 @@ pub struct Classified<'a> {
     pub classes: Vec<CallClass>,
     /// What each call's result says, by position in `calls` (default for a call unanswered).
     pub results: Vec<ResultFacts>,
+    /// A print of each call's arguments, by position in `calls`: equal for equal arguments,
+    /// keys in any order (`sources::json_print`), so the loop finder groups the same calls
+    /// without reading their arguments again.
+    pub arguments: Vec<u64>,
     /// Position in `calls` of the call each result answers, by the result's message index
     /// and call id.
     answered: HashMap<(usize, &'a str), usize>,
@@ -95,7 +99,12 @@ impl<'a> Classified<'a> {
     pub fn of(session: &'a crate::model::Session) -> Classified<'a> {
         let wd = session.meta.working_dir.as_deref();
         let calls = super::calls::calls(session);
-        let (classes, results) = read_all(&calls, wd).into_iter().unzip();
+        let (mut classes, mut results, mut arguments) = (Vec::new(), Vec::new(), Vec::new());
+        for (class, said, print) in read_all(&calls, wd) {
+            classes.push(class);
+            results.push(said);
+            arguments.push(print);
+        }
         let answered = calls
             .iter()
             .enumerate()
@@ -105,6 +114,7 @@ impl<'a> Classified<'a> {
             calls,
             classes,
             results,
+            arguments,
             answered,
         }
     }
@@ -126,16 +136,22 @@ impl<'a> Classified<'a> {
     }
 }
 
-/// Each call's class and what its result says, on every core: unpacking the results is the
-/// bulk of it, and the passes that ask for them wait.
-fn read_all(calls: &[Call<'_>], wd: Option<&str>) -> Vec<(CallClass, ResultFacts)> {
+/// One call read: its class, what its result says, its arguments' print.
+type Read = (CallClass, ResultFacts, u64);
+
+/// What each call reads as (its class, what its result says, its arguments' print), on every
+/// core: unpacking the results is the bulk of it, and the passes that ask for them wait.
+fn read_all(calls: &[Call<'_>], wd: Option<&str>) -> Vec<Read> {
     // Calls per share: enough to make a thread worth it, few enough that a run of long results
     // in one place does not leave the other cores idle.
     const SHARE: usize = 256;
     let one = |c: &Call<'_>| {
+        let args = c.arguments.value();
         let text = c.result.map(|r| r.text());
-        let class = super::reads::classify_with(c, wd, &|| text.as_deref().map(Cow::Borrowed));
-        (class, text.map(|t| ResultFacts::of(&t)).unwrap_or_default())
+        let class =
+            super::reads::classify_with(c, &args, wd, &|| text.as_deref().map(Cow::Borrowed));
+        let said = text.map(|t| ResultFacts::of(&t)).unwrap_or_default();
+        (class, said, crate::sources::json_print::of(&args))
     };
     let shares: Vec<&[Call<'_>]> = calls.chunks(SHARE).collect();
     let threads = std::thread::available_parallelism()
@@ -145,7 +161,7 @@ fn read_all(calls: &[Call<'_>], wd: Option<&str>) -> Vec<(CallClass, ResultFacts
         return calls.iter().map(one).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Vec<(CallClass, ResultFacts)>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, Vec<Read>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -246,6 +262,35 @@ mod tests {
         assert_eq!(c.result_of(3, "c2", first), Some(&c.results[1]));
         assert_eq!(c.result_of(3, "c2", second), None);
         assert_eq!(c.result_of(1, "c2", long), None);
+    }
+
+    #[test]
+    fn a_call_s_arguments_are_read_once_for_its_poll_and_its_print() {
+        let bash = |i: usize, id: &str, args: serde_json::Value| {
+            Message::new(
+                i,
+                Role::Assistant,
+                vec![Part::ToolCall {
+                    id: id.into(),
+                    name: "Bash".into(),
+                    arguments: args.into(),
+                }],
+            )
+        };
+        let s = session(
+            vec![
+                bash(0, "a", serde_json::json!({"command": "pytest -q", "timeout": 60})),
+                bash(1, "b", serde_json::json!({"timeout": 60, "command": "pytest -q"})),
+                bash(2, "c", serde_json::json!({"command": "pytest -q", "timeout": 90})),
+                bash(3, "d", serde_json::json!({"command": "sleep 30 && tail -20 app.log"})),
+            ],
+            vec![],
+        );
+        let c = Classified::of(&s);
+        assert_eq!(c.arguments[0], c.arguments[1], "the same arguments in another order");
+        assert_ne!(c.arguments[0], c.arguments[2]);
+        let polls: Vec<bool> = c.classes.iter().map(|k| k.poll).collect();
+        assert_eq!(polls, [false, false, false, true]);
     }
 
     #[test]

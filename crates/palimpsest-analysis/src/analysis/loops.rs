@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::calls::Call;
-use super::reads::CallClass;
 
 /// The same call this many times is a loop.
 pub const REPEAT_MIN: usize = 3;
@@ -63,28 +62,24 @@ fn asks_a_service(c: &Call) -> bool {
         && crate::tool::verb(c.name) == crate::tool::Verb::Look
 }
 
-/// Find loops. `classes[i]` classifies `calls[i]`; `results[i]` is what its result says.
-pub(crate) fn loops(
-    calls: &[Call],
-    classes: &[CallClass],
-    results: &[super::classified::ResultFacts],
-) -> Vec<Loop> {
+/// Find loops among the calls `classified`.
+pub(crate) fn loops(classified: &super::classified::Classified<'_>) -> Vec<Loop> {
+    let (calls, classes) = (&classified.calls, &classified.classes);
     let mut out = Vec::new();
 
     // Repeated calls, keyed by tool and key-sorted arguments: a loop is a run of the same
     // call getting the same answer, with no write anywhere between (a write may have changed
     // what the call sees: then trying again is reasonable). Polls wait for the world to change
     // and are left out.
-    let mut groups: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-    for (i, c) in calls.iter().enumerate() {
-        if super::polls::is_poll(c) || asks_a_service(c) {
+    let mut groups: BTreeMap<(&str, u64), Vec<usize>> = BTreeMap::new();
+    for (i, (c, class)) in calls.iter().zip(classes).enumerate() {
+        if class.poll || asks_a_service(c) {
             continue;
         }
-        let key = (
-            c.name.to_owned(),
-            canonical(&c.arguments.value()).to_string(),
-        );
-        groups.entry(key).or_default().push(i);
+        groups
+            .entry((c.name, classified.arguments[i]))
+            .or_default()
+            .push(i);
     }
     // Calls (by position) after which a write was made.
     let mut writes_before = vec![0usize; calls.len() + 1];
@@ -183,7 +178,7 @@ pub(crate) fn loops(
     push_stretch(&mut stretch, &mut out);
 
     // Timeouts.
-    for (c, said) in calls.iter().zip(results) {
+    for (c, said) in calls.iter().zip(&classified.results) {
         if said.timed_out {
             out.push(Loop {
                 kind: LoopKind::Timeout,

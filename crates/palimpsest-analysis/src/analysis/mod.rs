@@ -253,7 +253,7 @@ pub fn diagnose_known(
         expects_writes,
         exploration_share: exploration.share,
         rereads,
-        loops: loops::loops(calls, classes, &classified.results),
+        loops: loops::loops(classified),
         spill_loops: spills::spill_loops(classified, opts.spill_pattern),
         summary_losses: losses::losses_from(session, &cuts, losses_from),
         session_id: session.meta.id.clone(),

@@ -15,6 +15,11 @@ const GIT_LOOKS: &[&str] = &["status", "log", "diff", "fetch", "show", "branch",
 /// True when the call polls: a shell line with a sleep, a watcher or a status query, or a tool
 /// named for waiting or status.
 pub fn is_poll(call: &Call) -> bool {
+    is_poll_with(call, &call.arguments.value())
+}
+
+/// [`is_poll`], with the call's arguments `args` as read already.
+pub fn is_poll_with(call: &Call, args: &serde_json::Value) -> bool {
     let name = call.tool.as_str();
     let last = name.rsplit("__").next().unwrap_or(name);
     if last.contains("status")
@@ -24,7 +29,7 @@ pub fn is_poll(call: &Call) -> bool {
     {
         return true;
     }
-    let Some(line) = command_line(call) else {
+    let Some(line) = command_line(args) else {
         return false;
     };
     if line.contains("--watch") || line.contains("tail -f") || line.contains("tail -F") {
@@ -47,8 +52,7 @@ pub fn is_poll(call: &Call) -> bool {
     })
 }
 
-fn command_line(call: &Call) -> Option<String> {
-    let a = call.arguments.value();
+fn command_line(a: &serde_json::Value) -> Option<String> {
     let v = a
         .get("command")
         .or_else(|| a.get("cmd"))

@@ -44,6 +44,9 @@ pub struct CallClass {
     pub look_only: bool,
     /// The call changed something that is not a file (an MCP `update_*`, `create_*`, …).
     pub changes: bool,
+    /// The call waits for the world to change ([`super::polls::is_poll`]): its answer seen
+    /// again is not a re-read nor a loop.
+    pub poll: bool,
 }
 
 impl CallClass {
@@ -133,18 +136,32 @@ const PATH_KEYS: &[&str] = &[
 
 /// Classify one call. `working_dir` is the session's.
 pub fn classify(call: &Call, working_dir: Option<&str>) -> CallClass {
-    classify_with(call, working_dir, &|| call.result.map(|r| r.text()))
+    let args = call.arguments.value();
+    classify_with(call, &args, working_dir, &|| call.result.map(|r| r.text()))
 }
 
-/// [`classify`], with the call's result text from `result` (asked for only when the class
-/// depends on it: a read the tool cut short), for a caller that unpacked it already.
+/// [`classify`], with the call's arguments `args` as read, and its result text from `result`
+/// (asked for only when the class depends on it: a read the tool cut short), for a caller that
+/// read and unpacked them already.
 pub fn classify_with<'t>(
     call: &Call,
+    args: &Value,
     working_dir: Option<&str>,
     result: &dyn Fn() -> Option<std::borrow::Cow<'t, str>>,
 ) -> CallClass {
     let tool = call.tool.as_str();
-    let args = &call.arguments.value();
+    let mut class = classify_files(call, tool, args, working_dir, result);
+    class.poll = super::polls::is_poll_with(call, args);
+    class
+}
+
+fn classify_files<'t>(
+    call: &Call,
+    tool: &str,
+    args: &Value,
+    working_dir: Option<&str>,
+    result: &dyn Fn() -> Option<std::borrow::Cow<'t, str>>,
+) -> CallClass {
     let key = |p: &str, cwd: &str| normalise(p, cwd, working_dir);
     let mut class = CallClass::default();
     if SHELL_TOOLS.contains(&tool) {

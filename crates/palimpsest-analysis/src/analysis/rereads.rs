@@ -72,7 +72,7 @@ pub(crate) fn rereads(
     for (at, (call, class)) in calls.iter().zip(classes).enumerate() {
         // A read that waits for the world (`sleep 10 && tail -20 server.log`) looks at a file
         // another process writes: seeing it again is the point.
-        let polls = super::polls::is_poll(call);
+        let polls = class.poll;
         for a in &class.accesses {
             if a.kind == AccessKind::Write {
                 last_read.remove(&a.path);
