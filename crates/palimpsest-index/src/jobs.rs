@@ -169,15 +169,25 @@ fn prepare(
     index: &Path,
 ) -> Result<(Prepared, bool, Option<ToKeep>)> {
     let source = &*catalog.sources[job.source];
-    let kept = match (&job.given, &job.was, snapshots) {
-        (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose()?,
-        // Written lately, it is likely being written: read whole by a reader that goes on, kept,
-        // so even the first line appended is read on from here.
-        (None, None, Some(s)) if written_lately(&job.file) => {
-            s.open(source, &job.id).transpose()?
-        }
-        _ => None,
-    };
+    let (kept, stored) = std::thread::scope(|scope| {
+        // The piece counts the index kept of the messages it has, read on another core while
+        // the kept reader reads on (one core, the other idle); cut below to the messages the
+        // reader left unchanged.
+        let stored = (job.given.is_none() && job.was.is_some() && job.from > 0)
+            .then(|| scope.spawn(|| super::pieces::earlier(index, &job.file, &job.id, job.from)));
+        let kept = match (&job.given, &job.was, snapshots) {
+            (None, Some(was), Some(s)) => s.read(source, &job.file, &job.id, was).transpose(),
+            // Written lately, it is likely being written: read whole by a reader that goes on,
+            // kept, so even the first line appended is read on from here.
+            (None, None, Some(s)) if written_lately(&job.file) => {
+                s.open(source, &job.id).transpose()
+            }
+            _ => Ok(None),
+        };
+        let stored = stored.and_then(|h| h.join().ok().flatten());
+        (kept, stored)
+    });
+    let kept = kept?;
     let read = match (&job.given, &kept) {
         (Some(s), _) => Arc::clone(s),
         (None, Some(k)) => k.reader.session(),
@@ -190,7 +200,7 @@ fn prepare(
         .as_ref()
         .and_then(|k| k.changed_from)
         .map_or(0, |k| k.min(job.from));
-    let prepared = make(job, read, rows_from, opts, token_dir, index)?;
+    let prepared = make(job, read, rows_from, stored, opts, token_dir)?;
     let resumed = kept.as_ref().is_some_and(|k| k.changed_from.is_some());
     let tag = tag(&job.stamp, prepared.session.messages.len());
     Ok((prepared, resumed, kept.map(|k| (k, tag))))
@@ -218,15 +228,16 @@ pub(super) fn tag(stamp: &str, messages: usize) -> String {
     format!("{stamp}|{messages}")
 }
 
-/// The rows of session `read`, its message rows from `rows_from` on (those before it, and
-/// their piece counts, are as the index at `index` has them).
+/// The rows of session `read`, its message rows from `rows_from` on (those before it are as
+/// the index has them, and so are their piece counts, in `stored` with the vocabulary they
+/// were counted in).
 fn make(
     job: &Job,
     read: Arc<Session>,
     rows_from: usize,
+    stored: Option<(crate::tokens::Encoding, crate::tokens::Earlier)>,
     opts: &DiagnoseOptions,
     token_dir: Option<&Path>,
-    index: &Path,
 ) -> Result<Prepared> {
     let session: &Session = &read;
     // Two halves of about equal work, each on a core of its own (for one session, a transcript
@@ -249,7 +260,9 @@ fn make(
         });
         let earlier = |encoding| match rows_from {
             0 => None,
-            n => super::pieces::earlier(index, &job.file, &job.id, n, encoding),
+            n => stored
+                .filter(|(counted_in, _)| *counted_in == encoding)
+                .and_then(|(_, earlier)| super::pieces::first(earlier, n)),
         };
         let counted =
             count(session, token_dir, earlier, classified).map(|(counts, tokens, cut_view)| {

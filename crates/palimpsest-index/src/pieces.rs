@@ -57,22 +57,26 @@ pub fn encode(session: &Session, counts: &SessionCounts, from: usize) -> Vec<Str
 }
 
 /// What the index kept of the counts of the first `before` messages of session `id` of
-/// `file`, counted in `encoding`: `None` when it has no such session, another vocabulary's
-/// counts (its model changed), or a row without them. Read through a connection of its own to
-/// the index at `index`, which sees what the last update committed.
-pub fn earlier(
-    index: &Path,
-    file: &str,
-    id: &str,
-    before: usize,
-    encoding: Encoding,
-) -> Option<Earlier> {
+/// `file`, with the vocabulary they were counted in (that of the model the index stored for
+/// it): `None` when it has no such session or a row without them. Read through a connection
+/// of its own to the index at `index`, which sees what the last update committed.
+pub fn earlier(index: &Path, file: &str, id: &str, before: usize) -> Option<(Encoding, Earlier)> {
     let conn = Connection::open_with_flags(
         index,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .ok()?;
-    read(&conn, file, id, before, encoding).ok().flatten()
+    read(&conn, file, id, before).ok().flatten()
+}
+
+/// `earlier`, the counts of more messages, cut to those of the first `before` ones.
+pub fn first(mut earlier: Earlier, before: usize) -> Option<Earlier> {
+    if before > earlier.before {
+        return None;
+    }
+    earlier.pieces.retain(|p| p.message_index < before);
+    earlier.before = before;
+    Some(earlier)
 }
 
 fn read(
@@ -80,8 +84,7 @@ fn read(
     file: &str,
     id: &str,
     before: usize,
-    encoding: Encoding,
-) -> rusqlite::Result<Option<Earlier>> {
+) -> rusqlite::Result<Option<(Encoding, Earlier)>> {
     let Some((rowid, meta)) = conn
         .query_row(
             "SELECT id, meta_json FROM sessions WHERE file = ?1 AND session_id = ?2",
@@ -95,9 +98,7 @@ fn read(
     let model = serde_json::from_str::<crate::model::SessionMeta>(&meta)
         .ok()
         .and_then(|m| m.model);
-    if Encoding::for_model(model.as_deref()) != encoding {
-        return Ok(None);
-    }
+    let encoding = Encoding::for_model(model.as_deref());
     let mut q = conn
         .prepare("SELECT idx, pieces FROM messages WHERE session = ?1 AND idx < ?2 ORDER BY idx")?;
     let mut rows = q.query(params![rowid, before as i64])?;
@@ -127,5 +128,43 @@ fn read(
             },
         ));
     }
-    Ok((seen == before).then_some(Earlier { before, pieces }))
+    Ok((seen == before).then_some((encoding, Earlier { before, pieces })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(message_index: usize, tokens: u64) -> PieceCount {
+        PieceCount {
+            message_index,
+            part_index: 0,
+            category: Category::ToolResults,
+            tool: None,
+            tool_kind: None,
+            tokens,
+            bytes: 4 * tokens as usize,
+        }
+    }
+
+    #[test]
+    fn the_counts_read_ahead_are_cut_to_the_messages_a_reader_left_unchanged() {
+        let stored = Earlier {
+            before: 3,
+            pieces: vec![piece(0, 5), piece(1, 7), piece(1, 2), piece(2, 9)],
+        };
+        let kept = first(stored.clone(), 2).unwrap();
+        assert_eq!(kept.before, 2);
+        let tokens: Vec<(usize, u64)> = kept
+            .pieces
+            .iter()
+            .map(|p| (p.message_index, p.tokens))
+            .collect();
+        assert_eq!(tokens, [(0, 5), (1, 7), (1, 2)]);
+        assert_eq!(first(stored.clone(), 3).unwrap().pieces.len(), 4);
+        assert!(
+            first(stored, 4).is_none(),
+            "counts of messages the index does not have are not made up"
+        );
+    }
 }

@@ -279,15 +279,34 @@ mod tests {
         };
         let s = session(
             vec![
-                bash(0, "a", serde_json::json!({"command": "pytest -q", "timeout": 60})),
-                bash(1, "b", serde_json::json!({"timeout": 60, "command": "pytest -q"})),
-                bash(2, "c", serde_json::json!({"command": "pytest -q", "timeout": 90})),
-                bash(3, "d", serde_json::json!({"command": "sleep 30 && tail -20 app.log"})),
+                bash(
+                    0,
+                    "a",
+                    serde_json::json!({"command": "pytest -q", "timeout": 60}),
+                ),
+                bash(
+                    1,
+                    "b",
+                    serde_json::json!({"timeout": 60, "command": "pytest -q"}),
+                ),
+                bash(
+                    2,
+                    "c",
+                    serde_json::json!({"command": "pytest -q", "timeout": 90}),
+                ),
+                bash(
+                    3,
+                    "d",
+                    serde_json::json!({"command": "sleep 30 && tail -20 app.log"}),
+                ),
             ],
             vec![],
         );
         let c = Classified::of(&s);
-        assert_eq!(c.arguments[0], c.arguments[1], "the same arguments in another order");
+        assert_eq!(
+            c.arguments[0], c.arguments[1],
+            "the same arguments in another order"
+        );
         assert_ne!(c.arguments[0], c.arguments[2]);
         let polls: Vec<bool> = c.classes.iter().map(|k| k.poll).collect();
         assert_eq!(polls, [false, false, false, true]);
