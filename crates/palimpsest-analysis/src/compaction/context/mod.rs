@@ -48,6 +48,9 @@ pub(super) struct Span {
 #[derive(Debug, Clone)]
 pub struct Eras {
     spans: Vec<Option<Span>>,
+    /// The positions of the messages ever in the context, by the last request point that saw
+    /// them (`usize::MAX`: still there), each group ascending: where `context_at` looks.
+    by_until: std::collections::BTreeMap<usize, Vec<usize>>,
     /// One block per entry of `Session::compactions` (same order).
     blocks: Vec<CutBlock>,
     /// Answer positions of the requests, in order.
@@ -163,7 +166,7 @@ impl Eras {
             .enumerate()
             .map(|(ci, dropped)| block(session, &spans, ci, dropped))
             .collect();
-        let copies: Vec<usize> = blocks
+        let copies: std::collections::HashSet<usize> = blocks
             .iter()
             .flat_map(|b| b.copies.iter().map(|c| c.0))
             .collect();
@@ -180,8 +183,15 @@ impl Eras {
             }
             prev_answer = answer;
         }
+        let mut by_until: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for (pos, s) in spans.iter().enumerate() {
+            if let Some(s) = s {
+                by_until.entry(s.until).or_default().push(pos);
+            }
+        }
         Eras {
             spans,
+            by_until,
             blocks,
             answers,
             cuts,
@@ -207,9 +217,22 @@ impl Eras {
     /// Positions of the messages in the context of the request answered at position `t`
     /// (`t = messages.len()` is the next request).
     pub fn context_at(&self, t: usize) -> Vec<usize> {
-        (0..t.min(self.len))
-            .filter(|&p| self.visible_at(p, t))
-            .collect()
+        // Only the messages still in the context at `t` (those a later cut drops, or none) are
+        // looked at: a scan of every earlier message made each request's context cost the
+        // whole session, and a session of thousands of cuts quadratic.
+        let end = t.min(self.len);
+        let mut out = Vec::new();
+        for group in self.by_until.range(t..).map(|(_, g)| g) {
+            let before = group.partition_point(|&p| p < end);
+            out.extend(
+                group[..before]
+                    .iter()
+                    .copied()
+                    .filter(|&p| self.visible_at(p, t)),
+            );
+        }
+        out.sort_unstable();
+        out
     }
 
     /// Position in `Session::compactions` of the compaction that dropped message `pos`.
