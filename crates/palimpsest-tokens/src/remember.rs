@@ -47,17 +47,28 @@ impl Remembering {
     }
 
     fn text(&self, t: &str) -> u64 {
-        let Some(cache) = self.cache.as_ref().filter(|_| t.len() >= CACHE_MIN_BYTES) else {
+        if t.len() < CACHE_MIN_BYTES {
             return self.encoding.count(t);
+        }
+        self.remembered(Key::of(t), || self.encoding.count(t))
+    }
+
+    /// The count kept under `key` (recalled at once, or looked up), else `count()`, kept to
+    /// be written. Without a cache, `count()`.
+    fn remembered(&self, key: Key, count: impl FnOnce() -> u64) -> u64 {
+        let Some(cache) = self.cache.as_ref() else {
+            return count();
         };
-        let key = Key::of(t);
-        let hit = cache
-            .lock()
-            .ok()
-            .and_then(|c| c.get_many(self.encoding, std::slice::from_ref(&key)).ok())
-            .and_then(|v| v.into_iter().next().flatten());
+        let recalled = self.recalled.lock().ok().and_then(|r| r.get(&key).copied());
+        let hit = recalled.or_else(|| {
+            cache
+                .lock()
+                .ok()
+                .and_then(|c| c.get_many(self.encoding, std::slice::from_ref(&key)).ok())
+                .and_then(|v| v.into_iter().next().flatten())
+        });
         hit.unwrap_or_else(|| {
-            let n = self.encoding.count(t);
+            let n = count();
             if let Ok(mut fresh) = self.fresh.lock() {
                 fresh.push((key, n));
             }
@@ -97,29 +108,10 @@ impl Counter for Remembering {
     }
 
     fn count_from(&self, source: &[u8], probe: &dyn Fn() -> Message) -> u64 {
-        let Some(cache) = self
-            .cache
-            .as_ref()
-            .filter(|_| source.len() >= CACHE_MIN_BYTES)
-        else {
+        if source.len() < CACHE_MIN_BYTES {
             return self.count(&probe());
-        };
-        let key = Key::of_source(source);
-        let recalled = self.recalled.lock().ok().and_then(|r| r.get(&key).copied());
-        let hit = recalled.or_else(|| {
-            cache
-                .lock()
-                .ok()
-                .and_then(|c| c.get_many(self.encoding, std::slice::from_ref(&key)).ok())
-                .and_then(|v| v.into_iter().next().flatten())
-        });
-        hit.unwrap_or_else(|| {
-            let n = self.count(&probe());
-            if let Ok(mut fresh) = self.fresh.lock() {
-                fresh.push((key, n));
-            }
-            n
-        })
+        }
+        self.remembered(Key::of_source(source), || self.count(&probe()))
     }
 
     fn count(&self, m: &Message) -> u64 {
