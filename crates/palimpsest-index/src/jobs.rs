@@ -270,7 +270,7 @@ fn make(
                 // the counts just made.
                 let report = crate::views::tokens::build(session, &counts, Default::default());
                 let pieces = super::pieces::encode(session, &counts, rows_from);
-                let rows = rows::message_rows(session, &tokens, pieces, rows_from);
+                let rows = rows::message_rows(session, &tokens, pieces, rows_from, classified());
                 (report, rows, cut_view)
             });
         let d = d.join().unwrap_or_else(|p| std::panic::resume_unwind(p));

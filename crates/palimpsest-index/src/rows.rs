@@ -264,22 +264,24 @@ pub struct MessageRows {
 
 /// The rows of a session's messages from `from` on, with each message's BPE tokens and piece
 /// counts (`tokens`, `pieces`: one entry per message of the session, in stored order; none
-/// when it was not counted).
+/// when it was not counted) and the paths its calls name (from the session's calls
+/// `classified`).
 pub fn message_rows(
     session: &Session,
     tokens: &[u64],
     pieces: Vec<String>,
     from: usize,
+    classified: &crate::analysis::classified::Classified<'_>,
 ) -> MessageRows {
-    let wd = session.meta.working_dir.as_deref();
-    let calls = crate::analysis::calls::calls(session);
+    // The paths each call names, from its class as the analyses made it (classifying again
+    // unpacked every read's result a second time on a first index).
     let mut paths_of: HashMap<usize, Vec<String>> = HashMap::new();
-    for c in calls.iter().filter(|c| c.call_index >= from) {
-        let class = crate::analysis::reads::classify(c, wd);
+    let calls = classified.calls.iter().zip(&classified.classes);
+    for (c, class) in calls.filter(|(c, _)| c.call_index >= from) {
         let e = paths_of.entry(c.call_index).or_default();
-        for a in class.accesses {
+        for a in &class.accesses {
             if !e.contains(&a.path) {
-                e.push(a.path);
+                e.push(a.path.clone());
             }
         }
     }
